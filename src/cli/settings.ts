@@ -1,0 +1,28 @@
+/**
+ * Loading the configuration for a CLI command: global flags become the top layer.
+ */
+
+import { resolve } from "node:path";
+import { type LoadedConfig, loadConfig, type SettingOrigin } from "../runtime/config-load.ts";
+import type { CliIo } from "./io.ts";
+
+/** Global flags every command accepts. */
+export interface GlobalFlags {
+  config?: string;
+  home?: string;
+  model?: string;
+  debug?: boolean;
+}
+
+/** Loads the configuration with the global flags on top. */
+export function loadCliConfig(io: CliIo, flags: GlobalFlags): LoadedConfig {
+  const layer: Record<string, SettingOrigin> = {};
+  if (flags.home !== undefined) layer.home = { label: "--home", raw: flags.home };
+  if (flags.model !== undefined) layer.model = { label: "--model", raw: flags.model };
+  return loadConfig({ env: io.env, cwd: io.cwd, flags: layer, configFile: flags.config });
+}
+
+/** The absolute data directory of a configuration. */
+export function homeDir(io: CliIo, loaded: LoadedConfig): string {
+  return resolve(io.cwd, loaded.config.home);
+}

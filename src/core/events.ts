@@ -1,0 +1,155 @@
+/**
+ * Run events: the append-only audit trail of everything that happens in a run. Each event has
+ * a per-run monotonic `seq`, an ISO timestamp and a `noun-verb` type. The UI, process metrics,
+ * training-data export and resume all read this log.
+ */
+
+import { z } from "zod";
+import { usageTotalsSchema } from "./usage.ts";
+
+const errorShape = z.object({
+  code: z.string(),
+  message: z.string(),
+  retryable: z.boolean().optional(),
+});
+
+/** Event payloads, keyed by type. Strategy-specific structures are stored as JSON values. */
+export const eventPayloadSchemas = {
+  "run-start": z.object({
+    query: z.string(),
+    strategy: z.string(),
+    options: z.record(z.string(), z.unknown()),
+  }),
+  "task-framed": z.object({ spec: z.unknown(), assumptions: z.array(z.string()).optional() }),
+  phase: z.object({ phase: z.string(), detail: z.string().optional() }),
+  "plan-update": z.object({ iteration: z.number().int(), graph: z.unknown(), diff: z.unknown().optional() }),
+  "node-start": z.object({ nodeId: z.string(), nodeType: z.string(), title: z.string() }),
+  "node-end": z.object({
+    nodeId: z.string(),
+    status: z.enum(["done", "failed"]),
+    summary: z.string().optional(),
+    error: errorShape.optional(),
+  }),
+  "llm-start": z.object({
+    callId: z.string(),
+    role: z.string(),
+    model: z.string(),
+    key: z.string(),
+    attempt: z.number().int(),
+    estimatedInputTokens: z.number(),
+  }),
+  "llm-end": z.object({
+    callId: z.string(),
+    role: z.string(),
+    model: z.string(),
+    key: z.string(),
+    ok: z.boolean(),
+    replayed: z.boolean(),
+    inputTokens: z.number().nullable(),
+    outputTokens: z.number().nullable(),
+    costUsd: z.number().nullable(),
+    latencyMs: z.number(),
+    formatErrors: z.number().int(),
+    retries: z.number().int(),
+    error: errorShape.optional(),
+  }),
+  "llm-retry": z.object({
+    callId: z.string(),
+    role: z.string(),
+    model: z.string(),
+    attempt: z.number().int(),
+    delayMs: z.number(),
+    error: errorShape,
+  }),
+  "format-error": z.object({
+    callId: z.string(),
+    role: z.string(),
+    model: z.string(),
+    attempt: z.number().int(),
+    error: z.string(),
+    excerpt: z.string(),
+  }),
+  "tool-start": z.object({
+    callId: z.string(),
+    tool: z.string(),
+    provider: z.string().optional(),
+    args: z.unknown(),
+  }),
+  "tool-end": z.object({
+    callId: z.string(),
+    tool: z.string(),
+    provider: z.string().optional(),
+    ok: z.boolean(),
+    cached: z.boolean(),
+    latencyMs: z.number(),
+    error: errorShape.optional(),
+    resultCount: z.number().int().optional(),
+    note: z.string().optional(),
+  }),
+  "source-add": z.object({ source: z.unknown() }),
+  "evidence-add": z.object({ evidence: z.unknown() }),
+  "rubric-update": z.object({ kind: z.string(), rubric: z.unknown() }),
+  "outline-update": z.object({ outline: z.unknown(), reason: z.string().optional() }),
+  "section-written": z.object({
+    sectionId: z.string(),
+    title: z.string(),
+    chars: z.number().int(),
+    citations: z.number().int(),
+  }),
+  decision: z.object({
+    decision: z.enum(["continue", "stop"]),
+    reason: z.string(),
+    details: z.unknown().optional(),
+  }),
+  warning: z.object({ code: z.string(), message: z.string() }),
+  "report-ready": z.object({
+    formats: z.array(z.string()),
+    paths: z.array(z.string()).optional(),
+    stats: z.unknown(),
+  }),
+  "run-end": z.object({
+    status: z.enum(["completed", "failed", "cancelled"]),
+    stopReason: z.string(),
+    usage: usageTotalsSchema.optional(),
+    error: errorShape.optional(),
+  }),
+} as const;
+
+/** All event types. */
+export type EventType = keyof typeof eventPayloadSchemas;
+/** All event types, as a list. */
+export const EVENT_TYPES = Object.keys(eventPayloadSchemas) as EventType[];
+
+/** The payload of an event of type `T`. */
+export type EventPayload<T extends EventType> = z.infer<(typeof eventPayloadSchemas)[T]>;
+
+/** An event as emitted by code, before the log stamps it. */
+export type EventInput = { [T in EventType]: { type: T } & EventPayload<T> }[EventType];
+
+/** Fields the log adds to every event. */
+export interface EventStamp {
+  runId: string;
+  /** Per-run monotonic sequence number, starting at 1. */
+  seq: number;
+  /** ISO timestamp. */
+  ts: string;
+}
+
+/** A stored event. */
+export type DossierEvent = EventInput & EventStamp;
+
+/** An event of one type. */
+export type EventOf<T extends EventType> = Extract<DossierEvent, { type: T }>;
+
+const stampShape = { runId: z.string(), seq: z.number().int().positive(), ts: z.string() };
+
+/** Validates a stored event (used when reading the log back). */
+export const dossierEventSchema = z.discriminatedUnion(
+  "type",
+  EVENT_TYPES.map((type) =>
+    (eventPayloadSchemas[type] as z.ZodObject).extend({ type: z.literal(type), ...stampShape }),
+  ) as unknown as [z.ZodObject, z.ZodObject, ...z.ZodObject[]],
+);
+
+/** Receives events. */
+export type EventSink = (event: EventInput) => void;

@@ -1,0 +1,17 @@
+/** The core domain: pure types and logic, no I/O. */
+
+export * from "./budget.ts";
+export * from "./citations.ts";
+export * from "./clock.ts";
+export * from "./errors.ts";
+export * from "./events.ts";
+export * from "./evidence-registry.ts";
+export * from "./ids.ts";
+export * from "./journal.ts";
+export * from "./outline.ts";
+export * from "./plan-graph.ts";
+export * from "./retry.ts";
+export * from "./run.ts";
+export * from "./source.ts";
+export * from "./url.ts";
+export * from "./usage.ts";

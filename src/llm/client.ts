@@ -1,0 +1,298 @@
+/**
+ * The LLM client strategies use: every model call goes through it, so every call is budgeted,
+ * retried with backoff that honours Retry-After, cancellable, journaled for resume, priced,
+ * and recorded as llm-start / llm-end events.
+ */
+
+import { createHash } from "node:crypto";
+import { generateText } from "ai";
+import type { BudgetLedger, LlmReservation } from "../core/budget.ts";
+import { type Clock, systemClock, throwIfAborted } from "../core/clock.ts";
+import type { DossierError } from "../core/errors.ts";
+import type { EventSink } from "../core/events.ts";
+import { createSequentialIds, type IdGenerator } from "../core/ids.ts";
+import { type StepJournal, StepKeyer } from "../core/journal.ts";
+import { DEFAULT_RETRY_POLICY, type RetryPolicy, withRetry } from "../core/retry.ts";
+import { type CallUsage, callUsageSchema, costOf } from "../core/usage.ts";
+import { CallTimeout, classifyLlmError, toLlmError } from "./errors.ts";
+import type { Role } from "./model-spec.ts";
+import { pricePerToken } from "./prices.ts";
+import type { ModelRegistry, ResolvedModel } from "./registry.ts";
+import { estimatePromptTokens } from "./token-estimate.ts";
+
+/** A chat message of a prompt. */
+export interface ChatMessage {
+  role: "user" | "assistant";
+  content: string;
+}
+
+/** One model call. */
+export interface GenerateRequest {
+  role: Role;
+  /** System instructions. */
+  system?: string;
+  /** A single user prompt (or use `messages`). */
+  prompt?: string;
+  messages?: ChatMessage[];
+  /** Output cap; lowered to fit the budget. Default from the client options. */
+  maxOutputTokens?: number;
+  temperature?: number;
+}
+
+/** Result of one model call. */
+export interface GenerateResult {
+  text: string;
+  usage: CallUsage;
+  /** `provider:model`. */
+  model: string;
+  callId: string;
+  /** Journal key of the call. */
+  key: string;
+  /** True when the result came from the journal of an earlier attempt of this run. */
+  replayed: boolean;
+  finishReason: string;
+}
+
+/** Options of {@link LlmClient}. */
+export interface LlmClientOptions {
+  registry: ModelRegistry;
+  budget?: BudgetLedger;
+  emit?: EventSink;
+  journal?: StepJournal;
+  clock?: Clock;
+  signal?: AbortSignal;
+  /** Retry policy for provider errors (rate limits, 5xx, timeouts). */
+  retry?: Partial<RetryPolicy>;
+  /** Per-attempt time limit. Default 10 minutes. */
+  timeoutMs?: number;
+  /** Output cap when a request gives none. Default 4096. */
+  defaultMaxOutputTokens?: number;
+  /** Randomness for retry jitter. */
+  random?: () => number;
+  /** Ids for calls (`L1`, `L2`, …). */
+  ids?: IdGenerator;
+  /** Receives the usage of every completed call (also replayed ones). */
+  onUsage?: (usage: CallUsage, model: string) => void;
+}
+
+/**
+ * Inspects a raw answer before the call is recorded; returns a format error message or null.
+ * Used by structured output to count format errors on the call's llm-end event.
+ */
+export type AnswerInspector = (text: string) => string | null;
+
+interface JournalValue {
+  text: string;
+  usage: CallUsage;
+  finishReason: string;
+}
+
+/** Makes model calls on behalf of a run. */
+export class LlmClient {
+  readonly options: LlmClientOptions;
+  readonly #clock: Clock;
+  readonly #ids: IdGenerator;
+  readonly #keys = new StepKeyer();
+  readonly #policy: RetryPolicy;
+
+  constructor(options: LlmClientOptions) {
+    this.options = options;
+    this.#clock = options.clock ?? systemClock;
+    this.#ids = options.ids ?? createSequentialIds();
+    this.#policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+  }
+
+  /** The model a role resolves to. */
+  resolve(role: Role): ResolvedModel {
+    return this.options.registry.forRole(role);
+  }
+
+  /** Makes one model call (with retries). */
+  generate(request: GenerateRequest): Promise<GenerateResult> {
+    return this.call(request).then((r) => r.result);
+  }
+
+  /**
+   * Makes one model call; `inspect` may judge the answer before llm-end is recorded. Returns
+   * the result and the inspector's verdict.
+   */
+  async call(
+    request: GenerateRequest,
+    inspect?: AnswerInspector,
+  ): Promise<{ result: GenerateResult; formatError: string | null }> {
+    const { signal, emit, budget, journal } = this.options;
+    throwIfAborted(signal);
+    const resolved = this.resolve(request.role);
+    const messages: ChatMessage[] = request.messages ?? [{ role: "user", content: request.prompt ?? "" }];
+    const key = this.#keys.next(
+      "llm",
+      hashRequest(resolved.name, request.role, request.system, messages, request.temperature),
+    );
+    const callId = this.#ids.next("L");
+    const base = { callId, role: request.role, model: resolved.name, key };
+
+    const stored = journal?.get(key);
+    if (stored?.kind === "llm") {
+      const value = stored.value as JournalValue;
+      const usage = callUsageSchema.parse(value.usage);
+      budget?.recordLlm(
+        usage,
+        estimatePromptTokens([request.system ?? "", ...messages.map((m) => m.content)]),
+      );
+      this.options.onUsage?.(usage, resolved.name);
+      const formatError = inspect?.(value.text) ?? null;
+      emit?.({
+        type: "llm-end",
+        ...base,
+        ok: true,
+        replayed: true,
+        ...usage,
+        latencyMs: 0,
+        formatErrors: formatError ? 1 : 0,
+        retries: 0,
+      });
+      const result = {
+        text: value.text,
+        usage,
+        model: resolved.name,
+        callId,
+        key,
+        replayed: true,
+        finishReason: value.finishReason,
+      };
+      return { result, formatError };
+    }
+
+    const estimatedInputTokens = estimatePromptTokens([
+      request.system ?? "",
+      ...messages.map((m) => m.content),
+    ]);
+    const wanted = request.maxOutputTokens ?? this.options.defaultMaxOutputTokens ?? 4096;
+    const reservation: LlmReservation | undefined = budget?.reserveLlm({
+      estimatedInputTokens,
+      maxOutputTokens: wanted,
+      pricePerToken: pricePerToken(resolved.price),
+    });
+    const maxOutputTokens = reservation?.maxOutputTokens ?? wanted;
+    const started = this.#clock.now();
+    let retries = 0;
+    emit?.({ type: "llm-start", ...base, attempt: 1, estimatedInputTokens });
+
+    let outcome: Awaited<ReturnType<typeof generateText>>;
+    try {
+      outcome = await withRetry(
+        (attempt) => this.#attempt(resolved, request, messages, maxOutputTokens, attempt),
+        {
+          policy: this.#policy,
+          clock: this.#clock,
+          signal,
+          random: this.options.random,
+          classify: (error) => classifyLlmError(error, this.#clock.now()),
+          onRetry: ({ attempt, delayMs, error }) => {
+            retries = attempt;
+            const typed = toLlmError(error, { model: resolved.name, role: request.role }, this.#clock.now());
+            emit?.({ type: "llm-retry", ...base, attempt, delayMs, error: errorShape(typed) });
+          },
+        },
+      );
+    } catch (error) {
+      if (reservation) budget?.release(reservation);
+      const typed = signal?.aborted
+        ? toLlmError(signal.reason ?? error, { model: resolved.name, role: request.role }, this.#clock.now())
+        : toLlmError(error, { model: resolved.name, role: request.role }, this.#clock.now());
+      emit?.({
+        type: "llm-end",
+        ...base,
+        ok: false,
+        replayed: false,
+        inputTokens: null,
+        outputTokens: null,
+        costUsd: null,
+        latencyMs: this.#clock.now() - started,
+        formatErrors: 0,
+        retries,
+        error: errorShape(typed),
+      });
+      if (signal?.aborted) throwIfAborted(signal);
+      throw typed;
+    }
+
+    const u = outcome.usage;
+    const inputTokens = u.inputTokens ?? null;
+    const outputTokens = u.outputTokens ?? null;
+    const usage: CallUsage = {
+      inputTokens,
+      outputTokens,
+      costUsd: costOf(
+        { inputTokens, outputTokens, cachedInputTokens: u.inputTokenDetails?.cacheReadTokens ?? null },
+        resolved.price,
+      ),
+    };
+    if (reservation) budget?.settleLlm(reservation, usage);
+    this.options.onUsage?.(usage, resolved.name);
+    const text = outcome.text;
+    const finishReason = String(outcome.finishReason);
+    journal?.put(key, { kind: "llm", value: { text, usage, finishReason } satisfies JournalValue });
+    const formatError = inspect?.(text) ?? null;
+    emit?.({
+      type: "llm-end",
+      ...base,
+      ok: true,
+      replayed: false,
+      ...usage,
+      latencyMs: this.#clock.now() - started,
+      formatErrors: formatError ? 1 : 0,
+      retries,
+    });
+    return {
+      result: { text, usage, model: resolved.name, callId, key, replayed: false, finishReason },
+      formatError,
+    };
+  }
+
+  async #attempt(
+    resolved: ResolvedModel,
+    request: GenerateRequest,
+    messages: ChatMessage[],
+    maxOutputTokens: number,
+    _attempt: number,
+  ) {
+    const timeoutMs = this.options.timeoutMs ?? 600_000;
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(new CallTimeout(timeoutMs)), timeoutMs);
+    const signals = [timeout.signal, ...(this.options.signal ? [this.options.signal] : [])];
+    try {
+      return await generateText({
+        model: resolved.model,
+        ...(request.system ? { instructions: request.system } : {}),
+        messages,
+        maxOutputTokens,
+        ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+        maxRetries: 0,
+        abortSignal: AbortSignal.any(signals),
+      });
+    } catch (error) {
+      if (timeout.signal.aborted && !this.options.signal?.aborted) throw timeout.signal.reason;
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+function hashRequest(
+  model: string,
+  role: string,
+  system: string | undefined,
+  messages: ChatMessage[],
+  temperature?: number,
+): string {
+  return createHash("sha256")
+    .update(JSON.stringify({ model, role, system: system ?? "", messages, temperature: temperature ?? null }))
+    .digest("hex")
+    .slice(0, 24);
+}
+
+function errorShape(error: DossierError): { code: string; message: string; retryable: boolean } {
+  return { code: error.code, message: error.message, retryable: error.retryable };
+}

@@ -1,0 +1,106 @@
+/**
+ * The configuration schema: every setting Dossier reads, with its defaults. Values come from
+ * flags > environment > `dossier.config.json` > defaults (see config-load.ts).
+ */
+
+import { z } from "zod";
+import { budgetLimitsSchema } from "../core/budget.ts";
+import { modelPriceSchema } from "../core/usage.ts";
+import { isModelSpec, MODEL_SPEC_FORM, ROLES } from "../llm/model-spec.ts";
+
+/** Web search providers Dossier can call. */
+export const SEARCH_PROVIDERS = ["tavily", "exa", "brave", "serper", "searxng", "jina"] as const;
+/** A web search provider. */
+export type SearchProviderName = (typeof SEARCH_PROVIDERS)[number];
+
+/** Default data directory. */
+export const DEFAULT_HOME = "./.dossier";
+
+const modelString = z.string().refine(isModelSpec, { message: `expected ${MODEL_SPEC_FORM}` });
+const httpUrl = z
+  .string()
+  .refine((v) => /^https?:\/\/[^\s]+$/i.test(v) && URL.canParse(v), { message: "expected an http(s) URL" });
+
+/** The configuration. */
+export const configSchema = z
+  .object({
+    model: modelString.optional().describe("default model of every role (DOSSIER_MODEL)"),
+    models: z
+      .partialRecord(z.enum(ROLES), modelString)
+      .default({})
+      .describe("per-role models (DOSSIER_MODEL_<ROLE>)"),
+    baseUrl: httpUrl
+      .optional()
+      .describe("base URL for openai-compatible and ollama models (DOSSIER_BASE_URL)"),
+    apiKey: z.string().min(1).optional().describe("key sent to the model provider (DOSSIER_API_KEY)"),
+    providerKeys: z
+      .object({
+        openai: z.string().min(1).optional(),
+        anthropic: z.string().min(1).optional(),
+        google: z.string().min(1).optional(),
+      })
+      .strict()
+      .default({}),
+    search: z
+      .array(z.enum(SEARCH_PROVIDERS))
+      .default([])
+      .describe("web search providers in fallback order (DOSSIER_SEARCH)"),
+    searchKeys: z
+      .object({
+        tavily: z.string().min(1).optional(),
+        exa: z.string().min(1).optional(),
+        brave: z.string().min(1).optional(),
+        serper: z.string().min(1).optional(),
+        jina: z.string().min(1).optional(),
+      })
+      .strict()
+      .default({}),
+    searxngUrl: httpUrl.optional(),
+    home: z.string().min(1).default(DEFAULT_HOME).describe("data directory (DOSSIER_HOME)"),
+    allowPrivateNetwork: z.boolean().default(false),
+    prices: z
+      .record(modelString, modelPriceSchema)
+      .default({})
+      .describe("USD per million tokens by provider:model"),
+    budget: budgetLimitsSchema.strict().default({}),
+    concurrency: z.number().int().min(1).max(64).default(4),
+    language: z.string().min(2).optional(),
+  })
+  .strict();
+
+/** The validated configuration. */
+export type Config = z.infer<typeof configSchema>;
+
+/** Setting paths that hold secrets; masked when shown. */
+export const SECRET_PATHS = [
+  "apiKey",
+  "providerKeys.openai",
+  "providerKeys.anthropic",
+  "providerKeys.google",
+  "searchKeys.tavily",
+  "searchKeys.exa",
+  "searchKeys.brave",
+  "searchKeys.serper",
+  "searchKeys.jina",
+] as const;
+
+/** Shows a secret's shape without its value: `sk-…abcd`. */
+export function maskSecret(value: string): string {
+  if (value.length <= 8) return "****";
+  return `${value.slice(0, 3)}…${value.slice(-4)}`;
+}
+
+/** A copy of the configuration with every secret masked. */
+export function maskedConfig(config: Config): Record<string, unknown> {
+  const copy = structuredClone(config) as Record<string, Record<string, unknown> | unknown>;
+  for (const path of SECRET_PATHS) {
+    const [head, tail] = path.split(".") as [string, string | undefined];
+    if (tail === undefined) {
+      if (typeof copy[head] === "string") copy[head] = maskSecret(copy[head] as string);
+    } else {
+      const group = copy[head] as Record<string, unknown> | undefined;
+      if (group && typeof group[tail] === "string") group[tail] = maskSecret(group[tail] as string);
+    }
+  }
+  return copy;
+}

@@ -1,0 +1,180 @@
+/**
+ * Running a strategy as a recorded run: creates the run record, builds the context, emits
+ * run-start and run-end, and records how the run ended — completed, failed or cancelled —
+ * with its stop reason and usage. Cancelling stops new model and tool calls at once and aborts
+ * calls in flight.
+ */
+
+import { BudgetLedger, exceededLimit } from "../core/budget.ts";
+import { type Clock, isoDate, systemClock } from "../core/clock.ts";
+import { type DossierError, toDossierError } from "../core/errors.ts";
+import { dossierEventSchema, type EventInput } from "../core/events.ts";
+import { EvidenceRegistry } from "../core/evidence-registry.ts";
+import { createSequentialIds, type IdGenerator } from "../core/ids.ts";
+import type { RunRecord } from "../core/run.ts";
+import { addCallUsage, emptyUsage, type UsageTotals } from "../core/usage.ts";
+import { LlmClient, type LlmClientOptions } from "../llm/client.ts";
+import type { ModelRegistry } from "../llm/registry.ts";
+import type { Store } from "../store/types.ts";
+import { contextMethods, type RunContext } from "./run-context.ts";
+import { createRunId } from "./run-id.ts";
+import { type RunOptionsInput, runOptionsSchema } from "./run-options.ts";
+
+/** What a strategy returns. */
+export interface StrategyOutcome {
+  /** Why the strategy stopped (e.g. `completed`, `budget:tokens`, `no-gaps`). Default `completed`. */
+  stopReason?: string;
+}
+
+/** A strategy: the research procedure run inside a context. */
+export type Strategy<T extends StrategyOutcome = StrategyOutcome> = (ctx: RunContext) => Promise<T>;
+
+/** Options of {@link startRun}. */
+export interface StartRunOptions<T extends StrategyOutcome> {
+  store: Store;
+  registry: ModelRegistry;
+  query: string;
+  options: RunOptionsInput;
+  strategy: Strategy<T>;
+  clock?: Clock;
+  /** A fixed run id (default: a new one). */
+  runId?: string;
+  ids?: IdGenerator;
+  /** An outside signal that cancels the run when it aborts. */
+  signal?: AbortSignal;
+  /** Passed to the LLM client (retry policy, timeouts, jitter). */
+  llm?: Pick<LlmClientOptions, "retry" | "timeoutMs" | "random" | "defaultMaxOutputTokens">;
+}
+
+/** How a run ended. */
+export interface RunResult<T extends StrategyOutcome> {
+  record: RunRecord;
+  /** The strategy's outcome when it returned. */
+  outcome: T | null;
+  error: DossierError | null;
+}
+
+/** A run under way. */
+export interface RunHandle<T extends StrategyOutcome> {
+  runId: string;
+  /** Cancels the run: no new calls start, calls in flight are aborted. */
+  cancel(reason?: string): void;
+  /** Settles when the run has ended and been recorded; never rejects. */
+  done: Promise<RunResult<T>>;
+}
+
+/** Starts a run. */
+export function startRun<T extends StrategyOutcome>(opts: StartRunOptions<T>): RunHandle<T> {
+  const clock = opts.clock ?? systemClock;
+  const now = () => new Date(clock.now()).toISOString();
+  const runId = opts.runId ?? createRunId(clock.now());
+  const options = runOptionsSchema.parse(opts.options);
+  const controller = new AbortController();
+  const onOuterAbort = () => controller.abort(opts.signal?.reason ?? "cancelled");
+  if (opts.signal?.aborted) onOuterAbort();
+  else opts.signal?.addEventListener("abort", onOuterAbort, { once: true });
+
+  opts.store.runs.create({
+    id: runId,
+    query: opts.query,
+    strategy: options.strategy,
+    options,
+    createdAt: now(),
+  });
+  const emit = (event: EventInput) => {
+    const stored = opts.store.events.append(runId, event, now());
+    const check = dossierEventSchema.safeParse(stored);
+    if (!check.success) throw new Error(`invalid ${event.type} event: ${check.error.message}`);
+    return stored;
+  };
+
+  let usage: UsageTotals = emptyUsage();
+  const ids = opts.ids ?? createSequentialIds();
+  const budget = new BudgetLedger({ limits: options.budget, clock });
+  const journal = opts.store.journal(runId);
+  const llm = new LlmClient({
+    ...opts.llm,
+    registry: opts.registry,
+    budget,
+    emit,
+    journal,
+    clock,
+    signal: controller.signal,
+    ids,
+    onUsage: (call) => {
+      usage = addCallUsage(usage, call);
+    },
+  });
+  const ctx: RunContext = {
+    runId,
+    query: opts.query,
+    options,
+    currentDate: options.currentDate ?? isoDate(clock.now()),
+    clock,
+    ids,
+    signal: controller.signal,
+    budget,
+    llm,
+    evidence: new EvidenceRegistry(ids),
+    journal,
+    emit,
+    usage: () => ({ ...usage, toolCalls: budget.snapshot().used.toolCalls }),
+    ...contextMethods(llm),
+  };
+
+  const done = (async (): Promise<RunResult<T>> => {
+    let outcome: T | null = null;
+    let error: DossierError | null = null;
+    try {
+      emit({ type: "run-start", query: opts.query, strategy: options.strategy, options });
+      outcome = await opts.strategy(ctx);
+    } catch (caught) {
+      error = toDossierError(caught);
+    } finally {
+      opts.signal?.removeEventListener("abort", onOuterAbort);
+    }
+    const cancelled = controller.signal.aborted;
+    const status = cancelled ? "cancelled" : error ? "failed" : "completed";
+    const limit = exceededLimit(error);
+    const stopReason = cancelled
+      ? `cancelled: ${reasonText(controller.signal.reason)}`
+      : limit
+        ? `budget:${limit}`
+        : error
+          ? `error: ${error.code}`
+          : (outcome?.stopReason ?? "completed");
+    const totals = ctx.usage();
+    const errorShape = error && !cancelled ? { code: error.code, message: error.message } : null;
+    try {
+      emit({
+        type: "run-end",
+        status,
+        stopReason,
+        usage: totals,
+        ...(errorShape ? { error: { ...errorShape, retryable: error!.retryable } } : {}),
+      });
+    } catch {
+      // The run is recorded below even if the log cannot take the last event.
+    }
+    const record = opts.store.runs.update(runId, {
+      status,
+      updatedAt: now(),
+      finishedAt: now(),
+      stopReason,
+      usage: totals,
+      error: errorShape,
+    });
+    return { record, outcome: cancelled ? null : outcome, error: cancelled ? null : error };
+  })();
+
+  return {
+    runId,
+    cancel: (reason = "cancelled by user") => controller.abort(reason),
+    done,
+  };
+}
+
+function reasonText(reason: unknown): string {
+  if (reason instanceof Error) return reason.message;
+  return typeof reason === "string" ? reason : "cancelled";
+}

@@ -1,0 +1,56 @@
+/**
+ * Schema migrations of the embedded store. The schema version is SQLite's `user_version`;
+ * migration N brings the schema from version N-1 to N. Never edit a released migration:
+ * append a new one.
+ */
+
+/** Migrations in order; index 0 is version 1. */
+export const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE runs (
+    id TEXT PRIMARY KEY,
+    query TEXT NOT NULL,
+    strategy TEXT NOT NULL,
+    options_json TEXT NOT NULL,
+    status TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    finished_at TEXT,
+    stop_reason TEXT,
+    usage_json TEXT,
+    error_json TEXT
+  );
+  CREATE INDEX runs_by_created ON runs (created_at);
+
+  CREATE TABLE events (
+    run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    ts TEXT NOT NULL,
+    type TEXT NOT NULL,
+    data_json TEXT NOT NULL,
+    PRIMARY KEY (run_id, seq)
+  ) WITHOUT ROWID;
+
+  CREATE TABLE steps (
+    run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    key TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    value_json TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (run_id, key)
+  ) WITHOUT ROWID;
+
+  CREATE TABLE cache (
+    namespace TEXT NOT NULL,
+    key TEXT NOT NULL,
+    value_json TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER,
+    PRIMARY KEY (namespace, key)
+  ) WITHOUT ROWID;
+  CREATE INDEX cache_by_expiry ON cache (expires_at);
+  `,
+];
+
+/** The schema version this code writes. */
+export const SCHEMA_VERSION = MIGRATIONS.length;

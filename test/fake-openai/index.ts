@@ -1,0 +1,23 @@
+/**
+ * Public surface of the fake OpenAI-compatible server test kit.
+ */
+
+export { countPromptTokens, countTextTokens } from "./chat-completions.ts";
+export { fakeEmbedding } from "./embedding.ts";
+export { startFakeOpenAI } from "./server.ts";
+export type {
+  ErrorReply,
+  FakeOpenAI,
+  FakeOpenAIOptions,
+  MalformedReply,
+  RawReply,
+  RecordedRequest,
+  Reply,
+  ReplyBase,
+  ReplyHandler,
+  ReplyUsage,
+  ScriptedToolCall,
+  TextReply,
+  ToolCallsReply,
+  TruncatedStreamReply,
+} from "./types.ts";
