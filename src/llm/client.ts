@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import { generateText } from "ai";
 import type { BudgetLedger, LlmReservation } from "../core/budget.ts";
-import { type Clock, systemClock, throwIfAborted } from "../core/clock.ts";
+import { type Clock, cancelledError, systemClock, throwIfAborted } from "../core/clock.ts";
 import type { DossierError } from "../core/errors.ts";
 import type { EventSink } from "../core/events.ts";
 import { createSequentialIds, type IdGenerator } from "../core/ids.ts";
@@ -198,7 +198,7 @@ export class LlmClient {
     } catch (error) {
       if (reservation) budget?.release(reservation);
       const typed = signal?.aborted
-        ? toLlmError(signal.reason ?? error, { model: resolved.name, role: request.role }, this.#clock.now())
+        ? cancelledError(signal)
         : toLlmError(error, { model: resolved.name, role: request.role }, this.#clock.now());
       emit?.({
         type: "llm-end",
@@ -213,7 +213,6 @@ export class LlmClient {
         retries,
         error: errorShape(typed),
       });
-      if (signal?.aborted) throwIfAborted(signal);
       throw typed;
     }
 

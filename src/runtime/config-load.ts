@@ -155,13 +155,14 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
     origins[keys.join(".")] = origin;
   };
 
-  const filePath = resolve(cwd, options.configFile ?? CONFIG_FILE);
+  const fileName = options.configFile ?? CONFIG_FILE;
+  const filePath = resolve(cwd, fileName);
   const fileData = readConfigFile(filePath, options.configFile !== undefined);
   if (fileData) {
     const entries: Array<[string[], unknown]> = [];
     flatten(fileData, [], entries);
     for (const [keys, value] of entries)
-      put(keys, value, { label: `${CONFIG_FILE}: ${keys.join(".")}`, raw: value });
+      put(keys, value, { label: `${fileName}: ${keys.join(".")}`, raw: value });
   }
   for (const { env: name, path, kind } of ENV_SETTINGS) {
     const value = env[name];
@@ -174,7 +175,7 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
   }
 
   const parsed = configSchema.safeParse(raw);
-  if (!parsed.success) throw configError(parsed.error, origins, fileData ? filePath : null);
+  if (!parsed.success) throw configError(parsed.error, origins, fileData ? filePath : null, fileName);
   return { config: parsed.data, origins, file: fileData ? filePath : null };
 }
 
@@ -182,12 +183,13 @@ function configError(
   error: z.ZodError,
   origins: Record<string, SettingOrigin>,
   file: string | null,
+  fileName: string,
 ): DossierError {
   const issue = error.issues[0]!;
   const path = issue.path.map(String);
   if (issue.code === "unrecognized_keys") {
     const where = path.length ? `${path.join(".")}.` : "";
-    const source = file ? CONFIG_FILE : "configuration";
+    const source = file ? fileName : "configuration";
     return new DossierError(
       "CONFIG_INVALID",
       `invalid setting in ${source}: unknown key "${where}${issue.keys[0]}"`,

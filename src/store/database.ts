@@ -64,6 +64,7 @@ function migrate(db: DatabaseSync, migrations: readonly string[], path: string):
       db.exec("COMMIT");
     } catch (cause) {
       db.exec("ROLLBACK");
+      db.close();
       throw new DossierError(
         "STORE_ERROR",
         `migration to schema version ${version} failed: ${(cause as Error).message}`,

@@ -98,16 +98,19 @@ export function createSqliteRunStore(db: DatabaseSync): RunStore {
     },
     resolveId(prefix: string) {
       const rows = db
-        .prepare("SELECT id FROM runs WHERE id = ? OR id LIKE ? ESCAPE '\\' ORDER BY id LIMIT 3")
-        .all(prefix, `${prefix.replace(/[\\%_]/g, "\\$&")}%`) as { id: string }[];
+        .prepare("SELECT id FROM runs WHERE id = ? OR id LIKE ? ESCAPE '\\' ORDER BY id = ? DESC, id LIMIT 4")
+        .all(prefix, `${prefix.replace(/[\\%_]/g, "\\$&")}%`, prefix) as { id: string }[];
       const exact = rows.find((r) => r.id === prefix);
       if (exact) return exact.id;
       if (rows.length === 1) return rows[0]!.id;
       if (rows.length === 0)
         throw new DossierError("NOT_FOUND", `no run matches "${prefix}"`, { details: { prefix } });
-      throw new DossierError("INPUT_INVALID", `"${prefix}" matches several runs; give more of the id`, {
-        details: { prefix, matches: rows.map((r) => r.id) },
-      });
+      const matches = rows.slice(0, 3).map((r) => r.id);
+      throw new DossierError(
+        "INPUT_INVALID",
+        `"${prefix}" matches several runs (${matches.join(", ")}${rows.length > 3 ? ", …" : ""}); give more of the id`,
+        { details: { prefix, matches } },
+      );
     },
   };
 }
