@@ -42,6 +42,14 @@ export const ERROR_CODES = [
   "TOOL_ERROR",
   /** A network address was refused by the SSRF guard. */
   "NETWORK_REFUSED",
+  /** A connection could not be made (DNS failure, refused, reset). */
+  "NETWORK_ERROR",
+  /** A provider's circuit breaker is open after repeated failures; the call was not made. */
+  "CIRCUIT_OPEN",
+  /** Content exceeded a size limit. */
+  "TOO_LARGE",
+  /** Content could not be read (unsupported type, corrupt file, no text layer). */
+  "UNREADABLE",
   /** A bug: an invariant that should hold did not. */
   "INTERNAL",
 ] as const;

@@ -42,7 +42,13 @@ export function createSqliteEventLog(db: DatabaseSync): EventLog {
         );
       }
       const stored = { ...event, runId, seq, ts } as DossierEvent;
-      for (const listener of listeners.get(runId) ?? []) listener(stored);
+      for (const listener of listeners.get(runId) ?? []) {
+        try {
+          listener(stored);
+        } catch {
+          // A failing subscriber must not undo or fail the append; the event is stored.
+        }
+      }
       return stored;
     },
     list(runId: string, query: EventQuery = {}) {

@@ -3,6 +3,7 @@
  */
 
 import type { DatabaseSync } from "node:sqlite";
+import { DossierError } from "../core/errors.ts";
 import type { JournalEntry, StepJournal } from "../core/journal.ts";
 
 /** Creates the journal of `runId`. */
@@ -18,7 +19,17 @@ export function createSqliteJournal(db: DatabaseSync, runId: string, now: () => 
       return row ? ({ kind: row.kind, value: JSON.parse(row.value_json) } satisfies JournalEntry) : undefined;
     },
     put(key, entry) {
-      upsert.run(runId, key, entry.kind, JSON.stringify(entry.value), now());
+      try {
+        upsert.run(runId, key, entry.kind, JSON.stringify(entry.value), now());
+      } catch (cause) {
+        throw new DossierError(
+          "STORE_ERROR",
+          `cannot journal step ${key} of run ${runId}: ${(cause as Error).message}`,
+          {
+            cause,
+          },
+        );
+      }
     },
   };
 }

@@ -1,0 +1,321 @@
+/**
+ * The ToolGateway: the one place every external call goes through. Per provider it applies a
+ * concurrency limit and a rate limit, a timeout, retries with backoff and jitter that honour
+ * Retry-After, and a circuit breaker; it caches results in the store, journals them for
+ * resume, counts them against the budget, records tool-start / tool-end events and metrics —
+ * and it never throws: every failure comes back as `{ ok: false, error }`.
+ */
+
+import PQueue from "p-queue";
+import type { BudgetLedger } from "../core/budget.ts";
+import { type Clock, systemClock } from "../core/clock.ts";
+import { DossierError, toDossierError } from "../core/errors.ts";
+import type { EventSink } from "../core/events.ts";
+import { createSequentialIds, type IdGenerator } from "../core/ids.ts";
+import { type StepJournal, StepKeyer } from "../core/journal.ts";
+import { DEFAULT_RETRY_POLICY, type RetryPolicy, withRetry } from "../core/retry.ts";
+import type { Cache } from "../store/types.ts";
+import { toolCacheKey } from "./cache-key.ts";
+import { type BreakerPolicy, CircuitBreaker, DEFAULT_BREAKER_POLICY } from "./circuit-breaker.ts";
+import { MetricsRecorder, type ToolMetrics } from "./tool-metrics.ts";
+import type { ToolError, ToolResult } from "./types.ts";
+
+/** How calls to one provider are governed. */
+export interface ProviderPolicy {
+  /** Calls in flight at once. */
+  concurrency: number;
+  /** Calls started per second at most (unset = unlimited). */
+  ratePerSecond?: number;
+  /** Time limit of one attempt. */
+  timeoutMs: number;
+  retry: RetryPolicy;
+  breaker: BreakerPolicy;
+  /** How long results stay cached (0 = not cached). */
+  cacheTtlMs: number;
+}
+
+/** Defaults: 4 at once, 30 s per attempt, 2 retries, breaker after 5 failures, cached for a day. */
+export const DEFAULT_PROVIDER_POLICY: ProviderPolicy = {
+  concurrency: 4,
+  timeoutMs: 30_000,
+  retry: { ...DEFAULT_RETRY_POLICY, maxRetries: 2 },
+  breaker: DEFAULT_BREAKER_POLICY,
+  cacheTtlMs: 24 * 60 * 60 * 1000,
+};
+
+/** Options of {@link ToolGateway}. */
+export interface GatewayOptions {
+  cache?: Cache;
+  clock?: Clock;
+  emit?: EventSink;
+  budget?: BudgetLedger;
+  signal?: AbortSignal;
+  journal?: StepJournal;
+  /** Ids of calls (`C1`, `C2`, …). */
+  ids?: IdGenerator;
+  random?: () => number;
+  /** Policy for every provider, over the defaults. */
+  defaults?: Partial<ProviderPolicy>;
+  /** Policies by provider name, over `defaults`. */
+  providers?: Record<string, Partial<ProviderPolicy>>;
+}
+
+/** One call through the gateway. */
+export interface ToolCall<T> {
+  /** Tool name: `web_search`, `fetch_page`, `crawl_page`, `local_search`, … */
+  tool: string;
+  /** Who serves it: `tavily`, `http`, `corpus`, … Policies, breakers and limits are per provider. */
+  provider: string;
+  /** The arguments, for the cache key and the events. */
+  args: unknown;
+  /** Does the work; must honour `signal`. */
+  run: (signal: AbortSignal) => Promise<T>;
+  /** Whether to use the cache (default true when the provider's TTL is above 0). */
+  cache?: boolean;
+  /** Result count for the tool-end event. */
+  count?: (value: T) => number;
+  /** A note for the tool-end event (e.g. dropped excerpts). */
+  note?: (value: T) => string | undefined;
+}
+
+interface ProviderState {
+  policy: ProviderPolicy;
+  queue: PQueue;
+  breaker: CircuitBreaker;
+}
+
+/** The tool gateway of a run (or of a CLI command). */
+export class ToolGateway {
+  readonly #options: GatewayOptions;
+  readonly #clock: Clock;
+  readonly #ids: IdGenerator;
+  readonly #keys = new StepKeyer();
+  readonly #providers = new Map<string, ProviderState>();
+  readonly #metrics = new MetricsRecorder();
+
+  constructor(options: GatewayOptions = {}) {
+    this.#options = options;
+    this.#clock = options.clock ?? systemClock;
+    this.#ids = options.ids ?? createSequentialIds();
+  }
+
+  /** The policy that applies to `provider`. */
+  policyOf(provider: string): ProviderPolicy {
+    return this.#state(provider).policy;
+  }
+
+  /** True when `provider`'s breaker refuses calls now. */
+  isOpen(provider: string): boolean {
+    return this.#state(provider).breaker.state(this.#clock.now()) === "open";
+  }
+
+  /** Counters of all calls so far. */
+  metrics(): ToolMetrics {
+    return this.#metrics.snapshot();
+  }
+
+  /** Makes one call. Never throws. */
+  async call<T>(call: ToolCall<T>): Promise<ToolResult<T>> {
+    const { emit, cache, journal, budget, signal } = this.#options;
+    const state = this.#state(call.provider);
+    const callId = this.#ids.next("C");
+    const started = this.#clock.now();
+    const key = toolCacheKey(call.tool, call.provider, call.args);
+    const stepKey = this.#keys.next("tool", key.slice(key.lastIndexOf(":") + 1));
+    const base = { callId, tool: call.tool, provider: call.provider };
+    emit?.({ type: "tool-start", ...base, args: call.args });
+
+    const finish = (result: ToolResult<T>): ToolResult<T> => {
+      const cached = result.ok && result.cached;
+      this.#metrics.record(call.tool, call.provider, { ok: result.ok, cached, latencyMs: result.latencyMs });
+      const note = result.ok ? call.note?.(result.value) : undefined;
+      emit?.({
+        type: "tool-end",
+        ...base,
+        ok: result.ok,
+        cached,
+        latencyMs: result.latencyMs,
+        ...(result.ok ? {} : { error: result.error }),
+        ...(result.ok && call.count ? { resultCount: call.count(result.value) } : {}),
+        ...(note ? { note } : {}),
+      });
+      return result;
+    };
+    const fail = (error: unknown): ToolResult<T> =>
+      finish({
+        ok: false,
+        error: toolError(error),
+        provider: call.provider,
+        callId,
+        latencyMs: this.#clock.now() - started,
+      });
+    const succeed = (value: T, cached: boolean): ToolResult<T> =>
+      finish({
+        ok: true,
+        value,
+        cached,
+        provider: call.provider,
+        callId,
+        latencyMs: this.#clock.now() - started,
+      });
+
+    if (signal?.aborted) return fail(new DossierError("CANCELLED", "cancelled"));
+
+    const replay = journal?.get(stepKey);
+    if (replay?.kind === "tool") return succeed(replay.value as T, true);
+
+    const useCache = (call.cache ?? true) && state.policy.cacheTtlMs > 0 && cache !== undefined;
+    if (useCache) {
+      const hit = cache.get<{ value: T }>("tool", key, this.#clock.now());
+      if (hit) {
+        journal?.put(stepKey, { kind: "tool", value: hit.value });
+        return succeed(hit.value, true);
+      }
+    }
+
+    if (!state.breaker.tryAcquire(this.#clock.now())) {
+      return fail(
+        new DossierError(
+          "CIRCUIT_OPEN",
+          `${call.provider}: circuit open after repeated failures; not called`,
+          {
+            retryable: true,
+            details: { provider: call.provider },
+          },
+        ),
+      );
+    }
+    try {
+      budget?.reserveToolCall();
+    } catch (error) {
+      state.breaker.release();
+      return fail(error);
+    }
+
+    try {
+      const value = await state.queue.add(() =>
+        withRetry((attempt) => this.#attempt(call, state.policy, attempt), {
+          policy: state.policy.retry,
+          clock: this.#clock,
+          signal,
+          random: this.#options.random,
+          classify: (error) => {
+            const e = toDossierError(error);
+            const retryAfter = e.details.retryAfterMs;
+            return typeof retryAfter === "number"
+              ? { retryable: e.retryable, retryAfterMs: retryAfter }
+              : { retryable: e.retryable };
+          },
+        }),
+      );
+      state.breaker.onSuccess();
+      if (useCache)
+        cache.set("tool", key, { value }, { nowMs: this.#clock.now(), ttlMs: state.policy.cacheTtlMs });
+      journal?.put(stepKey, { kind: "tool", value });
+      return succeed(value as T, false);
+    } catch (error) {
+      const e = signal?.aborted ? new DossierError("CANCELLED", "cancelled") : toDossierError(error);
+      if (e.code === "CANCELLED") state.breaker.release();
+      else if (countsAgainstBreaker(e)) state.breaker.onFailure(this.#clock.now());
+      else state.breaker.onSuccess();
+      return fail(e);
+    }
+  }
+
+  /**
+   * Tries `calls` in order (a fallback chain) and returns the first success; providers whose
+   * breaker is open are skipped. When all fail, the last failure is returned with every
+   * provider's error in its message.
+   */
+  async callFirst<T>(calls: readonly ToolCall<T>[]): Promise<ToolResult<T>> {
+    const failures: string[] = [];
+    let last: ToolResult<T> | undefined;
+    for (const call of calls) {
+      const result = await this.call(call);
+      if (result.ok) return result;
+      last = result;
+      failures.push(`${call.provider}: ${result.error.code}`);
+      if (result.error.code === "CANCELLED" || result.error.code === "BUDGET_EXCEEDED") break;
+    }
+    if (!last) {
+      return {
+        ok: false,
+        error: { code: "PROVIDER_NOT_CONFIGURED", message: "no provider to call", retryable: false },
+        provider: "none",
+        callId: "",
+        latencyMs: 0,
+      };
+    }
+    if (failures.length > 1 && !last.ok) {
+      return {
+        ...last,
+        error: {
+          ...last.error,
+          message: `all providers failed (${failures.join("; ")}): ${last.error.message}`,
+        },
+      };
+    }
+    return last;
+  }
+
+  async #attempt<T>(call: ToolCall<T>, policy: ProviderPolicy, _attempt: number): Promise<T> {
+    const timeout = new AbortController();
+    const timer = setTimeout(
+      () =>
+        timeout.abort(
+          new DossierError("TIMEOUT", `${call.provider}: no answer within ${policy.timeoutMs} ms`, {
+            retryable: true,
+            details: { provider: call.provider, timeoutMs: policy.timeoutMs },
+          }),
+        ),
+      policy.timeoutMs,
+    );
+    const signals = [timeout.signal, ...(this.#options.signal ? [this.#options.signal] : [])];
+    const signal = AbortSignal.any(signals);
+    try {
+      return await Promise.race([
+        call.run(signal),
+        new Promise<never>((_, reject) => {
+          signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+        }),
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  #state(provider: string): ProviderState {
+    let state = this.#providers.get(provider);
+    if (!state) {
+      const policy: ProviderPolicy = {
+        ...DEFAULT_PROVIDER_POLICY,
+        ...this.#options.defaults,
+        ...this.#options.providers?.[provider],
+      };
+      const queue = new PQueue({
+        concurrency: policy.concurrency,
+        ...(policy.ratePerSecond ? { intervalCap: policy.ratePerSecond, interval: 1000 } : {}),
+      });
+      state = { policy, queue, breaker: new CircuitBreaker(policy.breaker) };
+      this.#providers.set(provider, state);
+    }
+    return state;
+  }
+}
+
+/** Failures that say something about the provider's health. */
+function countsAgainstBreaker(error: DossierError): boolean {
+  return (
+    error.retryable ||
+    error.code === "PROVIDER_ERROR" ||
+    error.code === "NETWORK_ERROR" ||
+    error.code === "TIMEOUT" ||
+    error.code === "RATE_LIMITED"
+  );
+}
+
+/** The structured observation of an error. */
+export function toolError(error: unknown): ToolError {
+  const e = error instanceof DossierError ? error : toDossierError(error, "TOOL_ERROR");
+  return { code: e.code, message: e.message, retryable: e.retryable };
+}

@@ -1,0 +1,55 @@
+/**
+ * The `web_search` tool: one request through a fallback chain of providers, or several
+ * queries merged and deduplicated.
+ */
+
+import type { ToolGateway } from "../gateway.ts";
+import type { SearchProvider, SearchRequest, SearchResult, ToolResult } from "../types.ts";
+import { searchRequestSchema } from "../types.ts";
+import { mergeSearchResults } from "./merge.ts";
+
+/** Options of {@link webSearch}. */
+export interface WebSearchOptions {
+  gateway: ToolGateway;
+  /** Providers in fallback order. */
+  providers: readonly SearchProvider[];
+  fetch?: typeof globalThis.fetch;
+}
+
+/** Searches the web: the first provider of the chain that answers wins. Never throws. */
+export function webSearch(
+  request: Partial<SearchRequest> & { query: string },
+  options: WebSearchOptions,
+): Promise<ToolResult<SearchResult[]>> {
+  const parsed = searchRequestSchema.parse(request);
+  const fetchFn = options.fetch ?? globalThis.fetch;
+  return options.gateway.callFirst(
+    options.providers.map((provider) => ({
+      tool: "web_search",
+      provider: provider.name,
+      args: parsed,
+      run: async (signal: AbortSignal) =>
+        (await provider.search(parsed, { signal, fetch: fetchFn })).slice(0, parsed.topK),
+      count: (results: SearchResult[]) => results.length,
+    })),
+  );
+}
+
+/** Result of {@link webSearchMany}. */
+export interface MultiSearchResult {
+  /** Merged, deduplicated results. */
+  results: SearchResult[];
+  /** Per-query outcomes, in the order of the queries. */
+  outcomes: ToolResult<SearchResult[]>[];
+}
+
+/** Runs several queries concurrently and merges their results. Never throws. */
+export async function webSearchMany(
+  queries: readonly string[],
+  request: Omit<Partial<SearchRequest>, "query">,
+  options: WebSearchOptions,
+): Promise<MultiSearchResult> {
+  const outcomes = await Promise.all(queries.map((query) => webSearch({ ...request, query }, options)));
+  const lists = outcomes.map((o) => (o.ok ? o.value : []));
+  return { results: mergeSearchResults(lists), outcomes };
+}
