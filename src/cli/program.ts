@@ -4,6 +4,10 @@
 
 import { Command } from "commander";
 import { ENVIRONMENT_HELP, registerConfigCommand } from "./commands/config.ts";
+import { registerEvalCommand } from "./commands/eval/index.ts";
+import { registerFetchCommand } from "./commands/fetch.ts";
+import { registerIndexCommand } from "./commands/index-docs.ts";
+import { registerSearchCommand } from "./commands/search.ts";
 import { EXIT_USAGE, exitCodeOf, formatError, isCommanderExit } from "./errors.ts";
 import type { CliIo } from "./io.ts";
 import { VERSION } from "./version.ts";
@@ -27,6 +31,10 @@ export function createProgram(io: CliIo): Command {
       `\nConfiguration precedence: flags > environment > dossier.config.json > defaults.\nEnvironment: ${ENVIRONMENT_HELP.join(", ")}.`,
     );
   registerConfigCommand(program, io);
+  registerSearchCommand(program, io);
+  registerFetchCommand(program, io);
+  registerIndexCommand(program, io);
+  registerEvalCommand(program, io);
   return program;
 }
 
