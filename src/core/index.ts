@@ -10,6 +10,7 @@ export * from "./ids.ts";
 export * from "./journal.ts";
 export * from "./outline.ts";
 export * from "./plan-graph.ts";
+export * from "./report.ts";
 export * from "./retry.ts";
 export * from "./run.ts";
 export * from "./source.ts";

@@ -214,7 +214,7 @@ export class ToolGateway {
       journal?.put(stepKey, { kind: "tool", value });
       return succeed(value as T, false);
     } catch (error) {
-      const e = signal?.aborted ? new DossierError("CANCELLED", "cancelled") : toDossierError(error);
+      const e = signal?.aborted ? new DossierError("CANCELLED", "cancelled") : toDossierError(error, "TOOL_ERROR");
       if (e.code === "CANCELLED") state.breaker.release();
       else if (countsAgainstBreaker(e)) state.breaker.onFailure(this.#clock.now());
       else state.breaker.onSuccess();

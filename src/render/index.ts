@@ -1,0 +1,27 @@
+/** Renderers of a report document. */
+
+import type { ReportDocument } from "../core/report.ts";
+import { renderHtml } from "./html.ts";
+import { renderJsonBundle } from "./json-bundle.ts";
+import { renderMarkdown } from "./markdown.ts";
+
+export * from "./html.ts";
+export * from "./json-bundle.ts";
+export * from "./markdown.ts";
+
+/** Output formats. */
+export const REPORT_FORMATS = ["md", "html", "json"] as const;
+/** An output format. */
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
+
+/** Renders a report in one format. */
+export function renderReport(doc: ReportDocument, format: ReportFormat): string {
+  switch (format) {
+    case "md":
+      return renderMarkdown(doc);
+    case "html":
+      return renderHtml(doc);
+    case "json":
+      return renderJsonBundle(doc);
+  }
+}
