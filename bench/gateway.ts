@@ -49,17 +49,23 @@ const rows = [
   ["direct fetch", await measure("direct", () => direct())],
   [
     "gateway, live",
-    await measure("live", (i) => live.call({ tool: "web_search", provider: "bench", args: { q: i }, run: direct })),
+    await measure("live", (i) =>
+      live.call({ tool: "web_search", provider: "bench", args: { q: i }, run: direct }),
+    ),
   ],
   [
     "gateway, cached",
-    await measure("cached", () => cached.call({ tool: "web_search", provider: "bench", args: { q: "same" }, run: direct })),
+    await measure("cached", () =>
+      cached.call({ tool: "web_search", provider: "bench", args: { q: "same" }, run: direct }),
+    ),
   ],
 ] as const;
 
 const base = stats(rows[0][1]);
 console.log(`gateway overhead, ${calls} sequential calls to a loopback server (ms per call)`);
-console.log(`${"".padEnd(18)}${"mean".padStart(9)}${"p50".padStart(9)}${"p95".padStart(9)}${"vs direct (mean)".padStart(19)}`);
+console.log(
+  `${"".padEnd(18)}${"mean".padStart(9)}${"p50".padStart(9)}${"p95".padStart(9)}${"vs direct (mean)".padStart(19)}`,
+);
 for (const [label, samples] of rows) {
   const s = stats(samples as number[]);
   const delta = s.mean - base.mean;

@@ -4,6 +4,8 @@
  */
 
 export * from "./fake-openai/index.ts";
+export * from "./fake-search/index.ts";
+export * from "./fake-web/index.ts";
 export * from "./scripted/clocks.ts";
 export * from "./scripted/harness.ts";
 export * from "./scripted/scripted-model.ts";

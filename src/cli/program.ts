@@ -7,6 +7,7 @@ import { ENVIRONMENT_HELP, registerConfigCommand } from "./commands/config.ts";
 import { registerEvalCommand } from "./commands/eval/index.ts";
 import { registerFetchCommand } from "./commands/fetch.ts";
 import { registerIndexCommand } from "./commands/index-docs.ts";
+import { registerRunsCommand } from "./commands/runs.ts";
 import { registerSearchCommand } from "./commands/search.ts";
 import { EXIT_USAGE, exitCodeOf, formatError, isCommanderExit } from "./errors.ts";
 import type { CliIo } from "./io.ts";
@@ -34,6 +35,7 @@ export function createProgram(io: CliIo): Command {
   registerSearchCommand(program, io);
   registerFetchCommand(program, io);
   registerIndexCommand(program, io);
+  registerRunsCommand(program, io);
   registerEvalCommand(program, io);
   return program;
 }

@@ -133,6 +133,8 @@ export interface EventStamp {
   seq: number;
   /** ISO timestamp. */
   ts: string;
+  /** The agent or step the event happened in (`planner`, `search:T-2`, `section:1.2`), when known. */
+  scope?: string;
 }
 
 /** A stored event. */
@@ -141,7 +143,12 @@ export type DossierEvent = EventInput & EventStamp;
 /** An event of one type. */
 export type EventOf<T extends EventType> = Extract<DossierEvent, { type: T }>;
 
-const stampShape = { runId: z.string(), seq: z.number().int().positive(), ts: z.string() };
+const stampShape = {
+  runId: z.string(),
+  seq: z.number().int().positive(),
+  ts: z.string(),
+  scope: z.string().optional(),
+};
 
 /** Validates a stored event (used when reading the log back). */
 export const dossierEventSchema = z.discriminatedUnion(

@@ -13,6 +13,8 @@ export * from "./plan-graph.ts";
 export * from "./report.ts";
 export * from "./retry.ts";
 export * from "./run.ts";
+export * from "./run-options.ts";
 export * from "./source.ts";
+export * from "./text.ts";
 export * from "./url.ts";
 export * from "./usage.ts";

@@ -25,7 +25,7 @@ const good = { subtasks: [{ goal: "find data" }] };
 
 describe("generateStructured", () => {
   it.each([
-    ["fenced JSON", "```json\n" + JSON.stringify(good) + "\n```"],
+    ["fenced JSON", `\`\`\`json\n${JSON.stringify(good)}\n\`\`\``],
     ["a <think> prefix", `<think>Let me plan {not json}</think>${JSON.stringify(good)}`],
     ["trailing prose", `${JSON.stringify(good)}\n\nI hope this plan helps.`],
   ])("accepts %s in one call", async (_name, text) => {

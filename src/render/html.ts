@@ -29,7 +29,10 @@ ol.references li:target { background: color-mix(in srgb, var(--accent) 15%, tran
 
 /** Escapes text for HTML. */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+  return text.replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!,
+  );
 }
 
 /** Renders the report as one self-contained HTML file. */
@@ -76,7 +79,9 @@ function excerptIndex(doc: ReportDocument): Map<number, string> {
 
 function referenceItem(r: Reference, excerpt: string | undefined): string {
   const isUrl = /^https?:\/\//i.test(r.locator);
-  const target = isUrl ? `<a href="${escapeHtml(r.locator)}" rel="noopener noreferrer">${escapeHtml(r.locator)}</a>` : `<code>${escapeHtml(r.locator)}</code>`;
+  const target = isUrl
+    ? `<a href="${escapeHtml(r.locator)}" rel="noopener noreferrer">${escapeHtml(r.locator)}</a>`
+    : `<code>${escapeHtml(r.locator)}</code>`;
   const tip = excerpt ? ` title="${escapeHtml(excerpt)}"` : "";
   return `<li id="ref-${r.number}"${tip}>${escapeHtml(r.title)}. ${target} <span class="accessed">(accessed ${escapeHtml(r.accessed)})</span></li>`;
 }

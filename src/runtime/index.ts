@@ -4,6 +4,4 @@ export * from "./config.ts";
 export * from "./config-load.ts";
 export * from "./models.ts";
 export * from "./run.ts";
-export * from "./run-context.ts";
 export * from "./run-id.ts";
-export * from "./run-options.ts";

@@ -5,6 +5,8 @@
  * calls in flight.
  */
 
+import { AsyncLocalStorage } from "node:async_hooks";
+import { contextMethods, type RunContext } from "../agents/run-context.ts";
 import { BudgetLedger, exceededLimit } from "../core/budget.ts";
 import { type Clock, isoDate, systemClock } from "../core/clock.ts";
 import { type DossierError, toDossierError } from "../core/errors.ts";
@@ -12,13 +14,12 @@ import { dossierEventSchema, type EventInput } from "../core/events.ts";
 import { EvidenceRegistry } from "../core/evidence-registry.ts";
 import { createSequentialIds, type IdGenerator } from "../core/ids.ts";
 import type { RunRecord } from "../core/run.ts";
+import { type RunOptionsInput, runOptionsSchema } from "../core/run-options.ts";
 import { addCallUsage, emptyUsage, type UsageTotals } from "../core/usage.ts";
 import { LlmClient, type LlmClientOptions } from "../llm/client.ts";
 import type { ModelRegistry } from "../llm/registry.ts";
 import type { Store } from "../store/types.ts";
-import { contextMethods, type RunContext } from "./run-context.ts";
 import { createRunId } from "./run-id.ts";
-import { type RunOptionsInput, runOptionsSchema } from "./run-options.ts";
 
 /** What a strategy returns. */
 export interface StrategyOutcome {
@@ -81,8 +82,14 @@ export function startRun<T extends StrategyOutcome>(opts: StartRunOptions<T>): R
     options,
     createdAt: now(),
   });
+  const scopes = new AsyncLocalStorage<string>();
   const emit = (event: EventInput) => {
-    const stored = opts.store.events.append(runId, event, now());
+    const scope = scopes.getStore();
+    const stored = opts.store.events.append(
+      runId,
+      (scope ? { ...event, scope } : event) as EventInput,
+      now(),
+    );
     const check = dossierEventSchema.safeParse(stored);
     if (!check.success) throw new Error(`invalid ${event.type} event: ${check.error.message}`);
     return stored;
@@ -118,6 +125,7 @@ export function startRun<T extends StrategyOutcome>(opts: StartRunOptions<T>): R
     evidence: new EvidenceRegistry(ids),
     journal,
     emit,
+    inScope: (scope, fn) => scopes.run(scope, fn),
     usage: () => ({ ...usage, toolCalls: budget.snapshot().used.toolCalls }),
     ...contextMethods(llm),
   };

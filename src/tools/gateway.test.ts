@@ -58,12 +58,16 @@ describe("ToolGateway", () => {
       },
     });
     expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.error).toEqual({ code: "TOOL_ERROR", message: "something broke", retryable: false });
+    if (!result.ok)
+      expect(result.error).toEqual({ code: "TOOL_ERROR", message: "something broke", retryable: false });
   });
 
   it("opens the breaker after consecutive failures, skips the provider, and half-opens after the cool-down", async () => {
     const { gateway, clock } = setup({
-      defaults: { retry: { ...fastRetry, maxRetries: 0 }, breaker: { failureThreshold: 3, cooldownMs: 10_000 } },
+      defaults: {
+        retry: { ...fastRetry, maxRetries: 0 },
+        breaker: { failureThreshold: 3, cooldownMs: 10_000 },
+      },
     });
     let calls = 0;
     const failing = () =>
@@ -85,7 +89,13 @@ describe("ToolGateway", () => {
     expect(calls).toBe(3);
 
     clock.advance(10_000);
-    const trial = await gateway.call({ tool: "web_search", provider: "flaky", args: {}, cache: false, run: async () => "back" });
+    const trial = await gateway.call({
+      tool: "web_search",
+      provider: "flaky",
+      args: {},
+      cache: false,
+      run: async () => "back",
+    });
     expect(trial).toMatchObject({ ok: true, value: "back" });
     expect(gateway.isOpen("flaky")).toBe(false);
   });
@@ -127,26 +137,41 @@ describe("ToolGateway", () => {
     const { gateway, events } = setup({ cache: store.cache });
     let runs = 0;
     const call = (query: string) =>
-      gateway.call({ tool: "web_search", provider: "p", args: { query, topK: 5 }, run: async () => [`run ${++runs}`] });
+      gateway.call({
+        tool: "web_search",
+        provider: "p",
+        args: { query, topK: 5 },
+        run: async () => [`run ${++runs}`],
+      });
     const first = await call("solar  power");
     const second = await call(" solar power ");
     expect(first).toMatchObject({ ok: true, cached: false, value: ["run 1"] });
     expect(second).toMatchObject({ ok: true, cached: true, value: ["run 1"] });
     expect(runs).toBe(1);
-    expect(events.filter((e) => e.type === "tool-end").map((e) => (e.type === "tool-end" ? e.cached : null))).toEqual([
-      false,
-      true,
-    ]);
+    expect(
+      events.filter((e) => e.type === "tool-end").map((e) => (e.type === "tool-end" ? e.cached : null)),
+    ).toEqual([false, true]);
     const m = gateway.metrics();
     expect(m.tools).toEqual([
-      { name: "web_search", calls: 2, share: 1, failures: 0, failureRate: 0, cacheHits: 1, liveLatencyMs: expect.any(Number) },
+      {
+        name: "web_search",
+        calls: 2,
+        share: 1,
+        failures: 0,
+        failureRate: 0,
+        cacheHits: 1,
+        liveLatencyMs: expect.any(Number),
+      },
     ]);
     store.close();
   });
 
   it("expires cached results after the TTL", async () => {
     const store = openSqliteStore({ home: ":memory:" });
-    const { gateway, clock } = setup({ cache: store.cache, defaults: { retry: fastRetry, cacheTtlMs: 1000 } });
+    const { gateway, clock } = setup({
+      cache: store.cache,
+      defaults: { retry: fastRetry, cacheTtlMs: 1000 },
+    });
     let runs = 0;
     const call = () => gateway.call({ tool: "t", provider: "p", args: { a: 1 }, run: async () => ++runs });
     await call();
@@ -160,7 +185,12 @@ describe("ToolGateway", () => {
 
   it("times out a call that does not answer and says so", async () => {
     const { gateway } = setup({ defaults: { timeoutMs: 50, retry: { ...fastRetry, maxRetries: 0 } } });
-    const result = await gateway.call({ tool: "fetch_page", provider: "slow", args: {}, run: () => new Promise(() => {}) });
+    const result = await gateway.call({
+      tool: "fetch_page",
+      provider: "slow",
+      args: {},
+      run: () => new Promise(() => {}),
+    });
     expect(result).toMatchObject({ ok: false, error: { code: "TIMEOUT", retryable: true } });
   });
 
@@ -176,7 +206,9 @@ describe("ToolGateway", () => {
       return true;
     };
     const results = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => gateway.call({ tool: "t", provider: "p", args: { i }, cache: false, run })),
+      Array.from({ length: 6 }, (_, i) =>
+        gateway.call({ tool: "t", provider: "p", args: { i }, cache: false, run }),
+      ),
     );
     expect(results.every((r) => r.ok)).toBe(true);
     expect(peak).toBe(2);
@@ -187,7 +219,8 @@ describe("ToolGateway", () => {
     const budget = new BudgetLedger({ limits: { maxToolCalls: 2 }, clock: instantClock() });
     const { gateway } = setup({ budget, cache: store.cache });
     let runs = 0;
-    const call = (i: number) => gateway.call({ tool: "t", provider: "p", args: { i }, run: async () => ++runs });
+    const call = (i: number) =>
+      gateway.call({ tool: "t", provider: "p", args: { i }, run: async () => ++runs });
     await call(1);
     await call(1); // cached: free
     await call(2);
@@ -214,7 +247,12 @@ describe("ToolGateway", () => {
     await first.gateway.call({ tool: "t", provider: "p", args: { q: 1 }, run: async () => "stored" });
     const resumed = setup({ journal });
     let runs = 0;
-    const result = await resumed.gateway.call({ tool: "t", provider: "p", args: { q: 1 }, run: async () => `new ${++runs}` });
+    const result = await resumed.gateway.call({
+      tool: "t",
+      provider: "p",
+      args: { q: 1 },
+      run: async () => `new ${++runs}`,
+    });
     expect(result).toMatchObject({ ok: true, value: "stored", cached: true });
     expect(runs).toBe(0);
   });
@@ -222,7 +260,12 @@ describe("ToolGateway", () => {
   it("computes per-tool shares and failure rates", async () => {
     const { gateway } = setup({ defaults: { retry: { ...fastRetry, maxRetries: 0 } } });
     await gateway.call({ tool: "web_search", provider: "a", args: { i: 1 }, run: async () => 1 });
-    await gateway.call({ tool: "web_search", provider: "a", args: { i: 2 }, run: async () => Promise.reject(serverError()) });
+    await gateway.call({
+      tool: "web_search",
+      provider: "a",
+      args: { i: 2 },
+      run: async () => Promise.reject(serverError()),
+    });
     await gateway.call({ tool: "fetch_page", provider: "http", args: {}, run: async () => 1 });
     await gateway.call({ tool: "web_search", provider: "b", args: { i: 3 }, run: async () => 1 });
     const m = gateway.metrics();

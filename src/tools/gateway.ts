@@ -214,7 +214,9 @@ export class ToolGateway {
       journal?.put(stepKey, { kind: "tool", value });
       return succeed(value as T, false);
     } catch (error) {
-      const e = signal?.aborted ? new DossierError("CANCELLED", "cancelled") : toDossierError(error, "TOOL_ERROR");
+      const e = signal?.aborted
+        ? new DossierError("CANCELLED", "cancelled")
+        : toDossierError(error, "TOOL_ERROR");
       if (e.code === "CANCELLED") state.breaker.release();
       else if (countsAgainstBreaker(e)) state.breaker.onFailure(this.#clock.now());
       else state.breaker.onSuccess();
@@ -303,15 +305,13 @@ export class ToolGateway {
   }
 }
 
-/** Failures that say something about the provider's health. */
+/**
+ * Failures that say something about the provider's health: transient ones (timeouts, 5xx,
+ * rate limits, dropped connections). A 404 or a bad request says nothing about the provider,
+ * so a run of dead links cannot open the breaker of the page fetcher.
+ */
 function countsAgainstBreaker(error: DossierError): boolean {
-  return (
-    error.retryable ||
-    error.code === "PROVIDER_ERROR" ||
-    error.code === "NETWORK_ERROR" ||
-    error.code === "TIMEOUT" ||
-    error.code === "RATE_LIMITED"
-  );
+  return error.retryable || error.code === "TIMEOUT" || error.code === "RATE_LIMITED";
 }
 
 /** The structured observation of an error. */

@@ -1,10 +1,144 @@
 /**
- * `dossier fetch <url>`: read one page (optionally with respect to a goal). (Filled in by the
- * tool-layer work.)
+ * `dossier fetch <url> [--goal "…"] [--json] [--max-bytes n]`: read one page. Without a goal
+ * it prints the page's clean text (Markdown for HTML and PDF); with a goal the reader model
+ * reads it and the verbatim-checked evidence is printed. Private-network addresses are
+ * refused unless DOSSIER_ALLOW_PRIVATE_NETWORK=1.
  */
 
 import type { Command } from "commander";
+import { DossierError, type DossierErrorCode, ERROR_CODES } from "../../core/errors.ts";
+import { LlmClient } from "../../llm/client.ts";
+import { registryFromConfig } from "../../runtime/models.ts";
+import { CRAWL_PROVIDER_POLICY, type CrawlResult, crawlPage } from "../../tools/crawl/index.ts";
+import { type FetchPageOptions, fetchPageTool, type PageContent } from "../../tools/fetch/fetch-page.ts";
+import { checkUrl } from "../../tools/fetch/ssrf-guard.ts";
+import { ToolGateway } from "../../tools/gateway.ts";
+import type { ToolError } from "../../tools/types.ts";
 import type { CliIo } from "../io.ts";
+import { openCliServices } from "../services.ts";
+import { type GlobalFlags, loadCliConfig } from "../settings.ts";
+
+/** Flags of `dossier fetch`. */
+export interface FetchFlags extends GlobalFlags {
+  goal?: string;
+  json?: boolean;
+  maxBytes?: string;
+}
 
 /** Registers `dossier fetch`. */
-export function registerFetchCommand(_program: Command, _io: CliIo): void {}
+export function registerFetchCommand(program: Command, io: CliIo): void {
+  program
+    .command("fetch")
+    .description(
+      "read one web page (HTML, PDF, text or Markdown) as clean text; with --goal, the reader model extracts verbatim evidence for the goal",
+    )
+    .argument("<url>", "the http or https URL to read")
+    .option("--goal <text>", "read the page for this goal with the reader model (DOSSIER_MODEL_READER)")
+    .option("--json", "print JSON")
+    .option("--max-bytes <n>", "size limit of the response body in bytes (default 10485760)")
+    .action(async (url: string, _opts: FetchFlags, cmd: Command) => {
+      await runFetch(io, url, cmd.optsWithGlobals<FetchFlags>());
+    });
+}
+
+/** Runs `dossier fetch` and prints the result; throws a DossierError on failure. */
+export async function runFetch(io: CliIo, url: string, flags: FetchFlags): Promise<void> {
+  const maxBytes = parseMaxBytes(flags.maxBytes);
+  const goal = flags.goal?.trim();
+  if (flags.goal !== undefined && !goal) throw new DossierError("INPUT_INVALID", "--goal must not be empty");
+  // Refuse a bad scheme or a private literal address before anything is opened or created.
+  const { config } = loadCliConfig(io, flags);
+  checkUrl(url, { allowPrivateNetwork: config.allowPrivateNetwork });
+
+  const services = openCliServices(io, flags);
+  try {
+    const fetchOptions: Omit<FetchPageOptions, "signal"> = {
+      allowPrivateNetwork: services.loaded.config.allowPrivateNetwork,
+      ...(maxBytes === undefined ? {} : { maxBytes }),
+    };
+    if (!goal) {
+      const result = await fetchPageTool(services.gateway, url, fetchOptions);
+      if (!result.ok) throw asError(result.error);
+      printPage(io, result.value, Boolean(flags.json));
+      return;
+    }
+    const registry = registryFromConfig(services.loaded.config);
+    registry.forRole("reader");
+    const llm = new LlmClient({ registry });
+    const gateway = new ToolGateway({
+      cache: services.store.cache,
+      providers: { reader: CRAWL_PROVIDER_POLICY },
+    });
+    const result = await crawlPage({ llm, gateway, url, goal, fetchOptions });
+    if (!result.ok) throw asError(result.error);
+    printCrawl(io, result.value, Boolean(flags.json));
+  } finally {
+    services.close();
+  }
+}
+
+function parseMaxBytes(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < 1) {
+    throw new DossierError(
+      "INPUT_INVALID",
+      `--max-bytes must be a positive whole number of bytes, got "${value}"`,
+    );
+  }
+  return n;
+}
+
+/** A tool failure as a typed error for the CLI's one-line report. */
+function asError(error: ToolError): DossierError {
+  const code = (ERROR_CODES as readonly string[]).includes(error.code)
+    ? (error.code as DossierErrorCode)
+    : "TOOL_ERROR";
+  return new DossierError(code, error.message, { retryable: error.retryable });
+}
+
+function printPage(io: CliIo, page: PageContent, json: boolean): void {
+  if (json) {
+    const { title, url, finalUrl, redirects, contentType, declaredContentType, text, pages, bytes, reason } =
+      page;
+    const out = {
+      title,
+      url,
+      finalUrl,
+      redirects,
+      contentType,
+      declaredContentType,
+      bytes,
+      reason,
+      text,
+      pages,
+    };
+    io.out(`${JSON.stringify(out)}\n`);
+    return;
+  }
+  if (page.text === "") {
+    io.err(`dossier: ${page.finalUrl} has no text (${page.reason ?? "empty"})\n`);
+    return;
+  }
+  io.out(page.text.endsWith("\n") ? page.text : `${page.text}\n`);
+}
+
+function printCrawl(io: CliIo, result: CrawlResult, json: boolean): void {
+  if (json) {
+    io.out(`${JSON.stringify(result)}\n`);
+    return;
+  }
+  const lines = [
+    `${result.title} — ${result.finalUrl}${result.truncated ? " (long page: head and tail read)" : ""}`,
+    "",
+    `Rationale: ${result.rationale}`,
+    "",
+    result.evidence.length ? "Evidence:" : "Evidence: none",
+    ...result.evidence.map((e, i) => `  [${i + 1}] ${e.replace(/\s*\n\s*/g, " ")}`),
+    "",
+    `Summary: ${result.summary || "—"}`,
+  ];
+  if (result.dropped)
+    lines.push("", `(${result.dropped} excerpt(s) not found verbatim on the page were dropped)`);
+  io.out(`${lines.join("\n")}\n`);
+}

@@ -3,7 +3,7 @@
  */
 
 import { z } from "zod";
-import { budgetLimitsSchema } from "../core/budget.ts";
+import { budgetLimitsSchema } from "./budget.ts";
 
 /** Which sources a run may use. */
 export const sourcesSchema = z.enum(["web", "local", "both", "local-only"]);

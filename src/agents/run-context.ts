@@ -9,10 +9,10 @@ import type { DossierEvent, EventInput } from "../core/events.ts";
 import type { EvidenceRegistry } from "../core/evidence-registry.ts";
 import type { IdGenerator } from "../core/ids.ts";
 import type { StepJournal } from "../core/journal.ts";
+import type { RunOptions } from "../core/run-options.ts";
 import type { UsageTotals } from "../core/usage.ts";
 import type { GenerateRequest, GenerateResult, LlmClient } from "../llm/client.ts";
 import { generateStructured, type StructuredRequest, type StructuredResult } from "../llm/structured.ts";
-import type { RunOptions } from "./run-options.ts";
 
 /** What a strategy runs with. */
 export interface RunContext {
@@ -34,6 +34,11 @@ export interface RunContext {
   usage(): UsageTotals;
   /** One model call. */
   generate(request: GenerateRequest): Promise<GenerateResult>;
+  /**
+   * Runs `fn` with events tagged with `scope` (e.g. `search:T-2`), so the trace shows which
+   * agent made each call.
+   */
+  inScope<T>(scope: string, fn: () => Promise<T>): Promise<T>;
   /** One structured model call with repair. */
   structured<T>(request: StructuredRequest<T>): Promise<StructuredResult<T>>;
 }

@@ -1,0 +1,98 @@
+/**
+ * Turning tool observations into Sources and Evidence of the run's registry, with source-add
+ * and evidence-add events — the tool memory every writer draws on.
+ */
+
+import type { Evidence, Source, SourceInput } from "../core/source.ts";
+import type { LocalSearchResult, SearchResult } from "../tools/types.ts";
+import type { PageReading } from "./research-tools.ts";
+import type { RunContext } from "./run-context.ts";
+
+type Ctx = Pick<RunContext, "evidence" | "emit" | "clock">;
+
+function addSource(ctx: Ctx, input: SourceInput): Source {
+  const { source, added } = ctx.evidence.addSource(input);
+  if (added) ctx.emit({ type: "source-add", source });
+  return source;
+}
+
+function addEvidence(
+  ctx: Ctx,
+  source: Source,
+  text: string,
+  query: string,
+  tool: string,
+  callId: string,
+): Evidence | null {
+  if (!text.trim()) return null;
+  const { evidence, added } = ctx.evidence.addEvidence({
+    sourceId: source.id,
+    text,
+    query,
+    retrievedBy: { tool, callId },
+  });
+  if (added) ctx.emit({ type: "evidence-add", evidence });
+  return evidence;
+}
+
+const now = (ctx: Ctx) => new Date(ctx.clock.now()).toISOString();
+
+/** Records search results: one web source per URL, its snippet as evidence. */
+export function recordSearchResults(
+  ctx: Ctx,
+  results: readonly SearchResult[],
+  query: string,
+  callId: string,
+): Evidence[] {
+  const out: Evidence[] = [];
+  for (const r of results) {
+    const source = addSource(ctx, {
+      kind: "web",
+      url: r.url,
+      title: r.title || r.url,
+      fetchedAt: now(ctx),
+      ...(r.publishedAt ? { publishedAt: r.publishedAt } : {}),
+    });
+    const e = addEvidence(ctx, source, r.snippet, query, "web_search", callId);
+    if (e) out.push(e);
+  }
+  return out;
+}
+
+/** Records a page read for a goal: the page as a source, each verbatim excerpt as evidence. */
+export function recordPageReading(ctx: Ctx, reading: PageReading, goal: string, callId: string): Evidence[] {
+  const source = addSource(ctx, {
+    kind: "web",
+    url: reading.finalUrl || reading.url,
+    title: reading.title || reading.url,
+    fetchedAt: now(ctx),
+  });
+  const out: Evidence[] = [];
+  for (const text of reading.evidence) {
+    const e = addEvidence(ctx, source, text, goal, "read_page", callId);
+    if (e) out.push(e);
+  }
+  return out;
+}
+
+/** Records local search results: one source per document anchor, the chunk as evidence. */
+export function recordLocalResults(
+  ctx: Ctx,
+  results: readonly LocalSearchResult[],
+  query: string,
+  callId: string,
+): Evidence[] {
+  const out: Evidence[] = [];
+  for (const r of results) {
+    const source = addSource(ctx, {
+      kind: "local",
+      path: r.path,
+      ...(r.anchor ? { anchor: r.anchor } : {}),
+      title: r.title || r.path,
+      fetchedAt: now(ctx),
+    });
+    const e = addEvidence(ctx, source, r.text, query, "local_search", callId);
+    if (e) out.push(e);
+  }
+  return out;
+}

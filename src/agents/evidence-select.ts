@@ -1,0 +1,79 @@
+/**
+ * Choosing the evidence relevant to a piece of writing: a lexical relevance score (BM25 over
+ * content words) between a section's title and plan and each evidence excerpt, so each writer
+ * call sees only what its section needs.
+ */
+
+import type { Evidence, Source } from "../core/source.ts";
+import { contentWords } from "../core/text.ts";
+
+/** Ranks `evidence` by relevance to `text`; ties keep the given order. */
+export function rankEvidence(text: string, evidence: readonly Evidence[], k1 = 1.2, b = 0.75): Evidence[] {
+  const query = [...new Set(contentWords(text))];
+  if (query.length === 0 || evidence.length === 0) return [...evidence];
+  const docs = evidence.map((e) => contentWords(e.text));
+  const avg = docs.reduce((s, d) => s + d.length, 0) / docs.length || 1;
+  const df = new Map<string, number>();
+  for (const d of docs) for (const w of new Set(d)) df.set(w, (df.get(w) ?? 0) + 1);
+  const n = docs.length;
+  const scores = docs.map((d) => {
+    const tf = new Map<string, number>();
+    for (const w of d) tf.set(w, (tf.get(w) ?? 0) + 1);
+    let score = 0;
+    for (const q of query) {
+      const f = tf.get(q);
+      if (!f) continue;
+      const idf = Math.log(1 + (n - (df.get(q) ?? 0) + 0.5) / ((df.get(q) ?? 0) + 0.5));
+      score += (idf * f * (k1 + 1)) / (f + k1 * (1 - b + (b * d.length) / avg));
+    }
+    return score;
+  });
+  return evidence
+    .map((e, i) => ({ e, i, s: scores[i]! }))
+    .sort((a, b2) => b2.s - a.s || a.i - b2.i)
+    .map((x) => x.e);
+}
+
+/**
+ * The evidence for one section: the ids the outline assigned first, then the most relevant
+ * others, up to `limit`, with at most `perSource` items of one source.
+ */
+export function selectEvidence(options: {
+  text: string;
+  pool: readonly Evidence[];
+  preferred?: readonly string[];
+  limit?: number;
+  perSource?: number;
+}): Evidence[] {
+  const limit = options.limit ?? 16;
+  const perSource = options.perSource ?? 4;
+  const byId = new Map(options.pool.map((e) => [e.id, e]));
+  const chosen: Evidence[] = [];
+  const count = new Map<string, number>();
+  const take = (e: Evidence | undefined) => {
+    if (!e || chosen.includes(e) || chosen.length >= limit) return;
+    const c = count.get(e.sourceId) ?? 0;
+    if (c >= perSource) return;
+    count.set(e.sourceId, c + 1);
+    chosen.push(e);
+  };
+  for (const id of options.preferred ?? []) take(byId.get(id));
+  for (const e of rankEvidence(options.text, options.pool)) take(e);
+  return chosen;
+}
+
+/** Evidence as a prompt block: `[E3] (Source title) excerpt`, each excerpt cut to `maxChars`. */
+export function formatEvidence(
+  evidence: readonly Evidence[],
+  sourceOf: (id: string) => Source | undefined,
+  maxChars = 600,
+): string {
+  return evidence
+    .map((e) => {
+      const s = sourceOf(e.sourceId);
+      const text = e.text.replace(/\s+/g, " ").trim();
+      const cut = text.length > maxChars ? `${text.slice(0, maxChars)}…` : text;
+      return `[${e.id}] (${s?.title ?? "source"}${s?.publishedAt ? `, ${s.publishedAt.slice(0, 10)}` : ""}) ${cut}`;
+    })
+    .join("\n");
+}

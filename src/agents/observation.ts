@@ -1,0 +1,35 @@
+/**
+ * How tool results are shown to a search agent: compact, numbered, with the evidence ids the
+ * agent may cite, and fenced as data.
+ */
+
+import type { Evidence } from "../core/source.ts";
+import type { ToolError } from "../tools/types.ts";
+
+/** One action's outcome as the agent reads it. */
+export interface Observation {
+  /** e.g. `web_search "solid-state battery cost"`. */
+  action: string;
+  ok: boolean;
+  error?: ToolError;
+  /** Evidence recorded from this action. */
+  evidence: Evidence[];
+  /** Extra lines (URLs, a page summary). */
+  lines: string[];
+}
+
+/** Renders observations for the next step's prompt. */
+export function renderObservations(observations: readonly Observation[], maxExcerpt = 280): string {
+  return observations
+    .map((o) => {
+      if (!o.ok) return `- ${o.action} → FAILED (${o.error?.code}): ${o.error?.message ?? ""}`;
+      const body = o.evidence.map((e) => {
+        const text = e.text.replace(/\s+/g, " ").trim();
+        return `  [${e.id}] ${text.length > maxExcerpt ? `${text.slice(0, maxExcerpt)}…` : text}`;
+      });
+      return [`- ${o.action} → ${o.evidence.length} item(s)`, ...o.lines.map((l) => `  ${l}`), ...body].join(
+        "\n",
+      );
+    })
+    .join("\n");
+}

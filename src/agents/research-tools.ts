@@ -1,0 +1,44 @@
+/**
+ * The tools research agents may call, as one interface. The runtime builds it from the tool
+ * layer (gateway, search providers, page reader, local corpus) according to the run's allowed
+ * sources; a tool that is not available answers with a structured failure and makes no request.
+ */
+
+import type { LocalSearchResult, SearchResult, TimeRange, ToolResult } from "../tools/types.ts";
+
+/** What reading a page with respect to a goal yields. */
+export interface PageReading {
+  url: string;
+  finalUrl: string;
+  title: string;
+  rationale: string;
+  /** Verbatim excerpts of the page text. */
+  evidence: string[];
+  summary: string;
+}
+
+/** Names of the research tools. */
+export type ResearchToolName = "web_search" | "read_page" | "local_search";
+
+/** The tools of a run. */
+export interface ResearchTools {
+  /** The tools this run may use (by its `sources` option and configuration). */
+  readonly available: readonly ResearchToolName[];
+  webSearch(
+    query: string,
+    options?: { topK?: number; timeRange?: TimeRange },
+  ): Promise<ToolResult<SearchResult[]>>;
+  readPage(url: string, goal: string): Promise<ToolResult<PageReading>>;
+  localSearch(query: string, options?: { topK?: number }): Promise<ToolResult<LocalSearchResult[]>>;
+}
+
+/** A structured failure for a tool the run may not use. */
+export function unavailable<T>(tool: ResearchToolName): ToolResult<T> {
+  return {
+    ok: false,
+    error: { code: "INPUT_INVALID", message: `${tool} is not available in this run`, retryable: false },
+    provider: "none",
+    callId: "",
+    latencyMs: 0,
+  };
+}

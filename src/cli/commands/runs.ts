@@ -1,0 +1,155 @@
+/**
+ * `dossier runs list | show <id> | events <id>`: the history of runs and their audit trails.
+ */
+
+import type { Command } from "commander";
+import { DossierError } from "../../core/errors.ts";
+import type { DossierEvent } from "../../core/events.ts";
+import type { RunRecord } from "../../core/run.ts";
+import type { CliIo } from "../io.ts";
+import { openCliServices } from "../services.ts";
+import type { GlobalFlags } from "../settings.ts";
+
+function usageLine(run: RunRecord): string {
+  const u = run.usage;
+  if (!u) return "usage unknown";
+  const tokens =
+    u.inputTokens === null || u.outputTokens === null
+      ? "tokens unknown"
+      : `${u.inputTokens}+${u.outputTokens} tokens`;
+  const cost = u.costUsd === null ? "cost unknown" : `$${u.costUsd.toFixed(4)}`;
+  return `${u.llmCalls} LLM calls, ${u.toolCalls} tool calls, ${tokens}, ${cost}`;
+}
+
+/** One line per run for `runs list`. */
+export function formatRunLine(run: RunRecord): string {
+  const query = run.query.length > 60 ? `${run.query.slice(0, 57)}…` : run.query;
+  return `${run.id}  ${run.status.padEnd(9)}  ${run.strategy.padEnd(8)}  ${run.createdAt.slice(0, 19).replace("T", " ")}  ${query}`;
+}
+
+/** A one-line summary of an event for `runs events`. */
+export function formatEvent(e: DossierEvent): string {
+  const t = e.ts.slice(11, 23);
+  const head = `${String(e.seq).padStart(5)} ${t} ${e.type.padEnd(15)}`;
+  switch (e.type) {
+    case "llm-end":
+      return `${head} ${e.role} ${e.model} ${e.ok ? "ok" : `FAILED ${e.error?.code}`} in=${e.inputTokens ?? "?"} out=${e.outputTokens ?? "?"} ${e.latencyMs}ms${e.replayed ? " (replayed)" : ""}${e.formatErrors ? ` format-errors=${e.formatErrors}` : ""}`;
+    case "tool-end":
+      return `${head} ${e.tool}/${e.provider ?? "-"} ${e.ok ? "ok" : `FAILED ${e.error?.code}`}${e.cached ? " (cached)" : ""} ${e.latencyMs}ms${e.resultCount !== undefined ? ` results=${e.resultCount}` : ""}${e.note ? ` ${e.note}` : ""}`;
+    case "tool-start":
+      return `${head} ${e.tool}/${e.provider ?? "-"} ${JSON.stringify(e.args).slice(0, 100)}`;
+    case "llm-start":
+      return `${head} ${e.role} ${e.model}`;
+    case "phase":
+      return `${head} ${e.phase}${e.detail ? ` (${e.detail})` : ""}`;
+    case "node-start":
+      return `${head} ${e.nodeId} ${e.nodeType} "${e.title}"`;
+    case "node-end":
+      return `${head} ${e.nodeId} ${e.status}${e.summary ? ` — ${e.summary}` : ""}`;
+    case "decision":
+      return `${head} ${e.decision}: ${e.reason}`;
+    case "run-end":
+      return `${head} ${e.status}: ${e.stopReason}`;
+    case "section-written":
+      return `${head} ${e.sectionId} "${e.title}" ${e.chars} chars, ${e.citations} citations`;
+    case "warning":
+      return `${head} ${e.code}: ${e.message}`;
+    case "format-error":
+      return `${head} ${e.role} attempt ${e.attempt}: ${e.error.slice(0, 120)}`;
+    case "run-start":
+      return `${head} ${e.strategy}: ${e.query.slice(0, 100)}`;
+    default:
+      return `${head} ${JSON.stringify({ ...e, runId: undefined, seq: undefined, ts: undefined, type: undefined }).slice(0, 140)}`;
+  }
+}
+
+/** Registers `dossier runs`. */
+export function registerRunsCommand(program: Command, io: CliIo): void {
+  const runs = program.command("runs").description("list past runs, show one, or print its event log");
+
+  runs
+    .command("list")
+    .description("list recent runs, newest first")
+    .option("--limit <n>", "how many", "20")
+    .option("--status <status>", "only runs with this status (running, completed, failed, cancelled)")
+    .option("--json", "print JSON")
+    .action((opts: { limit: string; status?: string; json?: boolean }, cmd: Command) => {
+      const limit = Number(opts.limit);
+      if (!Number.isInteger(limit) || limit < 1)
+        throw new DossierError("INPUT_INVALID", `--limit must be a positive integer, got "${opts.limit}"`);
+      const status = opts.status as RunRecord["status"] | undefined;
+      if (status && !["running", "completed", "failed", "cancelled"].includes(status)) {
+        throw new DossierError(
+          "INPUT_INVALID",
+          `--status must be running, completed, failed or cancelled, got "${status}"`,
+        );
+      }
+      const services = openCliServices(io, cmd.optsWithGlobals<GlobalFlags>());
+      try {
+        const list = services.store.runs.list({ limit, ...(status ? { status } : {}) });
+        if (opts.json) io.out(`${JSON.stringify(list)}\n`);
+        else if (list.length === 0) io.out("no runs yet\n");
+        else io.out(`${list.map(formatRunLine).join("\n")}\n`);
+      } finally {
+        services.close();
+      }
+    });
+
+  runs
+    .command("show <id>")
+    .description("show one run (an id prefix is enough)")
+    .option("--json", "print JSON")
+    .action((id: string, opts: { json?: boolean }, cmd: Command) => {
+      const services = openCliServices(io, cmd.optsWithGlobals<GlobalFlags>());
+      try {
+        const run = services.store.runs.get(services.store.runs.resolveId(id))!;
+        const events = services.store.events.list(run.id, { types: ["report-ready"] });
+        const report = events.at(-1);
+        if (opts.json) {
+          io.out(
+            `${JSON.stringify({ ...run, report: report?.type === "report-ready" ? { paths: report.paths, stats: report.stats } : null })}\n`,
+          );
+          return;
+        }
+        const lines = [
+          `run       ${run.id}`,
+          `query     ${run.query}`,
+          `strategy  ${run.strategy}`,
+          `status    ${run.status}${run.stopReason ? ` (${run.stopReason})` : ""}`,
+          `started   ${run.createdAt}`,
+          `finished  ${run.finishedAt ?? "—"}`,
+          `usage     ${usageLine(run)}`,
+          `events    ${services.store.events.lastSeq(run.id)}`,
+        ];
+        if (run.error) lines.push(`error     [${run.error.code}] ${run.error.message}`);
+        if (report?.type === "report-ready" && report.paths?.length)
+          lines.push(`report    ${report.paths.join(", ")}`);
+        io.out(`${lines.join("\n")}\n`);
+      } finally {
+        services.close();
+      }
+    });
+
+  runs
+    .command("events <id>")
+    .description("print a run's event log (an id prefix is enough)")
+    .option("--type <types>", "only these event types (comma list)")
+    .option("--after <seq>", "only events after this sequence number", "0")
+    .option("--json", "print one JSON event per line")
+    .action((id: string, opts: { type?: string; after: string; json?: boolean }, cmd: Command) => {
+      const services = openCliServices(io, cmd.optsWithGlobals<GlobalFlags>());
+      try {
+        const runId = services.store.runs.resolveId(id);
+        const events = services.store.events.list(runId, {
+          afterSeq: Number(opts.after) || 0,
+          ...(opts.type ? { types: opts.type.split(",").map((t) => t.trim()) } : {}),
+        });
+        io.out(
+          events.map((e) => (opts.json ? JSON.stringify(e) : formatEvent(e))).join("\n") +
+            (events.length ? "\n" : ""),
+        );
+      } finally {
+        services.close();
+      }
+    });
+}

@@ -1,0 +1,102 @@
+/**
+ * Assembling the final report from written parts, shared by every strategy: the citation pass
+ * (only evidence given to each writer call may be cited; sources numbered by first appearance;
+ * References appended), table repair, and the report checks — heading hierarchy, temporal
+ * statements, language and grounding — whose figures are stored with the report.
+ */
+
+import type { RunContext } from "../agents/run-context.ts";
+import { type CitationPart, citationPass } from "../core/citations.ts";
+import type { Outline } from "../core/outline.ts";
+import type { ReportChecks, ReportDocument } from "../core/report.ts";
+import { checkHeadings } from "../eval/checks/headings.ts";
+import { checkLanguage } from "../eval/checks/language.ts";
+import { checkTables, repairTablesDetailed } from "../eval/checks/tables.ts";
+import { checkTemporal } from "../eval/checks/temporal.ts";
+import { groundingCheck } from "../eval/grounding.ts";
+
+/** A piece of the report in reading order. */
+export interface ReportPart {
+  /** Markdown text (headings allowed), citing evidence ids. */
+  text: string;
+  /** Evidence ids the writer of this text was given, or "all". */
+  allowed: ReadonlySet<string> | "all";
+}
+
+/** Options of {@link assembleReport}. */
+export interface AssembleOptions {
+  title: string;
+  outline: Outline;
+  parts: readonly ReportPart[];
+  language: string;
+  stopReason: string;
+  notice?: string;
+}
+
+const REFERENCES_HEADING: Record<string, string> = {
+  zh: "参考文献",
+  ja: "参考文献",
+  ko: "참고 문헌",
+  de: "Quellen",
+  fr: "Références",
+  es: "Referencias",
+};
+
+/** Builds the final report document. */
+export function assembleReport(ctx: RunContext, options: AssembleOptions): ReportDocument {
+  const parts: CitationPart[] = options.parts.map((p) => ({ text: p.text, allowed: p.allowed }));
+  const cited = citationPass({
+    parts,
+    lookup: ctx.evidence,
+    referencesHeading: REFERENCES_HEADING[options.language] ?? "References",
+  });
+  const repaired = repairTablesDetailed(cited.body);
+  const body = `# ${options.title}\n\n${repaired.markdown.trim()}\n`;
+  const markdown = cited.referencesMarkdown ? `${body}\n${cited.referencesMarkdown}` : body;
+
+  const tablesAfter = checkTables(body);
+  const headings = checkHeadings(body);
+  const temporal = checkTemporal(body, { currentDate: ctx.currentDate });
+  const language = checkLanguage(body, options.language);
+  const excerpts = new Map<number, string>();
+  for (const [n, ids] of Object.entries(cited.evidenceByNumber)) {
+    excerpts.set(Number(n), ids.map((id) => ctx.evidence.getEvidence(id)?.text ?? "").join(" "));
+  }
+  const grounding = groundingCheck(body, excerpts);
+
+  const byReason: Record<string, number> = {};
+  for (const issue of cited.issues) byReason[issue.reason] = (byReason[issue.reason] ?? 0) + 1;
+  const checks: ReportChecks = {
+    citations: { kept: cited.citationCount, dropped: cited.issues.length, byReason },
+    groundedShare: grounding.share,
+    grounding: { sentences: grounding.sentences.length, supported: grounding.supported },
+    tables: { total: tablesAfter.total, valid: tablesAfter.valid, repaired: repaired.repaired.length },
+    headings: {
+      problems: headings.errors,
+      details: headings.problems.map((p) => `line ${p.line}: ${p.message}`),
+    },
+    temporal: { flagged: temporal.flagged.length, details: temporal.flagged.map((f) => f.sentence) },
+    language: { expected: options.language, detected: language.detected, share: language.share },
+  };
+
+  return {
+    runId: ctx.runId,
+    query: ctx.query,
+    strategy: ctx.options.strategy,
+    title: options.title,
+    createdAt: new Date(ctx.clock.now()).toISOString(),
+    currentDate: ctx.currentDate,
+    language: options.language,
+    outline: options.outline,
+    markdown,
+    body,
+    references: cited.references,
+    evidenceByNumber: cited.evidenceByNumber,
+    sources: ctx.evidence.sources(),
+    evidence: ctx.evidence.evidence(),
+    checks,
+    usage: ctx.usage(),
+    stopReason: options.stopReason,
+    ...(options.notice ? { notice: options.notice } : {}),
+  };
+}

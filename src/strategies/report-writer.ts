@@ -1,0 +1,170 @@
+/**
+ * The Report agent's writing stage, shared by the strategies that outline and write: outline,
+ * one writer call per leaf section with only its evidence (concurrently), a coherence pass,
+ * then assembly with the citation pass and checks. Each step has a fallback, so a report is
+ * written even when the model fails or the budget is spent.
+ */
+
+import PQueue from "p-queue";
+import { coherencePass } from "../agents/coherence.ts";
+import { selectEvidence } from "../agents/evidence-select.ts";
+import { type PlannedOutline, proposeOutline } from "../agents/outliner.ts";
+import type { RunContext } from "../agents/run-context.ts";
+import { type WrittenSection, writeSection } from "../agents/section-writer.ts";
+import { isDossierError } from "../core/errors.ts";
+import { createOutline, flattenOutline, outlineLeaves } from "../core/outline.ts";
+import type { ReportDocument } from "../core/report.ts";
+import type { Evidence } from "../core/source.ts";
+import { assembleReport, type ReportPart } from "./report-assembly.ts";
+
+/** A section to fall back on when no outline can be made (e.g. a sub-report). */
+export interface FallbackSection {
+  title: string;
+  text: string;
+  allowed: ReadonlySet<string>;
+}
+
+/** Options of {@link writeReport}. */
+export interface WriteReportOptions {
+  title: string;
+  language: string;
+  /** The reasoning trace / findings the outline is built from. */
+  trace: string;
+  evidence: readonly Evidence[];
+  fallbackSections: readonly FallbackSection[];
+  stopReason: string;
+  /** Guidance for the writer (e.g. a persistent rubric). */
+  guidance?: string;
+  /** A fixed outline to write (skips outlining). */
+  outline?: PlannedOutline;
+  /** Evidence per section. Default 16. */
+  evidencePerSection?: number;
+}
+
+const CONCLUSION: Record<string, string> = {
+  zh: "结论",
+  ja: "結論",
+  ko: "결론",
+  de: "Fazit",
+  fr: "Conclusion",
+  es: "Conclusión",
+};
+
+/** Writes, assembles and checks the report. */
+export async function writeReport(ctx: RunContext, options: WriteReportOptions): Promise<ReportDocument> {
+  ctx.emit({ type: "phase", phase: "outlining" });
+  let planned = options.outline ?? null;
+  if (!planned) {
+    try {
+      planned = await ctx.inScope("outline", () =>
+        proposeOutline(ctx, {
+          trace: options.trace,
+          evidence: options.evidence,
+          language: options.language,
+          ...(options.guidance ? { guidance: options.guidance } : {}),
+        }),
+      );
+    } catch (error) {
+      if (isDossierError(error, "CANCELLED")) throw error;
+      ctx.emit({
+        type: "warning",
+        code: "OUTLINE_FALLBACK",
+        message: `outline failed (${isDossierError(error) ? error.code : "error"}); writing from the sub-reports`,
+      });
+    }
+  }
+  if (!planned) return fromFallback(ctx, options);
+  ctx.emit({ type: "outline-update", outline: planned.outline, reason: "report outline" });
+
+  ctx.emit({ type: "phase", phase: "writing", detail: `${outlineLeaves(planned.outline).length} sections` });
+  const queue = new PQueue({ concurrency: ctx.options.concurrency });
+  const leaves = outlineLeaves(planned.outline);
+  const written = await Promise.all(
+    leaves.map((section) =>
+      queue.add(() =>
+        ctx.inScope(`section:${section.id}`, async () => {
+          const evidence = selectEvidence({
+            text: `${section.title} ${section.plan}`,
+            pool: options.evidence,
+            preferred: planned.evidenceHints[section.id] ?? [],
+            limit: options.evidencePerSection ?? 16,
+          });
+          const result = await writeSection(ctx, {
+            outline: planned.outline,
+            reportTitle: planned.title,
+            section,
+            evidence,
+            language: options.language,
+            ...(options.guidance ? { guidance: options.guidance } : {}),
+          });
+          ctx.emit({
+            type: "section-written",
+            sectionId: section.id,
+            title: section.title,
+            chars: result.content.length,
+            citations: (result.content.match(/\bE\d+\b/g) ?? []).length,
+          });
+          return result;
+        }),
+      ),
+    ),
+  );
+  const byId = new Map(written.map((w) => [w.sectionId, w]));
+
+  ctx.emit({ type: "phase", phase: "editing" });
+  const coherence = await ctx.inScope("coherence", () =>
+    coherencePass(ctx, {
+      title: planned.title,
+      sections: written,
+      language: options.language,
+      ...(options.guidance ? { guidance: options.guidance } : {}),
+    }),
+  );
+  const union = new Set(written.flatMap((w) => [...w.allowed]));
+  const parts: ReportPart[] = [];
+  if (coherence) parts.push({ text: coherence.introduction, allowed: union });
+  for (const section of flattenOutline(planned.outline)) {
+    const heading = `${"#".repeat(section.depth + 1)} ${section.title}`;
+    const w: WrittenSection | undefined = byId.get(section.id);
+    parts.push({
+      text: w?.content ? `${heading}\n\n${w.content}` : heading,
+      allowed: w?.allowed ?? new Set(),
+    });
+  }
+  if (coherence)
+    parts.push({
+      text: `## ${CONCLUSION[options.language] ?? "Conclusion"}\n\n${coherence.conclusion}`,
+      allowed: union,
+    });
+  return assembleReport(ctx, {
+    title: coherence?.title ?? planned.title,
+    outline: planned.outline,
+    parts,
+    language: options.language,
+    stopReason: options.stopReason,
+  });
+}
+
+function fromFallback(ctx: RunContext, options: WriteReportOptions): ReportDocument {
+  const sections = options.fallbackSections.filter((s) => s.text.trim());
+  const outline = createOutline(
+    (sections.length ? sections : [{ title: options.title, text: "", allowed: new Set<string>() }]).map(
+      (s) => ({
+        title: s.title,
+        plan: "findings of this subtask",
+      }),
+    ),
+    { maxSections: 100 },
+  );
+  const parts: ReportPart[] = sections.map((s) => ({
+    text: `## ${s.title}\n\n${s.text}`,
+    allowed: s.allowed,
+  }));
+  return assembleReport(ctx, {
+    title: options.title,
+    outline,
+    parts,
+    language: options.language,
+    stopReason: options.stopReason,
+  });
+}

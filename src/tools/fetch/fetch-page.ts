@@ -1,0 +1,171 @@
+/**
+ * The `fetch_page` tool: one URL → clean text. HTML becomes its main content in Markdown, a
+ * PDF its text with page markers, plain text and Markdown stay as they are. What the body is
+ * comes from sniffing its bytes, not only from the declared type; its charset from detection.
+ */
+
+import { z } from "zod";
+import { DossierError } from "../../core/errors.ts";
+import type { ToolGateway } from "../gateway.ts";
+import type { ToolResult } from "../types.ts";
+import { decodeText } from "./charset.ts";
+import { htmlToMarkdown } from "./html-to-markdown.ts";
+import { type HttpFetchOptions, httpFetch } from "./http-fetch.ts";
+import { type PdfPage, pdfToText } from "./pdf-text.ts";
+import { sniffContent } from "./sniff.ts";
+
+/** The input of `fetch_page` as a model gives it. */
+export const fetchPageInputSchema = z.object({
+  url: z.string().min(1).describe("the http or https URL of the page to read"),
+});
+/** The input of `fetch_page`. */
+export type FetchPageInput = z.infer<typeof fetchPageInputSchema>;
+
+/** What kind of document a page was. */
+export type PageContentType = "html" | "pdf" | "text" | "markdown";
+
+/** Why a page has no text. */
+export type PageReason = "no-text-layer" | "empty";
+
+/** A fetched page as clean text. */
+export interface PageContent {
+  /** The URL asked for. */
+  url: string;
+  /** The URL after redirects. */
+  finalUrl: string;
+  /** Every URL redirected to, in order. */
+  redirects: string[];
+  title: string;
+  contentType: PageContentType;
+  /** The `Content-Type` the server declared (may lie); empty when none. */
+  declaredContentType: string;
+  /** Markdown (HTML, PDF, Markdown) or plain text. */
+  text: string;
+  /** PDF pages (1-based). */
+  pages?: PdfPage[];
+  /** Size of the body in bytes. */
+  bytes: number;
+  /** Always false: a body over the limit is an error (TOO_LARGE), never silently cut. */
+  truncated: false;
+  /** Set when `text` is empty: why. */
+  reason?: PageReason;
+  /** The charset the text was decoded with (not for PDFs). */
+  charset?: string;
+  /** Publication time the page declares. */
+  publishedAt?: string;
+  /** The page's declared language. */
+  lang?: string;
+}
+
+/** Options of {@link fetchPage}: the HTTP options (guard, limits, test hooks). */
+export type FetchPageOptions = HttpFetchOptions;
+
+/** Fetches `url` and extracts its text. Throws typed errors. */
+export async function fetchPage(url: string, options: FetchPageOptions = {}): Promise<PageContent> {
+  const response = await httpFetch(url, options);
+  const { finalUrl, bytes } = response;
+  const sniffed = sniffContent(bytes, response.contentType, finalUrl);
+  const base = {
+    url,
+    finalUrl,
+    redirects: response.redirects,
+    declaredContentType: sniffed.declared,
+    bytes: bytes.byteLength,
+    truncated: false as const,
+  };
+
+  switch (sniffed.kind) {
+    case "pdf": {
+      const pdf = await pdfToText(bytes);
+      return {
+        ...base,
+        title: pdf.title || titleFromUrl(finalUrl),
+        contentType: "pdf",
+        text: pdf.markdown,
+        pages: pdf.pages,
+        ...(pdf.reason ? { reason: pdf.reason } : {}),
+      };
+    }
+    case "html": {
+      const decoded = decodeText(bytes, { contentType: response.contentType, html: true });
+      const page = htmlToMarkdown(decoded.text, finalUrl);
+      return {
+        ...base,
+        title: page.title || titleFromUrl(finalUrl),
+        contentType: "html",
+        text: page.markdown,
+        charset: decoded.charset,
+        ...(page.markdown ? {} : { reason: "empty" as const }),
+        ...(page.publishedAt ? { publishedAt: page.publishedAt } : {}),
+        ...(page.lang ? { lang: page.lang } : {}),
+      };
+    }
+    case "markdown":
+    case "text": {
+      const decoded = decodeText(bytes, { contentType: response.contentType });
+      const title =
+        (sniffed.kind === "markdown" ? markdownTitle(decoded.text) : "") || titleFromUrl(finalUrl);
+      return {
+        ...base,
+        title,
+        contentType: sniffed.kind,
+        text: decoded.text,
+        charset: decoded.charset,
+        ...(decoded.text.trim() ? {} : { reason: "empty" as const }),
+      };
+    }
+    case "binary":
+      throw new DossierError(
+        "UNREADABLE",
+        `fetch ${finalUrl}: unsupported content (${sniffed.declared || "binary data"}); only HTML, PDF, text and Markdown are read`,
+        { details: { url: finalUrl, contentType: sniffed.declared, reason: "unsupported-content-type" } },
+      );
+  }
+}
+
+/**
+ * Runs {@link fetchPage} through the gateway as tool `fetch_page` (provider `http`), so it is
+ * rate-limited, retried, cached and recorded, and a failure comes back as a structured
+ * `{ ok: false, error }`. When private networks are allowed the cache key says so, so a page
+ * fetched under that permission is never served from the cache to a caller without it.
+ */
+export function fetchPageTool(
+  gateway: ToolGateway,
+  url: string,
+  options: Omit<FetchPageOptions, "signal"> = {},
+): Promise<ToolResult<PageContent>> {
+  return gateway.call({
+    tool: "fetch_page",
+    provider: "http",
+    args: options.allowPrivateNetwork ? { url, allowPrivateNetwork: true } : { url },
+    run: (signal) => fetchPage(url, { ...options, signal }),
+    note: (page) =>
+      [page.contentType, page.reason, page.redirects.length ? `${page.redirects.length} redirect(s)` : ""]
+        .filter(Boolean)
+        .join(", "),
+  });
+}
+
+/** The first level-1 (else any) ATX heading of a Markdown text. */
+function markdownTitle(text: string): string {
+  const match = /^#\s+(.+?)\s*#*\s*$/m.exec(text) ?? /^#{1,6}\s+(.+?)\s*#*\s*$/m.exec(text);
+  return match?.[1]?.trim() ?? "";
+}
+
+/** A readable title from a URL: its last path segment, else its host. */
+export function titleFromUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    const last = parsed.pathname.split("/").filter(Boolean).at(-1);
+    if (last) {
+      try {
+        return decodeURIComponent(last);
+      } catch {
+        return last;
+      }
+    }
+    return parsed.hostname;
+  } catch {
+    return url;
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * Types of the in-process fake web search server used by tests.
+ */
+
+/** Providers the fake server speaks for. */
+export const FAKE_SEARCH_PROVIDERS = ["tavily", "exa", "brave", "serper", "searxng", "jina"] as const;
+/** A provider the fake server speaks for. */
+export type FakeSearchProvider = (typeof FAKE_SEARCH_PROVIDERS)[number];
+
+/** A result the fake serves, rendered into each provider's own format. */
+export interface FakeSearchResult {
+  title: string;
+  url: string;
+  /** Rendered as the provider's snippet field (HTML kept as given). */
+  snippet: string;
+  /** ISO date (`2024-01-15`) or datetime, rendered in the provider's date format. */
+  publishedAt?: string;
+}
+
+/** One request the fake received. */
+export interface FakeSearchRequest {
+  /** Which provider's endpoint was addressed (the first path segment). */
+  provider: FakeSearchProvider;
+  method: string;
+  /** The path below the provider's base URL, e.g. `/search` or `/res/v1/web/search`. */
+  path: string;
+  /** Header names in lower case. */
+  headers: Record<string, string>;
+  /** Query-string parameters. */
+  query: Record<string, string>;
+  /** Parsed JSON body, the raw text when it is not JSON, or undefined when empty. */
+  body: unknown;
+}
+
+/** The provider's results, from the reply or the server's `results`, cut to the requested count. */
+export interface FakeSearchResultsReply {
+  kind: "results";
+  results?: FakeSearchResult[];
+}
+
+/** An HTTP error in the provider's error format (or `body` as given). */
+export interface FakeSearchErrorReply {
+  kind: "error";
+  status: number;
+  /** Extra headers, e.g. `{ "retry-after": "3" }`. */
+  headers?: Record<string, string>;
+  body?: unknown;
+}
+
+/** Any JSON body (e.g. a well-formed answer of the wrong shape). */
+export interface FakeSearchJsonReply {
+  kind: "json";
+  body: unknown;
+  status?: number;
+}
+
+/** A 200 answer whose body is truncated JSON. */
+export interface FakeSearchMalformedReply {
+  kind: "malformed";
+}
+
+/** No answer at all until the server closes (timeouts). */
+export interface FakeSearchHangReply {
+  kind: "hang";
+}
+
+/** What the fake answers to one request. */
+export type FakeSearchReply =
+  | FakeSearchResultsReply
+  | FakeSearchErrorReply
+  | FakeSearchJsonReply
+  | FakeSearchMalformedReply
+  | FakeSearchHangReply;
+
+/** Options of {@link startFakeSearch}. */
+export interface FakeSearchOptions {
+  /** Results served when no reply is scripted (default: two example results). */
+  results?: FakeSearchResult[];
+  /** Scripted replies per provider, used in order; once used up, `results` are served. */
+  replies?: Partial<Record<FakeSearchProvider, FakeSearchReply[]>>;
+  /**
+   * Keys each provider expects, checked where that provider reads it; a request without the
+   * right key gets 401 in the provider's error format. Providers without an entry accept any.
+   */
+  keys?: Partial<Record<FakeSearchProvider, string>>;
+  /** Decides the reply before the scripted ones; undefined falls through. */
+  handler?: (request: FakeSearchRequest) => FakeSearchReply | undefined;
+}
+
+/** A running fake search server. */
+export interface FakeSearch {
+  /** `http://127.0.0.1:<port>`. */
+  url: string;
+  /** The base URL to configure `provider` with (`<url>/<provider>`). */
+  baseUrl(provider: FakeSearchProvider): string;
+  /** Every request received, in order. */
+  requests: FakeSearchRequest[];
+  /** The requests addressed to `provider`. */
+  requestsFor(provider: FakeSearchProvider): FakeSearchRequest[];
+  /** Appends scripted replies for `provider`. */
+  enqueue(provider: FakeSearchProvider, ...replies: FakeSearchReply[]): void;
+  /** Scripted replies of `provider` not yet used. */
+  pending(provider: FakeSearchProvider): number;
+  close(): Promise<void>;
+}
