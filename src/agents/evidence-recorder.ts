@@ -96,3 +96,21 @@ export function recordLocalResults(
   }
   return out;
 }
+
+/** Records one passage (e.g. a sentence) of a local search hit as evidence of the hit's source. */
+export function recordLocalPassage(
+  ctx: Ctx,
+  hit: LocalSearchResult,
+  passage: string,
+  query: string,
+  callId: string,
+): Evidence | null {
+  const source = addSource(ctx, {
+    kind: "local",
+    path: hit.path,
+    ...(hit.anchor ? { anchor: hit.anchor } : {}),
+    title: hit.title || hit.path,
+    fetchedAt: now(ctx),
+  });
+  return addEvidence(ctx, source, passage, query, "local_search", callId);
+}

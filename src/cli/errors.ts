@@ -13,8 +13,20 @@ export const EXIT_FAILURE = 1;
 /** Exit code of a run stopped by the user (128 + SIGINT). */
 export const EXIT_CANCELLED = 130;
 
+/** Thrown by a command that has already reported its outcome and only sets the exit code. */
+export class CliExit extends Error {
+  readonly exitCode: number;
+
+  constructor(exitCode: number) {
+    super(`exit ${exitCode}`);
+    this.name = "CliExit";
+    this.exitCode = exitCode;
+  }
+}
+
 /** The exit code of an error. */
 export function exitCodeOf(error: unknown): number {
+  if (error instanceof CliExit) return error.exitCode;
   if (error instanceof DossierError) {
     if (error.code === "CANCELLED") return EXIT_CANCELLED;
     if (

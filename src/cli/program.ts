@@ -7,9 +7,10 @@ import { ENVIRONMENT_HELP, registerConfigCommand } from "./commands/config.ts";
 import { registerEvalCommand } from "./commands/eval/index.ts";
 import { registerFetchCommand } from "./commands/fetch.ts";
 import { registerIndexCommand } from "./commands/index-docs.ts";
+import { registerResearchCommand } from "./commands/research.ts";
 import { registerRunsCommand } from "./commands/runs.ts";
 import { registerSearchCommand } from "./commands/search.ts";
-import { EXIT_USAGE, exitCodeOf, formatError, isCommanderExit } from "./errors.ts";
+import { CliExit, EXIT_USAGE, exitCodeOf, formatError, isCommanderExit } from "./errors.ts";
 import type { CliIo } from "./io.ts";
 import { VERSION } from "./version.ts";
 
@@ -31,6 +32,7 @@ export function createProgram(io: CliIo): Command {
       "after",
       `\nConfiguration precedence: flags > environment > dossier.config.json > defaults.\nEnvironment: ${ENVIRONMENT_HELP.join(", ")}.`,
     );
+  registerResearchCommand(program, io);
   registerConfigCommand(program, io);
   registerSearchCommand(program, io);
   registerFetchCommand(program, io);
@@ -48,6 +50,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return 0;
   } catch (error) {
     if (isCommanderExit(error)) return error.exitCode === 0 ? 0 : EXIT_USAGE;
+    if (error instanceof CliExit) return error.exitCode;
     const debug = argv.includes("--debug");
     io.err(formatError(error, debug));
     return exitCodeOf(error);

@@ -43,3 +43,17 @@ describe("grounding check", () => {
     expect(groundingCheck("No citations here.", new Map()).share).toBeNull();
   });
 });
+
+describe("citation after the full stop", () => {
+  it("attributes a citation that follows the full stop to the sentence before it", () => {
+    const excerpts = new Map([
+      [1, "Battery prices fell in 2024."],
+      [2, "Storage doubled."],
+    ]);
+    const result = groundingCheck("Battery prices fell in 2024. [1] Storage doubled. [2]", excerpts);
+    expect(result.sentences.map((s) => [s.sentence, s.numbers, s.supported])).toEqual([
+      ["Battery prices fell in 2024.", [1], true],
+      ["Storage doubled.", [2], true],
+    ]);
+  });
+});

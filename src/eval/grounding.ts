@@ -47,7 +47,17 @@ export function groundingCheck(
 ): GroundingResult {
   const sentences: GroundedSentence[] = [];
   const prose = body.replace(/```[\s\S]*?```/g, " ").replace(/^#+\s.*$/gm, " ");
+  // A citation placed after the full stop ("… in 2024. [3] Next …") belongs to the sentence before it.
+  const segments: string[] = [];
   for (const { segment } of sentenceSegmenter.segment(prose)) {
+    const lead = /^\s*(?:\[\d+(?:, \d+)*\]\s*)+/.exec(segment)?.[0];
+    if (lead && segments.length > 0) {
+      segments[segments.length - 1] += lead;
+      const rest = segment.slice(lead.length);
+      if (rest.trim()) segments.push(rest);
+    } else segments.push(segment);
+  }
+  for (const segment of segments) {
     const numbers = [...segment.matchAll(CITE)].flatMap((m) => m[1]!.split(", ").map(Number));
     if (numbers.length === 0) continue;
     const text = segment.replace(CITE, " ").replace(/\s+/g, " ").trim();

@@ -17,7 +17,8 @@ h1 { font-size: 2rem; margin-bottom: .25rem; }
 .meta { color: var(--muted); font: 14px system-ui, sans-serif; margin-bottom: 2rem; }
 .notice { border-left: 4px solid var(--accent); padding: .5rem 1rem; background: color-mix(in srgb, var(--accent) 8%, transparent); font: 15px system-ui, sans-serif; }
 a { color: var(--accent); }
-a.cite { text-decoration: none; font: 600 .75em system-ui, sans-serif; vertical-align: super; }
+sup.cites { font: 600 .7em system-ui, sans-serif; line-height: 0; }
+a.cite { text-decoration: none; }
 table { border-collapse: collapse; margin: 1rem 0; font: 15px system-ui, sans-serif; display: block; overflow-x: auto; }
 th, td { border: 1px solid var(--rule); padding: .35rem .6rem; text-align: left; }
 blockquote { color: var(--muted); border-left: 3px solid var(--rule); margin-left: 0; padding-left: 1rem; }
@@ -103,7 +104,7 @@ export function linkCitations(html: string, excerpts: Map<number, string>): stri
           const tip = excerpts.get(Number(n));
           return `<a class="cite" href="#ref-${n}"${tip ? ` title="${escapeHtml(tip)}"` : ""}>${n}</a>`;
         });
-        return `<sup>[${links.join(", ")}]</sup>`;
+        return `<sup class="cites">[${links.join(", ")}]</sup>`;
       });
     })
     .join("");

@@ -68,4 +68,6 @@ export interface LocalSearchResult {
   text: string;
   /** Higher is better. */
   score: number;
+  /** Headings above the chunk, `A > B > C`, when the document has headings. */
+  headingPath?: string;
 }

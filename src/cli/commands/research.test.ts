@@ -1,0 +1,188 @@
+/**
+ * `dossier research` and `dossier runs` through the real binary, against loopback servers.
+ */
+
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { type ResearchWorld, startResearchWorld } from "../../../test/research/world.ts";
+
+const BIN = fileURLToPath(new URL("../../../bin/dossier.js", import.meta.url));
+let world: ResearchWorld | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function start(
+  args: string[],
+  env: Record<string, string>,
+  cwd: string,
+): { child: ChildProcess; done: Promise<Run> } {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd,
+    env: { PATH: process.env.PATH ?? "", HOME: cwd, ...env },
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.on("data", (d) => {
+    stdout += d;
+  });
+  child.stderr!.on("data", (d) => {
+    stderr += d;
+  });
+  const done = new Promise<Run>((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
+  return { child, done };
+}
+
+function worldEnv(w: ResearchWorld): Record<string, string> {
+  return {
+    DOSSIER_HOME: w.home,
+    DOSSIER_MODEL: "openai-compatible:fake-model",
+    DOSSIER_BASE_URL: w.model.url,
+    DOSSIER_API_KEY: "sk-test",
+    DOSSIER_SEARCH: "searxng",
+    SEARXNG_URL: w.search.baseUrl("searxng"),
+    DOSSIER_ALLOW_PRIVATE_NETWORK: "1",
+  };
+}
+
+describe("dossier research", () => {
+  it("runs minddr and prints one JSON summary line; runs list/show/events read it back", async () => {
+    world = await startResearchWorld({ subtasks: 3 });
+    const env = worldEnv(world);
+    const run = await start(
+      ["research", "How is topic adoption changing?", "--json", "--format", "md,html"],
+      env,
+      world.home,
+    ).done;
+    expect(run.code).toBe(0);
+    const lines = run.stdout.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    const summary = JSON.parse(lines[0]!);
+    expect(summary).toMatchObject({
+      strategy: "minddr",
+      status: "completed",
+      stopReason: "completed",
+      costUsd: null,
+    });
+    expect(Object.keys(summary)).toEqual([
+      "runId",
+      "strategy",
+      "status",
+      "reportPaths",
+      "sources",
+      "citations",
+      "groundedShare",
+      "tokens",
+      "costUsd",
+      "llmCalls",
+      "toolCalls",
+      "wallMs",
+      "stopReason",
+    ]);
+    expect(summary.reportPaths).toHaveLength(2);
+    for (const p of summary.reportPaths) expect(existsSync(p)).toBe(true);
+    expect(summary.sources).toBeGreaterThan(0);
+    expect(summary.tokens.input).toBeGreaterThan(0);
+
+    const list = await start(["runs", "list"], env, world.home).done;
+    expect(list.stdout).toContain(summary.runId);
+    expect(list.stdout).toContain("completed");
+    const show = await start(["runs", "show", summary.runId.slice(0, 15)], env, world.home).done;
+    expect(show.stdout).toContain(`run       ${summary.runId}`);
+    expect(show.stdout).toContain("completed (completed)");
+    const events = await start(["runs", "events", summary.runId, "--json"], env, world.home).done;
+    const parsed = events.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(parsed[0].type).toBe("run-start");
+    expect(parsed.at(-1).type).toBe("run-end");
+    expect(parsed.map((e: { seq: number }) => e.seq)).toEqual(parsed.map((_: unknown, i: number) => i + 1));
+  });
+
+  it("runs the README quick start offline over a docs folder, writing Markdown and HTML", async () => {
+    world = await startResearchWorld();
+    const docs = join(world.home, "notes");
+    mkdirSync(docs);
+    writeFileSync(
+      join(docs, "resume.md"),
+      "# Resume\n\nEvery completed model call is stored in the run's journal under a key.\n\nA resumed run replays the stored answers in order and only calls the model for steps that never completed.\n",
+    );
+    const run = await start(
+      ["research", "How does a run resume?", "--docs", docs, "--format", "md,html", "--out", "report"],
+      { DOSSIER_HOME: join(world.home, "data") },
+      world.home,
+    ).done;
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain("offline");
+    const md = readFileSync(join(world.home, "report.md"), "utf8");
+    expect(md).toContain("Offline mode");
+    expect(md).toMatch(/\[1\]/);
+    expect(md).toContain("resume.md#resume");
+    expect(readFileSync(join(world.home, "report.html"), "utf8")).toContain('<ol class="references">');
+  });
+
+  it("exits with one line saying what to configure when there is no model and no documents", async () => {
+    world = await startResearchWorld();
+    const run = await start(["research", "anything"], { DOSSIER_HOME: world.home }, world.home).done;
+    expect(run.code).toBe(2);
+    const lines = run.stderr.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain("[MODEL_NOT_CONFIGURED]");
+    expect(lines[0]).toContain("DOSSIER_MODEL");
+    expect(lines[0]).toContain("--docs");
+  });
+
+  it("prints an estimate and runs nothing", async () => {
+    world = await startResearchWorld();
+    const run = await start(
+      ["research", "anything", "--estimate", "--max-tool-calls", "10"],
+      worldEnv(world),
+      world.home,
+    ).done;
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("Estimate for minddr");
+    expect(run.stdout).toContain("capped by     max tool calls");
+    expect(run.stdout).toContain("cost          unknown");
+    expect(world.model.requests).toHaveLength(0);
+    expect(world.search.requests).toHaveLength(0);
+  });
+
+  it("rejects bad flags with one line", async () => {
+    world = await startResearchWorld();
+    const run = await start(
+      ["research", "question here", "--max-tokens", "lots"],
+      worldEnv(world),
+      world.home,
+    ).done;
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim()).toBe(
+      'dossier: error [INPUT_INVALID]: --max-tokens must be a positive integer, got "lots"',
+    );
+  });
+
+  it("is cancelled cleanly by Ctrl-C and recorded as cancelled", async () => {
+    world = await startResearchWorld({ subtasks: 3, latencyMs: 400 });
+    const env = worldEnv(world);
+    const { child, done } = start(["research", "How is topic adoption changing?"], env, world.home);
+    while (world.script.counts.planner + world.script.counts["search-step"] < 2)
+      await new Promise((r) => setTimeout(r, 50));
+    child.kill("SIGINT");
+    const run = await done;
+    expect(run.code).toBe(130);
+    expect(run.stderr).toContain("cancelled");
+    const list = await start(["runs", "list", "--json"], env, world.home).done;
+    const [record] = JSON.parse(list.stdout);
+    expect(record).toMatchObject({ status: "cancelled", stopReason: "cancelled: interrupted (Ctrl-C)" });
+  });
+});

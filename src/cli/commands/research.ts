@@ -1,0 +1,253 @@
+/**
+ * `dossier research "<question>"`: a full research run — plan, search, read, write — ending in
+ * a cited report on disk, with live progress on a terminal, a clean cancel on Ctrl-C, and
+ * `--json` for one machine-readable summary line.
+ */
+
+import type { Command } from "commander";
+import type { BudgetLimits } from "../../core/budget.ts";
+import { DossierError } from "../../core/errors.ts";
+import { estimateResearch, formatEstimate } from "../../runtime/estimate.ts";
+import { registryFromConfig } from "../../runtime/models.ts";
+import { prepareResearch, reportStats, startResearch } from "../../runtime/research.ts";
+import { type ResearchRequest, STRATEGIES, type StrategyName } from "../../runtime/research-request.ts";
+import { formatIndexSummary } from "../../tools/corpus/index-summary.ts";
+import { CliExit } from "../errors.ts";
+import type { CliIo } from "../io.ts";
+import { createProgressLine } from "../progress.ts";
+import { openCliServices } from "../services.ts";
+import type { GlobalFlags } from "../settings.ts";
+
+/** Flags of `dossier research`. */
+export interface ResearchFlags extends GlobalFlags {
+  strategy?: string;
+  sources?: string;
+  docs?: string;
+  corpus?: string;
+  maxTokens?: string;
+  maxToolCalls?: string;
+  maxMinutes?: string;
+  maxCost?: string;
+  maxIterations?: string;
+  maxSteps?: string;
+  language?: string;
+  out?: string;
+  format?: string;
+  date?: string;
+  concurrency?: string;
+  estimate?: boolean;
+  json?: boolean;
+}
+
+function number(flag: string, value: string | undefined, integer: boolean): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n))) {
+    throw new DossierError(
+      "INPUT_INVALID",
+      `${flag} must be a positive ${integer ? "integer" : "number"}, got "${value}"`,
+    );
+  }
+  return n;
+}
+
+/** The budget from the configuration's defaults and the flags. */
+export function budgetFromFlags(defaults: BudgetLimits, flags: ResearchFlags): BudgetLimits {
+  const minutes = number("--max-minutes", flags.maxMinutes, false);
+  const b: BudgetLimits = { ...defaults };
+  const set = <K extends keyof BudgetLimits>(key: K, value: BudgetLimits[K] | undefined) => {
+    if (value !== undefined) b[key] = value;
+  };
+  set("maxTokens", number("--max-tokens", flags.maxTokens, true));
+  set("maxToolCalls", number("--max-tool-calls", flags.maxToolCalls, true));
+  set("maxWallMs", minutes === undefined ? undefined : Math.round(minutes * 60_000));
+  set("maxCostUsd", number("--max-cost", flags.maxCost, false));
+  set("maxIterations", number("--max-iterations", flags.maxIterations, true));
+  return b;
+}
+
+/** The request from the question and flags. */
+export function requestFromFlags(
+  query: string,
+  flags: ResearchFlags,
+  budget: BudgetLimits,
+  language?: string,
+): ResearchRequest {
+  if (flags.strategy && !(STRATEGIES as readonly string[]).includes(flags.strategy)) {
+    throw new DossierError(
+      "INPUT_INVALID",
+      `--strategy must be one of ${STRATEGIES.join(", ")}, got "${flags.strategy}"`,
+    );
+  }
+  const formats = (flags.format ?? "md")
+    .split(",")
+    .map((f) => f.trim().toLowerCase())
+    .filter(Boolean);
+  for (const f of formats) {
+    if (!["md", "html", "json"].includes(f))
+      throw new DossierError("INPUT_INVALID", `--format takes md, html and json, got "${f}"`);
+  }
+  if (flags.sources && !["web", "local", "both", "local-only"].includes(flags.sources)) {
+    throw new DossierError(
+      "INPUT_INVALID",
+      `--sources must be web, local, both or local-only, got "${flags.sources}"`,
+    );
+  }
+  const concurrency = number("--concurrency", flags.concurrency, true);
+  const maxSteps = flags.maxSteps === undefined ? undefined : Number(flags.maxSteps);
+  return {
+    query,
+    ...(flags.strategy ? { strategy: flags.strategy as StrategyName } : {}),
+    ...(flags.sources ? { sources: flags.sources as ResearchRequest["sources"] } : {}),
+    ...(flags.docs ? { docs: flags.docs } : {}),
+    ...(flags.corpus ? { corpus: flags.corpus } : {}),
+    language: flags.language ?? language ?? "auto",
+    formats: formats as ("md" | "html" | "json")[],
+    budget,
+    ...(flags.out ? { out: flags.out } : {}),
+    ...(flags.date ? { currentDate: flags.date } : {}),
+    ...(concurrency ? { concurrency } : {}),
+    ...(maxSteps !== undefined ? { maxSteps } : {}),
+  };
+}
+
+/** Runs `dossier research`. Resolves to the exit code. */
+export async function runResearch(io: CliIo, query: string, flags: ResearchFlags): Promise<number> {
+  const services = openCliServices(io, flags);
+  const { config } = services.loaded;
+  const registry = registryFromConfig(config);
+  const budget = budgetFromFlags(config.budget, flags);
+  const request = requestFromFlags(query, flags, budget, config.language);
+  try {
+    if (flags.estimate) {
+      const strategy = (request.strategy ?? (registry.configured() ? "minddr" : "offline")) as StrategyName;
+      const estimate = estimateResearch({
+        strategy,
+        registry,
+        budget,
+        webReading: request.sources !== "local" && request.sources !== "local-only",
+        ...(request.maxSteps !== undefined ? { maxSteps: request.maxSteps } : {}),
+      });
+      io.out(flags.json ? `${JSON.stringify(estimate)}\n` : formatEstimate(estimate));
+      return 0;
+    }
+    const interrupt = new AbortController();
+    const prepared = await prepareResearch(request, {
+      config,
+      store: services.store,
+      registry,
+      env: io.env,
+      cwd: io.cwd,
+      signal: interrupt.signal,
+      onIndexed: (summary) => io.err(`${formatIndexSummary(summary)}\n`),
+    });
+    for (const notice of prepared.notices) io.err(`dossier: ${notice}\n`);
+    const handle = startResearch(prepared, {
+      config,
+      store: services.store,
+      registry,
+      env: io.env,
+      cwd: io.cwd,
+      signal: interrupt.signal,
+    });
+    let interrupts = 0;
+    const onSigint = () => {
+      interrupts++;
+      if (interrupts > 1) process.exit(130);
+      io.err("\ndossier: cancelling (press Ctrl-C again to quit at once)…\n");
+      handle.cancel("interrupted (Ctrl-C)");
+    };
+    process.on("SIGINT", onSigint);
+    const progress =
+      io.isTty && !flags.json ? createProgressLine((t) => io.err(t), process.stderr.columns ?? 120) : null;
+    const unsubscribe = progress
+      ? services.store.events.subscribe(handle.runId, (e) => progress.update(e))
+      : () => {};
+    if (!flags.json && !io.isTty) io.err(`dossier: run ${handle.runId} started (${prepared.strategy})\n`);
+    const result = await handle.done;
+    unsubscribe();
+    progress?.done();
+    process.off("SIGINT", onSigint);
+
+    const { record, outcome } = result;
+    const u = record.usage;
+    if (flags.json) {
+      const stats = outcome ? reportStats(outcome.report) : null;
+      io.out(
+        `${JSON.stringify({
+          runId: record.id,
+          strategy: record.strategy,
+          status: record.status,
+          reportPaths: outcome?.paths ?? [],
+          sources: stats?.sources ?? 0,
+          citations: stats?.citations ?? 0,
+          groundedShare: stats?.groundedShare ?? null,
+          tokens: { input: u?.inputTokens ?? null, output: u?.outputTokens ?? null },
+          costUsd: u?.costUsd ?? null,
+          llmCalls: u?.llmCalls ?? 0,
+          toolCalls: u?.toolCalls ?? 0,
+          wallMs: record.finishedAt ? Date.parse(record.finishedAt) - Date.parse(record.createdAt) : null,
+          stopReason: record.stopReason,
+        })}\n`,
+      );
+    } else if (outcome) {
+      const stats = reportStats(outcome.report);
+      io.out(
+        [
+          `Report: ${outcome.report.title}`,
+          ...outcome.paths.map((p) => `  ${p}`),
+          `${stats.sources} sources cited, ${stats.citations} citations${stats.groundedShare === null ? "" : `, ${(stats.groundedShare * 100).toFixed(0)}% of cited sentences grounded`}; stop: ${record.stopReason}`,
+          `run ${record.id}: ${u?.llmCalls ?? 0} model calls, ${u?.toolCalls ?? 0} tool calls, ${u?.inputTokens ?? "?"}+${u?.outputTokens ?? "?"} tokens, ${u?.costUsd === null || u?.costUsd === undefined ? "cost unknown" : `$${u.costUsd.toFixed(4)}`}`,
+        ].join("\n") + "\n",
+      );
+    }
+    if (record.status === "cancelled") {
+      if (!flags.json)
+        io.err(
+          `dossier: run ${record.id} cancelled; its events are kept (dossier runs events ${record.id})\n`,
+        );
+      return 130;
+    }
+    if (record.status === "failed") {
+      if (!flags.json)
+        io.err(
+          `dossier: error [${record.error?.code ?? "INTERNAL"}]: ${record.error?.message ?? record.stopReason}\n`,
+        );
+      return 1;
+    }
+    return 0;
+  } finally {
+    services.close();
+  }
+}
+
+/** Registers `dossier research`. */
+export function registerResearchCommand(program: Command, io: CliIo): void {
+  program
+    .command("research <question>")
+    .description("research a question and write a cited report")
+    .option(
+      "--strategy <name>",
+      `research strategy: ${STRATEGIES.join(", ")} (default minddr with a model, offline without)`,
+    )
+    .option("--sources <which>", "web, local, both or local-only (default: web; both/local with --docs)")
+    .option("--docs <dir>", "a folder of your documents, indexed first (incrementally)")
+    .option("--corpus <name>", "an indexed corpus to search (default: named after --docs)")
+    .option("--max-tokens <n>", "token budget (input + output)")
+    .option("--max-tool-calls <n>", "tool call budget")
+    .option("--max-minutes <n>", "wall time budget")
+    .option("--max-cost <usd>", "cost budget in USD")
+    .option("--max-iterations <n>", "iterations of the strategy's loop (minddr: search steps)")
+    .option("--max-steps <n>", "model-driven steps per search agent (default 4)")
+    .option("--language <code>", "report language (default: the question's)")
+    .option("--out <path>", "file base (report → report.md …) or directory for the report")
+    .option("--format <list>", "md, html, json (comma list)", "md")
+    .option("--date <YYYY-MM-DD>", "the current date the run reasons with (default today)")
+    .option("--concurrency <n>", "agents and calls at once")
+    .option("--estimate", "print the expected calls and cost, run nothing")
+    .option("--json", "print one JSON summary line at the end")
+    .action(async (question: string, _opts: ResearchFlags, cmd: Command) => {
+      const code = await runResearch(io, question, cmd.optsWithGlobals<ResearchFlags>());
+      if (code !== 0) throw new CliExit(code);
+    });
+}

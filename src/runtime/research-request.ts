@@ -1,0 +1,44 @@
+/**
+ * A research request: what `dossier research` and the library's `startResearch` accept.
+ */
+
+import { z } from "zod";
+import { budgetLimitsSchema } from "../core/budget.ts";
+import { sourcesSchema } from "../core/run-options.ts";
+
+/** Research strategies. */
+export const STRATEGIES = ["minddr", "offline"] as const;
+/** A research strategy. */
+export type StrategyName = (typeof STRATEGIES)[number];
+
+/** A research request. */
+export const researchRequestSchema = z.object({
+  query: z.string().trim().min(3, "the research question is empty or too short"),
+  /** Default: minddr when a model is configured, offline when only documents are given. */
+  strategy: z.enum(STRATEGIES).optional(),
+  /** Default: web; both when documents are given and web search is configured; local when only documents. */
+  sources: sourcesSchema.optional(),
+  /** A folder of documents, indexed (incrementally) before the run. */
+  docs: z.string().min(1).optional(),
+  /** The corpus to search (default: named after the docs folder, else "default"). */
+  corpus: z.string().min(1).optional(),
+  language: z.string().min(2).default("auto"),
+  formats: z
+    .array(z.enum(["md", "html", "json"]))
+    .min(1)
+    .default(["md"]),
+  budget: budgetLimitsSchema.default({}),
+  /** A file base (`report` → report.md, report.html) or a directory. Default `<home>/reports/<runId>`. */
+  out: z.string().min(1).optional(),
+  currentDate: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, "expected YYYY-MM-DD")
+    .optional(),
+  concurrency: z.number().int().min(1).max(64).optional(),
+  /** Model-driven steps per search agent (minddr). */
+  maxSteps: z.number().int().min(0).max(30).optional(),
+});
+/** A research request as given. */
+export type ResearchRequest = z.input<typeof researchRequestSchema>;
+/** A research request with defaults applied. */
+export type ParsedResearchRequest = z.output<typeof researchRequestSchema>;

@@ -1,0 +1,89 @@
+/**
+ * Building a run's research tools from the tool layer: web search through the configured
+ * provider chain, page reading with `crawl_page`, and search of a local corpus — limited to
+ * what the run's `sources` allow. A `local-only` run gets no web tool at all and its page
+ * fetcher refuses every request, so it provably makes no web request.
+ */
+
+import type { PageReading, ResearchToolName, ResearchTools } from "../agents/research-tools.ts";
+import { unavailable } from "../agents/research-tools.ts";
+import type { LlmClient } from "../llm/client.ts";
+import type { LocalSearchTool } from "../tools/corpus/local-search.ts";
+import { CRAWL_PROVIDER_POLICY, crawlPage } from "../tools/crawl/crawl-page.ts";
+import type { ToolGateway } from "../tools/gateway.ts";
+import { webSearch } from "../tools/search/web-search.ts";
+import type { SearchProvider, ToolResult } from "../tools/types.ts";
+
+/** What the research tools are built from. */
+export interface ResearchToolsOptions {
+  gateway: ToolGateway;
+  llm: LlmClient;
+  sources: "web" | "local" | "both" | "local-only";
+  /** Web search providers in fallback order (empty: no web search). */
+  searchProviders: readonly SearchProvider[];
+  /** The local corpus search, when the run has one. */
+  localSearch?: LocalSearchTool;
+  allowPrivateNetwork: boolean;
+  /** The fetch web search providers use. */
+  fetch?: typeof globalThis.fetch;
+}
+
+/** The gateway policy for the page reader. */
+export const READER_POLICY = CRAWL_PROVIDER_POLICY;
+
+/** Builds the tools. */
+export function createResearchTools(options: ResearchToolsOptions): ResearchTools {
+  const web = options.sources === "web" || options.sources === "both";
+  const local = options.sources !== "web" && options.localSearch !== undefined;
+  const available: ResearchToolName[] = [];
+  if (web && options.searchProviders.length > 0) available.push("web_search", "read_page");
+  if (local) available.push("local_search");
+
+  return {
+    available,
+    webSearch: (query, request = {}) =>
+      available.includes("web_search")
+        ? webSearch(
+            {
+              query,
+              topK: request.topK ?? 5,
+              ...(request.timeRange ? { timeRange: request.timeRange } : {}),
+            },
+            {
+              gateway: options.gateway,
+              providers: options.searchProviders,
+              ...(options.fetch ? { fetch: options.fetch } : {}),
+            },
+          )
+        : Promise.resolve(unavailable("web_search")),
+    readPage: async (url, goal): Promise<ToolResult<PageReading>> => {
+      if (!available.includes("read_page")) return unavailable("read_page");
+      const r = await crawlPage({
+        llm: options.llm,
+        gateway: options.gateway,
+        url,
+        goal,
+        fetchOptions: { allowPrivateNetwork: options.allowPrivateNetwork },
+      });
+      if (!r.ok) return r;
+      const { url: u, finalUrl, title, rationale, evidence, summary } = r.value;
+      return { ...r, value: { url: u, finalUrl, title, rationale, evidence, summary } };
+    },
+    localSearch: async (query, request = {}) => {
+      if (!local || !options.localSearch) return unavailable("local_search");
+      const r = await options.localSearch(query, { topK: request.topK ?? 5 });
+      if (!r.ok) return r;
+      return {
+        ...r,
+        value: r.value.map((h) => ({
+          path: h.path,
+          anchor: h.anchor,
+          title: h.title,
+          text: h.text,
+          score: h.score,
+          ...(h.headingPath ? { headingPath: h.headingPath } : {}),
+        })),
+      };
+    },
+  };
+}

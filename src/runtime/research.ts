@@ -1,0 +1,281 @@
+/**
+ * `startResearch`: the library call behind `dossier research`. It checks the request and the
+ * configuration before anything runs (a model, search providers, documents), indexes the
+ * documents folder if one is given, then runs the chosen strategy as a recorded run whose
+ * report is rendered, written to disk and announced with a report-ready event.
+ */
+
+import { basename, resolve } from "node:path";
+import { guessQueryLanguage } from "../agents/language.ts";
+import type { RunContext } from "../agents/run-context.ts";
+import type { Clock } from "../core/clock.ts";
+import { DossierError } from "../core/errors.ts";
+import type { ReportDocument } from "../core/report.ts";
+import type { ModelRegistry } from "../llm/registry.ts";
+import type { ReportFormat } from "../render/index.ts";
+import type { Store } from "../store/types.ts";
+import { type ResearchOutcome, runMinddr } from "../strategies/minddr.ts";
+import { runOffline } from "../strategies/offline.ts";
+import { CorpusIndex } from "../tools/corpus/corpus-index.ts";
+import { corpusPath } from "../tools/corpus/corpus-paths.ts";
+import { indexDirectory } from "../tools/corpus/ingest.ts";
+import { type LocalSearchTool, localSearchTool } from "../tools/corpus/local-search.ts";
+import type { IndexSummary } from "../tools/corpus/types.ts";
+import { type ProviderPolicy, ToolGateway } from "../tools/gateway.ts";
+import { createSearchProviders, searchBaseUrlsFromEnv } from "../tools/search/providers.ts";
+import type { SearchProvider } from "../tools/types.ts";
+import type { Config } from "./config.ts";
+import { reportPaths, writeReportFiles } from "./report-files.ts";
+import {
+  type ParsedResearchRequest,
+  type ResearchRequest,
+  researchRequestSchema,
+  type StrategyName,
+} from "./research-request.ts";
+import { createResearchTools, READER_POLICY } from "./research-tools.ts";
+import { type RunHandle, startRun } from "./run.ts";
+
+/** What a research run needs around it. */
+export interface ResearchEnvironment {
+  config: Config;
+  store: Store;
+  registry: ModelRegistry;
+  /** Environment variables (search endpoint overrides). */
+  env?: Record<string, string | undefined>;
+  cwd?: string;
+  clock?: Clock;
+  signal?: AbortSignal;
+  /** Fetch for search providers (tests). */
+  fetch?: typeof globalThis.fetch;
+  runId?: string;
+  /** Called with a one-line notice (e.g. offline mode chosen automatically). */
+  onNotice?: (message: string) => void;
+  /** Called with indexing progress of the docs folder. */
+  onIndexed?: (summary: IndexSummary) => void;
+  /** Tool policy over the gateway defaults (e.g. faster retries in tests). */
+  toolPolicy?: Partial<ProviderPolicy>;
+}
+
+/** The outcome of a research run. */
+export interface ResearchRunOutcome extends ResearchOutcome {
+  paths: string[];
+}
+
+/** A prepared research run. */
+export interface PreparedResearch {
+  request: ParsedResearchRequest;
+  strategy: StrategyName;
+  sources: "web" | "local" | "both" | "local-only";
+  language: string;
+  providers: SearchProvider[];
+  corpus: { name: string; index: CorpusIndex } | null;
+  notices: string[];
+}
+
+const OFFLINE_NOTICE =
+  "Offline mode: no language model is configured, so this report is an extractive summary of passages from your documents (set DOSSIER_MODEL for full research).";
+
+/** Validates the request against the configuration; indexes the docs folder. Runs nothing else. */
+export async function prepareResearch(
+  input: ResearchRequest,
+  env: ResearchEnvironment,
+): Promise<PreparedResearch> {
+  const parsed = researchRequestSchema.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new DossierError("INPUT_INVALID", `${issue.path.join(".") || "request"}: ${issue.message}`);
+  }
+  const request = parsed.data;
+  const cwd = env.cwd ?? process.cwd();
+  const home = resolve(cwd, env.config.home);
+  const notices: string[] = [];
+  const hasModel = env.registry.configured();
+  const corpusName = request.corpus ?? (request.docs ? corpusNameOf(request.docs) : null);
+
+  let strategy = request.strategy;
+  if (!strategy) {
+    if (hasModel) strategy = "minddr";
+    else if (corpusName) {
+      strategy = "offline";
+      notices.push("No model configured: using the offline strategy over your documents.");
+    } else {
+      throw new DossierError(
+        "MODEL_NOT_CONFIGURED",
+        "no model configured: set DOSSIER_MODEL (e.g. DOSSIER_MODEL=openai:gpt-4o-mini with OPENAI_API_KEY, or ollama:qwen3:8b), or give --docs <dir> to research your own documents offline",
+      );
+    }
+  }
+  if (strategy !== "offline") {
+    for (const role of ["planner", "searcher", "writer"] as const) env.registry.forRole(role);
+  }
+
+  const { providers, missing } = createSearchProviders(env.config, undefined, {
+    providerBaseUrls: searchBaseUrlsFromEnv(env.env ?? {}),
+  });
+  for (const m of missing) notices.push(`Search provider ${m.name} skipped: set ${m.setting}.`);
+
+  let sources =
+    request.sources ?? (corpusName ? (providers.length && strategy !== "offline" ? "both" : "local") : "web");
+  if (strategy === "offline" && sources !== "local-only") sources = "local";
+  if ((sources === "web" || sources === "both") && providers.length === 0) {
+    if (sources === "web") {
+      throw new DossierError(
+        "PROVIDER_NOT_CONFIGURED",
+        "no web search provider configured: set DOSSIER_SEARCH (e.g. DOSSIER_SEARCH=tavily with TAVILY_API_KEY, or searxng with SEARXNG_URL), or research local documents with --docs <dir> --sources local",
+      );
+    }
+    notices.push("No web search provider configured: searching local documents only.");
+    sources = "local";
+  }
+  if ((sources === "local" || sources === "local-only") && !corpusName) {
+    throw new DossierError(
+      "INPUT_INVALID",
+      `--sources ${sources} needs documents: give --docs <dir> or --corpus <name>`,
+    );
+  }
+
+  let corpus: PreparedResearch["corpus"] = null;
+  if (corpusName && sources !== "web") {
+    const path = corpusPath(home, corpusName);
+    const index = CorpusIndex.open({ path, create: request.docs !== undefined });
+    if (request.docs) {
+      const summary = await indexDirectory({
+        root: resolve(cwd, request.docs),
+        index,
+        corpus: corpusName,
+        ...(env.signal ? { signal: env.signal } : {}),
+      });
+      env.onIndexed?.(summary);
+    }
+    if (index.stats().chunks === 0) {
+      index.close();
+      throw new DossierError(
+        "INPUT_INVALID",
+        `the corpus "${corpusName}" has no indexed text${request.docs ? ` (nothing readable in ${request.docs})` : ""}`,
+      );
+    }
+    corpus = { name: corpusName, index };
+  }
+
+  const language = request.language === "auto" ? guessQueryLanguage(request.query) : request.language;
+  return {
+    request,
+    strategy,
+    sources,
+    language,
+    providers: sources === "local" || sources === "local-only" ? [] : providers,
+    corpus,
+    notices,
+  };
+}
+
+/** Starts a prepared research run. */
+export function startResearch(
+  prepared: PreparedResearch,
+  env: ResearchEnvironment,
+): RunHandle<ResearchRunOutcome> {
+  const { request, strategy } = prepared;
+  const cwd = env.cwd ?? process.cwd();
+  const options = {
+    strategy,
+    sources: prepared.sources,
+    language: prepared.language,
+    formats: request.formats,
+    budget: request.budget,
+    concurrency: request.concurrency ?? env.config.concurrency,
+    ...(request.currentDate ? { currentDate: request.currentDate } : {}),
+    ...(prepared.corpus ? { corpus: prepared.corpus.name } : {}),
+  };
+  const handle = startRun<ResearchRunOutcome>({
+    store: env.store,
+    registry: env.registry,
+    query: request.query,
+    options,
+    ...(env.clock ? { clock: env.clock } : {}),
+    ...(env.signal ? { signal: env.signal } : {}),
+    ...(env.runId ? { runId: env.runId } : {}),
+    strategy: async (ctx) => {
+      for (const notice of prepared.notices) ctx.emit({ type: "warning", code: "NOTICE", message: notice });
+      const gateway = new ToolGateway({
+        cache: env.store.cache,
+        clock: ctx.clock,
+        emit: ctx.emit,
+        budget: ctx.budget,
+        signal: ctx.signal,
+        journal: ctx.journal,
+        ids: ctx.ids,
+        ...(env.toolPolicy ? { defaults: env.toolPolicy } : {}),
+        providers: { reader: { ...READER_POLICY } },
+      });
+      const local: LocalSearchTool | undefined = prepared.corpus
+        ? localSearchTool(gateway, { index: prepared.corpus.index, corpus: prepared.corpus.name })
+        : undefined;
+      const tools = createResearchTools({
+        gateway,
+        llm: ctx.llm,
+        sources: prepared.sources,
+        searchProviders: prepared.providers,
+        ...(local ? { localSearch: local } : {}),
+        allowPrivateNetwork: env.config.allowPrivateNetwork,
+        ...(env.fetch ? { fetch: env.fetch } : {}),
+      });
+      const outcome = await runStrategy(ctx, strategy, {
+        tools,
+        language: prepared.language,
+        maxSteps: request.maxSteps,
+      });
+      const paths = reportPaths({
+        out: request.out,
+        home: env.config.home,
+        cwd,
+        runId: ctx.runId,
+        formats: request.formats as ReportFormat[],
+      });
+      writeReportFiles(outcome.report, request.formats as ReportFormat[], paths);
+      ctx.emit({ type: "report-ready", formats: request.formats, paths, stats: reportStats(outcome.report) });
+      return { ...outcome, paths };
+    },
+  });
+  void handle.done.finally(() => prepared.corpus?.index.close());
+  return handle;
+}
+
+async function runStrategy(
+  ctx: RunContext,
+  strategy: StrategyName,
+  options: { tools: ReturnType<typeof createResearchTools>; language: string; maxSteps: number | undefined },
+): Promise<ResearchOutcome> {
+  switch (strategy) {
+    case "minddr":
+      return runMinddr(ctx, {
+        tools: options.tools,
+        language: options.language,
+        ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
+      });
+    case "offline":
+      return runOffline(ctx, { tools: options.tools, language: options.language, notice: OFFLINE_NOTICE });
+  }
+}
+
+/** The figures of a report stored with report-ready and printed by `--json`. */
+export function reportStats(report: ReportDocument) {
+  return {
+    title: report.title,
+    sources: report.references.length,
+    sourcesSeen: report.sources.length,
+    evidence: report.evidence.length,
+    citations: report.checks.citations.kept,
+    droppedCitations: report.checks.citations.dropped,
+    groundedShare: report.checks.groundedShare,
+    chars: report.markdown.length,
+    checks: report.checks,
+  };
+}
+
+function corpusNameOf(dir: string): string {
+  const name = basename(resolve(dir))
+    .toLowerCase()
+    .replace(/[^a-z0-9_-]+/g, "-")
+    .replace(/^-+|-+$/g, "");
+  return name || "default";
+}

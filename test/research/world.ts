@@ -1,0 +1,139 @@
+/**
+ * A research world on loopback for end-to-end tests and benchmarks: the fake OpenAI-compatible
+ * model server driven by the model script, a SearXNG-format search server whose results point
+ * at pages of a fake web server, a configuration that uses them, and a store in a temp dir.
+ */
+
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Clock } from "../../src/core/clock.ts";
+import { type Config, configSchema } from "../../src/runtime/config.ts";
+import { registryFromConfig } from "../../src/runtime/models.ts";
+import { prepareResearch, type ResearchEnvironment, startResearch } from "../../src/runtime/research.ts";
+import type { ResearchRequest } from "../../src/runtime/research-request.ts";
+import { openSqliteStore } from "../../src/store/sqlite-store.ts";
+import { type FakeOpenAI, startFakeOpenAI } from "../fake-openai/index.ts";
+import { type FakeSearch, startFakeSearch } from "../fake-search/index.ts";
+import { type FakeWeb, startFakeWeb } from "../fake-web/index.ts";
+import { createModelScript, type ModelScript, type ModelScriptOptions } from "./model-script.ts";
+
+/** Options of {@link startResearchWorld}. */
+export interface WorldOptions extends ModelScriptOptions {
+  /** Every search request fails with this HTTP status. */
+  searchFailsWith?: number;
+  /** Latency of search and page answers (ms). */
+  toolLatencyMs?: number;
+  /** Price the fake model (USD per million tokens). */
+  price?: { inputPerMTok: number; outputPerMTok: number };
+  /** Extra configuration. */
+  config?: Partial<Config>;
+}
+
+/** A running world. */
+export interface ResearchWorld {
+  model: FakeOpenAI;
+  script: ModelScript;
+  search: FakeSearch;
+  web: FakeWeb;
+  home: string;
+  config: Config;
+  /** Runs research to its end. */
+  research(
+    request: ResearchRequest,
+    env?: Partial<ResearchEnvironment> & { clock?: Clock },
+  ): ReturnType<typeof runWorld>;
+  close(): Promise<void>;
+}
+
+/** The text of fake page `n`: three sentences with facts about its topic. */
+export function pageText(n: number): string {
+  return [
+    `Topic ${n} saw measured growth of ${10 + n} percent in 2025 according to the annual survey.`,
+    `Analysts attribute the change in topic ${n} to lower costs and wider adoption across regions.`,
+    `Critics of topic ${n} point to open questions about durability and long-term supply.`,
+  ].join(" ");
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function runWorld(
+  world: Omit<ResearchWorld, "research" | "close">,
+  request: ResearchRequest,
+  env: Partial<ResearchEnvironment> = {},
+) {
+  const store = openSqliteStore({ home: world.home });
+  const registry = registryFromConfig(world.config);
+  const fastRetry = { maxRetries: 1, baseDelayMs: 5, maxDelayMs: 20, jitter: 0, maxRetryAfterMs: 1000 };
+  const base = {
+    config: world.config,
+    store,
+    registry,
+    env: {},
+    cwd: world.home,
+    toolPolicy: { retry: fastRetry },
+    ...env,
+  };
+  try {
+    const prepared = await prepareResearch(request, base);
+    const handle = startResearch(prepared, base);
+    const result = await handle.done;
+    const events = store.events.list(handle.runId);
+    return { ...result, runId: handle.runId, events, prepared };
+  } finally {
+    store.close();
+  }
+}
+
+/** Starts the servers and builds the configuration. */
+export async function startResearchWorld(options: WorldOptions = {}): Promise<ResearchWorld> {
+  const script = createModelScript(options);
+  const model = await startFakeOpenAI({ handler: script.handler });
+  const routes: Record<string, (req: unknown, res: import("node:http").ServerResponse) => Promise<void>> = {};
+  for (let n = 1; n <= 20; n++) {
+    routes[`/page/${n}`] = async (_req, res) => {
+      if (options.toolLatencyMs) await sleep(options.toolLatencyMs);
+      const html = `<!doctype html><html><head><title>Page ${n}</title></head><body><nav>Home | About</nav><article><h1>Page ${n}</h1><p>${pageText(n)}</p></article><footer>Copyright</footer></body></html>`;
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+      res.end(html);
+    };
+  }
+  const web = await startFakeWeb({ routes: routes as never });
+  const search = await startFakeSearch({
+    handler: (request) => {
+      if (options.searchFailsWith) return { kind: "error", status: options.searchFailsWith };
+      const q = String(request.query.q ?? "");
+      const k = (Number(/\d+/.exec(q)?.[0] ?? "1") % 20) + 1;
+      return {
+        kind: "results",
+        results: [k, (k % 20) + 1].map((n) => ({
+          title: `Page ${n}`,
+          url: web.url(`/page/${n}`),
+          snippet: pageText(n).slice(0, 120),
+        })),
+      };
+    },
+  });
+  const home = mkdtempSync(join(tmpdir(), "dossier-world-"));
+  const modelName = "openai-compatible:fake-model";
+  const config = configSchema.parse({
+    model: modelName,
+    baseUrl: model.url,
+    apiKey: "sk-test",
+    search: ["searxng"],
+    searxngUrl: search.baseUrl("searxng"),
+    allowPrivateNetwork: true,
+    home,
+    ...(options.price ? { prices: { [modelName]: options.price } } : {}),
+    ...options.config,
+  });
+  const world = { model, script, search, web, home, config };
+  return {
+    ...world,
+    research: (request, env) => runWorld(world, request, env),
+    close: async () => {
+      await Promise.all([model.close(), search.close(), web.close()]);
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
