@@ -86,6 +86,18 @@ export const eventPayloadSchemas = {
     resultCount: z.number().int().optional(),
     note: z.string().optional(),
   }),
+  "node-assessed": z.object({
+    nodeId: z.string(),
+    verdict: z.string(),
+    reason: z.string(),
+    iteration: z.number().int(),
+  }),
+  "gate-verdict": z.object({
+    nodeId: z.string(),
+    verdict: z.enum(["approve", "revise", "drop"]),
+    round: z.number().int(),
+    feedback: z.string(),
+  }),
   "source-add": z.object({ source: z.unknown() }),
   "evidence-add": z.object({ evidence: z.unknown() }),
   "rubric-update": z.object({ kind: z.string(), rubric: z.unknown() }),

@@ -27,6 +27,7 @@ export interface SearchFlags extends GlobalFlags {
   timeRange?: string;
   language?: string;
   corpus?: string;
+  hybrid?: boolean;
   json?: boolean;
 }
 
@@ -101,11 +102,21 @@ export async function runSearch(io: CliIo, query: string, flags: SearchFlags): P
       throw invalid("--time-range and --language apply to web search only, not --provider local");
     }
     const topK = parseTopK(flags.topK);
-    const { config, home, model, debug, corpus, json } = flags;
-    await runLocalSearch(io, query, { config, home, model, debug, corpus, json, ...(topK ? { topK } : {}) });
+    const { config, home, model, debug, corpus, json, hybrid } = flags;
+    await runLocalSearch(io, query, {
+      config,
+      home,
+      model,
+      debug,
+      corpus,
+      json,
+      ...(hybrid ? { hybrid } : {}),
+      ...(topK ? { topK } : {}),
+    });
     return;
   }
   if (flags.corpus !== undefined) throw invalid("--corpus applies to --provider local only");
+  if (flags.hybrid) throw invalid("--hybrid applies to --provider local only");
   const request = webRequest(query, flags);
 
   const { config } = loadCliConfig(io, flags);
@@ -160,6 +171,10 @@ export function registerSearchCommand(program: Command, io: CliIo): void {
     .option("--time-range <range>", "only results from the last day, week, month or year")
     .option("--language <code>", "language of the wanted results (ISO 639-1, e.g. en)")
     .option("--corpus <name>", "the local corpus to search (with --provider local)")
+    .option(
+      "--hybrid",
+      "fuse BM25 with dense retrieval (with --provider local; the corpus must be indexed with --hybrid)",
+    )
     .option("--json", "print a JSON array of {title, url, snippet, publishedAt?}")
     .action(async (query: string, _opts: unknown, cmd: Command) => {
       await runSearch(io, query, cmd.optsWithGlobals<SearchFlags>());

@@ -1,0 +1,83 @@
+/**
+ * Opening a corpus index file: node:sqlite with sqlite-vec loaded (extension loading is
+ * switched off again right after), WAL, a 64 MB page cache, and the corpus migrations.
+ */
+
+import { existsSync, mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import * as sqliteVec from "sqlite-vec";
+import { DossierError } from "../../core/errors.ts";
+import { CORPUS_MIGRATIONS } from "./corpus-schema.ts";
+
+/** An open corpus database. */
+export interface CorpusDatabase {
+  db: DatabaseSync;
+  /** Whether sqlite-vec could be loaded (needed for hybrid retrieval). */
+  vectors: boolean;
+  /** Why sqlite-vec could not be loaded. */
+  vectorError?: string;
+}
+
+function storeError(message: string, path: string, cause?: unknown): DossierError {
+  return new DossierError("STORE_ERROR", message, { cause, details: { path } });
+}
+
+/** Opens (creating unless `create` is false) and migrates the corpus database at `path`. */
+export function openCorpusDatabase(path: string, options: { create?: boolean } = {}): CorpusDatabase {
+  const memory = path === ":memory:";
+  if (!memory) {
+    if (options.create === false && !existsSync(path)) {
+      throw new DossierError("NOT_FOUND", `no corpus index at ${path}`, { details: { path } });
+    }
+    mkdirSync(dirname(path), { recursive: true });
+  }
+  let db: DatabaseSync;
+  try {
+    db = new DatabaseSync(path, { allowExtension: true, enableForeignKeyConstraints: true });
+  } catch (cause) {
+    throw storeError(`cannot open the corpus index at ${path}: ${(cause as Error).message}`, path, cause);
+  }
+  let vectors = true;
+  let vectorError: string | undefined;
+  try {
+    sqliteVec.load(db);
+  } catch (error) {
+    vectors = false;
+    vectorError = (error as Error).message;
+  }
+  db.enableLoadExtension(false);
+  db.exec("PRAGMA busy_timeout = 5000");
+  if (!memory) db.exec("PRAGMA journal_mode = WAL");
+  db.exec("PRAGMA synchronous = NORMAL");
+  db.exec("PRAGMA cache_size = -65536");
+  migrate(db, path);
+  return { db, vectors, ...(vectorError ? { vectorError } : {}) };
+}
+
+function migrate(db: DatabaseSync, path: string): void {
+  const { user_version: current } = db.prepare("PRAGMA user_version").get() as { user_version: number };
+  if (current > CORPUS_MIGRATIONS.length) {
+    db.close();
+    throw storeError(
+      `the corpus index at ${path} has schema version ${current}, newer than this Dossier supports (${CORPUS_MIGRATIONS.length}); upgrade Dossier`,
+      path,
+    );
+  }
+  for (let version = current + 1; version <= CORPUS_MIGRATIONS.length; version++) {
+    db.exec("BEGIN IMMEDIATE");
+    try {
+      db.exec(CORPUS_MIGRATIONS[version - 1]!);
+      db.exec(`PRAGMA user_version = ${version}`);
+      db.exec("COMMIT");
+    } catch (cause) {
+      db.exec("ROLLBACK");
+      db.close();
+      throw storeError(
+        `corpus migration to version ${version} failed: ${(cause as Error).message}`,
+        path,
+        cause,
+      );
+    }
+  }
+}

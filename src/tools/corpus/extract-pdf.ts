@@ -1,0 +1,71 @@
+/**
+ * PDF → one section per page (anchor `page=N`), with unpdf (PDF.js; XFA off, warnings
+ * silenced). A page's paragraphs are its blocks separated by blank lines. A corrupt
+ * or encrypted PDF throws UNREADABLE with `details.reason` `corrupt-pdf` / `encrypted-pdf`.
+ * The title is the document's Title metadata, else the file name.
+ */
+
+import { extractText, getDocumentProxy, getMeta } from "unpdf";
+import { DossierError } from "../../core/errors.ts";
+import type { ExtractedDocument, Section } from "./types.ts";
+
+/** True when the bytes start (within the first KB) with the `%PDF-` signature. */
+export function hasPdfSignature(bytes: Uint8Array): boolean {
+  const head = new TextDecoder("latin1").decode(bytes.subarray(0, 1024));
+  return head.includes("%PDF-");
+}
+
+function unreadable(error: unknown): DossierError {
+  const name = (error as { name?: string })?.name ?? "";
+  const encrypted = name === "PasswordException";
+  const message = (error as Error)?.message ?? String(error);
+  return new DossierError(
+    "UNREADABLE",
+    encrypted ? "the PDF is encrypted" : `the PDF cannot be read: ${message}`,
+    { cause: error, details: { reason: encrypted ? "encrypted-pdf" : "corrupt-pdf" } },
+  );
+}
+
+/** Extracts a PDF's text page by page. */
+export async function extractPdf(bytes: Uint8Array, fallbackTitle: string): Promise<ExtractedDocument> {
+  if (!hasPdfSignature(bytes)) throw unreadable(new Error("no %PDF- signature"));
+  // PDF.js takes ownership of (detaches) the buffer it is given: hand it a copy.
+  let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
+  try {
+    pdf = await getDocumentProxy(new Uint8Array(bytes), {
+      verbosity: 0,
+      enableXfa: false,
+    });
+  } catch (error) {
+    throw unreadable(error);
+  }
+  try {
+    let pages: string[];
+    try {
+      pages = (await extractText(pdf, { mergePages: false })).text;
+    } catch (error) {
+      throw unreadable(error);
+    }
+    let title = "";
+    try {
+      const info = (await getMeta(pdf)).info as { Title?: unknown };
+      if (typeof info.Title === "string") title = info.Title.trim();
+    } catch {
+      // metadata is optional
+    }
+    const sections: Section[] = [];
+    pages.forEach((text, index) => {
+      const paragraphs = text
+        .replace(/\r\n?/g, "\n")
+        .split(/\n[ \t]*\n/)
+        .map((p) => p.replace(/[ \t]+$/gm, "").trim())
+        .filter((p) => p !== "");
+      if (paragraphs.length > 0) {
+        sections.push({ headingPath: [], anchor: `page=${index + 1}`, page: index + 1, paragraphs });
+      }
+    });
+    return { title: title || fallbackTitle, sections };
+  } finally {
+    await pdf.loadingTask.destroy().catch(() => {});
+  }
+}
