@@ -116,7 +116,10 @@ export async function deepSearch(ctx: RunContext, options: DeepSearchOptions): P
       stopReason = "done";
       break;
     }
-    history.push({ thought: decision.thought, observations: await execute(decision.actions) });
+    history.push({
+      thought: decision.thought,
+      observations: await execute(decision.actions.slice(0, MAX_ACTIONS)),
+    });
   }
 
   const subReport = await writeSubReport(ctx, {

@@ -35,8 +35,12 @@ export const innerStepSchema = z.object({
     .default([])
     .describe("the search-level rubric: gaps left after the latest results"),
   thought: z.string(),
-  queries: z.array(z.string().min(2)).max(3).default([]).describe("up to 3 new search queries"),
-  read: z.array(z.url()).max(3).default([]).describe("up to 3 result URLs to read"),
+  queries: z
+    .array(z.string().min(2))
+    .max(20)
+    .default([])
+    .describe("up to 3 new search queries (more are ignored)"),
+  read: z.array(z.string()).max(20).default([]).describe("up to 3 result URLs to read (more are ignored)"),
   done: z.boolean().describe("true when the subtask's goal is covered or nothing more can be found"),
 });
 

@@ -52,6 +52,28 @@ function minddrCalls(maxSteps: number, webReading: boolean): { llm: CallKind[]; 
   return { llm, tools };
 }
 
+/** The call structure of the graph strategy: 1–15 planner iterations of 1–4 nodes. */
+function graphCalls(webReading: boolean): { llm: CallKind[]; tools: Range } {
+  const iterations: Range = [1, 15];
+  const nodes: Range = [iterations[0] * 1 + 2, iterations[1] * 4 + 3];
+  const rounds: Range = [1, 10];
+  const reads: Range = webReading ? [0, 3] : [0, 0];
+  const llm: CallKind[] = [
+    { role: "router", count: [1, 1], input: 1200, output: 700 },
+    { role: "searcher", count: [nodes[0] * rounds[0], nodes[1] * rounds[1]], input: 5000, output: 500 },
+    { role: "searcher", count: nodes, input: 6000, output: 600 },
+    { role: "reader", count: [0, nodes[1] * rounds[1] * reads[1]], input: 12000, output: 800 },
+    { role: "writer", count: [1, 1], input: 15000, output: 1500 },
+    { role: "rubricer", count: [1 + iterations[0], 1 + iterations[1]], input: 4000, output: 600 },
+    { role: "planner", count: [iterations[0], 2 * iterations[1]], input: 8000, output: 2000 },
+    { role: "critic", count: [iterations[0], 3 * iterations[1]], input: 3000, output: 600 },
+    { role: "writer", count: [4, 20], input: 8000, output: 1200 },
+    { role: "writer", count: [1, 1], input: 10000, output: 1200 },
+  ];
+  const tools: Range = [nodes[0] * rounds[0], nodes[1] * rounds[1] * (3 + reads[1])];
+  return { llm, tools };
+}
+
 /** Estimates a run. */
 export function estimateResearch(options: {
   strategy: StrategyName;
@@ -71,7 +93,10 @@ export function estimateResearch(options: {
       cappedBy: [],
     };
   }
-  const { llm, tools } = minddrCalls(options.maxSteps ?? 4, options.webReading);
+  const { llm, tools } =
+    options.strategy === "graph"
+      ? graphCalls(options.webReading)
+      : minddrCalls(options.maxSteps ?? 4, options.webReading);
   const unpriced = new Set<string>();
   let calls: Range = [0, 0];
   let tokens: Range = [0, 0];

@@ -7,14 +7,14 @@ import { budgetLimitsSchema } from "../core/budget.ts";
 import { sourcesSchema } from "../core/run-options.ts";
 
 /** Research strategies. */
-export const STRATEGIES = ["minddr", "offline"] as const;
+export const STRATEGIES = ["graph", "minddr", "offline"] as const;
 /** A research strategy. */
 export type StrategyName = (typeof STRATEGIES)[number];
 
 /** A research request. */
 export const researchRequestSchema = z.object({
   query: z.string().trim().min(3, "the research question is empty or too short"),
-  /** Default: minddr when a model is configured, offline when only documents are given. */
+  /** Default: graph when a model is configured, offline when only documents are given. */
   strategy: z.enum(STRATEGIES).optional(),
   /** Default: web; both when documents are given and web search is configured; local when only documents. */
   sources: sourcesSchema.optional(),

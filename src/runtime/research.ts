@@ -7,6 +7,7 @@
 
 import { basename, resolve } from "node:path";
 import { guessQueryLanguage } from "../agents/language.ts";
+import type { ClarifyCallback } from "../agents/router.ts";
 import type { RunContext } from "../agents/run-context.ts";
 import type { Clock } from "../core/clock.ts";
 import { DossierError } from "../core/errors.ts";
@@ -14,6 +15,7 @@ import type { ReportDocument } from "../core/report.ts";
 import type { ModelRegistry } from "../llm/registry.ts";
 import type { ReportFormat } from "../render/index.ts";
 import type { Store } from "../store/types.ts";
+import { runGraph } from "../strategies/graph.ts";
 import { type ResearchOutcome, runMinddr } from "../strategies/minddr.ts";
 import { runOffline } from "../strategies/offline.ts";
 import { CorpusIndex } from "../tools/corpus/corpus-index.ts";
@@ -52,6 +54,8 @@ export interface ResearchEnvironment {
   onNotice?: (message: string) => void;
   /** Called with indexing progress of the docs folder. */
   onIndexed?: (summary: IndexSummary) => void;
+  /** Asks the user clarifying questions (graph strategy, interactive use). */
+  clarify?: ClarifyCallback;
   /** Tool policy over the gateway defaults (e.g. faster retries in tests). */
   toolPolicy?: Partial<ProviderPolicy>;
 }
@@ -94,7 +98,7 @@ export async function prepareResearch(
 
   let strategy = request.strategy;
   if (!strategy) {
-    if (hasModel) strategy = "minddr";
+    if (hasModel) strategy = "graph";
     else if (corpusName) {
       strategy = "offline";
       notices.push("No model configured: using the offline strategy over your documents.");
@@ -106,7 +110,8 @@ export async function prepareResearch(
     }
   }
   if (strategy !== "offline") {
-    for (const role of ["planner", "searcher", "writer"] as const) env.registry.forRole(role);
+    for (const role of ["router", "planner", "searcher", "reader", "critic", "rubricer", "writer"] as const)
+      env.registry.forRole(role);
   }
 
   const { providers, missing } = createSearchProviders(env.config, undefined, {
@@ -223,6 +228,7 @@ export function startResearch(
         tools,
         language: prepared.language,
         maxSteps: request.maxSteps,
+        clarify: env.clarify,
       });
       const paths = reportPaths({
         out: request.out,
@@ -243,9 +249,20 @@ export function startResearch(
 async function runStrategy(
   ctx: RunContext,
   strategy: StrategyName,
-  options: { tools: ReturnType<typeof createResearchTools>; language: string; maxSteps: number | undefined },
+  options: {
+    tools: ReturnType<typeof createResearchTools>;
+    language: string;
+    maxSteps: number | undefined;
+    clarify: ClarifyCallback | undefined;
+  },
 ): Promise<ResearchOutcome> {
   switch (strategy) {
+    case "graph":
+      return runGraph(ctx, {
+        tools: options.tools,
+        language: options.language,
+        ...(options.clarify ? { clarify: options.clarify } : {}),
+      });
     case "minddr":
       return runMinddr(ctx, {
         tools: options.tools,

@@ -115,8 +115,15 @@ export async function runGraph(ctx: RunContext, options: GraphOptions): Promise<
 
   ctx.emit({ type: "phase", phase: "outlining" });
   graph = setNodeStatus(graph, outlineId, "running");
+  ctx.emit({ type: "node-start", nodeId: outlineId, nodeType: "outline", title: "Outline" });
   const planned = await ctx.inScope("outline", () => buildOutline(ctx, spec, options.language));
   ctx.emit({ type: "outline-update", outline: planned.outline, reason: "fixed outline from the survey" });
+  ctx.emit({
+    type: "node-end",
+    nodeId: outlineId,
+    status: "done",
+    summary: `${outlineLeaves(planned.outline).length} sections`,
+  });
   graph = setNodeStatus(graph, outlineId, "done", {
     summary: `${outlineLeaves(planned.outline).length} sections`,
     evidenceIds: [],

@@ -224,7 +224,7 @@ function jaccard<T>(a: ReadonlySet<T>, b: ReadonlySet<T>): number {
 function facetTitle(facet: string, picked: readonly Candidate[]): string {
   const headings = picked
     .map((c) => c.hit.headingPath?.split(" > ").at(-1) ?? "")
-    .filter((h) => h && h.toLowerCase().includes(facet.toLowerCase()));
+    .filter((h) => h?.toLowerCase().includes(facet.toLowerCase()));
   if (headings[0]) return headings[0];
   return facet.charAt(0).toUpperCase() + facet.slice(1);
 }

@@ -74,7 +74,8 @@ export async function writeReport(ctx: RunContext, options: WriteReportOptions):
     }
   }
   if (!planned) return fromFallback(ctx, options);
-  ctx.emit({ type: "outline-update", outline: planned.outline, reason: "report outline" });
+  if (!options.outline)
+    ctx.emit({ type: "outline-update", outline: planned.outline, reason: "report outline" });
 
   ctx.emit({ type: "phase", phase: "writing", detail: `${outlineLeaves(planned.outline).length} sections` });
   const queue = new PQueue({ concurrency: ctx.options.concurrency });

@@ -7,6 +7,16 @@
  */
 
 import type { RecordedRequest, Reply } from "../fake-openai/types.ts";
+import {
+  criticAnswer,
+  ephemeralAnswer,
+  type GraphScriptOptions,
+  innerStepAnswer,
+  persistentAnswer,
+  plannerAnswer,
+  revisionAnswer,
+  routerAnswer,
+} from "./graph-answers.ts";
 
 /** Roles the script recognises. */
 export type ScriptRole =
@@ -16,10 +26,18 @@ export type ScriptRole =
   | "reader"
   | "outline"
   | "section"
-  | "coherence";
+  | "coherence"
+  | "router"
+  | "graph-planner"
+  | "critic"
+  | "revision"
+  | "persistent-rubric"
+  | "ephemeral-rubric"
+  | "inner-step"
+  | "consolidate";
 
 /** Options of the script. */
-export interface ModelScriptOptions {
+export interface ModelScriptOptions extends GraphScriptOptions {
   /** Subtasks the planner proposes (3–8). Default 5. */
   subtasks?: number;
   /** Latency of every answer, in ms (applied inside the handler). Default 0. */
@@ -53,6 +71,14 @@ export interface ModelScript {
 }
 
 const ROLE_MARKERS: [ScriptRole, string][] = [
+  ["router", "router of a research system"],
+  ["graph-planner", "research plan of a team as a directed acyclic graph"],
+  ["critic", "critic of a research team"],
+  ["revision", "Revise the rejected research actions"],
+  ["persistent-rubric", "quality standard a research team works to"],
+  ["ephemeral-rubric", "check the research state of a team"],
+  ["inner-step", "subtask of a research plan"],
+  ["consolidate", "consolidate research evidence without searching further"],
   ["planner", "planning agent of a research team"],
   ["search-step", "search agent working on one subtask"],
   ["sub-report", "findings of one research subtask"],
@@ -82,10 +108,31 @@ export function createModelScript(options: ModelScriptOptions = {}): ModelScript
   const unexpected: string[] = [];
   const n = options.subtasks ?? 5;
 
-  const answer = (role: ScriptRole, system: string, user: string, body: ChatBody): Reply => {
+  const answer = (role: ScriptRole, user: string, body: ChatBody): Reply => {
     const custom = options.override?.(role, body);
     if (custom) return custom;
     switch (role) {
+      case "router":
+        return routerAnswer(user);
+      case "graph-planner":
+        return plannerAnswer(user, counts["graph-planner"], options);
+      case "critic":
+        return criticAnswer(user, options);
+      case "revision":
+        return revisionAnswer(user);
+      case "persistent-rubric":
+        return persistentAnswer();
+      case "ephemeral-rubric":
+        return ephemeralAnswer(counts["ephemeral-rubric"], options);
+      case "inner-step":
+        return innerStepAnswer(user, options, counts["inner-step"]);
+      case "consolidate": {
+        const found = ids(user).slice(0, 3);
+        return {
+          kind: "text",
+          text: `The sources agree on the main figures ${found.map((id) => `[${id}]`).join(" ")}.`,
+        };
+      }
       case "planner": {
         const question = /<question>\n([\s\S]*?)\n<\/question>/.exec(user)?.[1]?.trim() ?? "the question";
         return json({
@@ -187,7 +234,7 @@ export function createModelScript(options: ModelScriptOptions = {}): ModelScript
       maxInFlight[role] = Math.max(maxInFlight[role], inFlight[role]);
       try {
         if (options.latencyMs) await new Promise((r) => setTimeout(r, options.latencyMs));
-        return answer(role, system, user, body);
+        return answer(role, user, body);
       } finally {
         inFlight[role]--;
       }

@@ -106,11 +106,10 @@ export async function startResearchWorld(options: WorldOptions = {}): Promise<Re
       const k = (Number(/\d+/.exec(q)?.[0] ?? "1") % 20) + 1;
       return {
         kind: "results",
-        results: [k, (k % 20) + 1].map((n) => ({
-          title: `Page ${n}`,
-          url: web.url(`/page/${n}`),
-          snippet: pageText(n).slice(0, 120),
-        })),
+        results: [0, 1, 2, 3, 4].map((i) => {
+          const n = ((k - 1 + i) % 20) + 1;
+          return { title: `Page ${n}`, url: web.url(`/page/${n}`), snippet: pageText(n).slice(0, 120) };
+        }),
       };
     },
   });

@@ -60,7 +60,15 @@ describe("dossier research", () => {
     world = await startResearchWorld({ subtasks: 3 });
     const env = worldEnv(world);
     const run = await start(
-      ["research", "How is topic adoption changing?", "--json", "--format", "md,html"],
+      [
+        "research",
+        "How is topic adoption changing?",
+        "--strategy",
+        "minddr",
+        "--json",
+        "--format",
+        "md,html",
+      ],
       env,
       world.home,
     ).done;
@@ -151,7 +159,7 @@ describe("dossier research", () => {
       world.home,
     ).done;
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain("Estimate for minddr");
+    expect(run.stdout).toContain("Estimate for graph");
     expect(run.stdout).toContain("capped by     max tool calls");
     expect(run.stdout).toContain("cost          unknown");
     expect(world.model.requests).toHaveLength(0);
@@ -174,7 +182,11 @@ describe("dossier research", () => {
   it("is cancelled cleanly by Ctrl-C and recorded as cancelled", async () => {
     world = await startResearchWorld({ subtasks: 3, latencyMs: 400 });
     const env = worldEnv(world);
-    const { child, done } = start(["research", "How is topic adoption changing?"], env, world.home);
+    const { child, done } = start(
+      ["research", "How is topic adoption changing?", "--strategy", "minddr"],
+      env,
+      world.home,
+    );
     while (world.script.counts.planner + world.script.counts["search-step"] < 2)
       await new Promise((r) => setTimeout(r, 50));
     child.kill("SIGINT");

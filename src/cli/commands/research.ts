@@ -37,6 +37,23 @@ export interface ResearchFlags extends GlobalFlags {
   concurrency?: string;
   estimate?: boolean;
   json?: boolean;
+  interactive?: boolean;
+}
+
+/** Asks clarifying questions on the terminal, one per line. */
+async function askOnTerminal(questions: string[]): Promise<string[]> {
+  const { createInterface } = await import("node:readline/promises");
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const answers: string[] = [];
+    process.stderr.write(
+      "The question is ambiguous; a few answers will focus the research (Enter to skip):\n",
+    );
+    for (const q of questions) answers.push(await rl.question(`  ${q} `));
+    return answers;
+  } finally {
+    rl.close();
+  }
 }
 
 function number(flag: string, value: string | undefined, integer: boolean): number | undefined {
@@ -120,7 +137,7 @@ export async function runResearch(io: CliIo, query: string, flags: ResearchFlags
   const request = requestFromFlags(query, flags, budget, config.language);
   try {
     if (flags.estimate) {
-      const strategy = (request.strategy ?? (registry.configured() ? "minddr" : "offline")) as StrategyName;
+      const strategy = (request.strategy ?? (registry.configured() ? "graph" : "offline")) as StrategyName;
       const estimate = estimateResearch({
         strategy,
         registry,
@@ -142,6 +159,10 @@ export async function runResearch(io: CliIo, query: string, flags: ResearchFlags
       onIndexed: (summary) => io.err(`${formatIndexSummary(summary)}\n`),
     });
     for (const notice of prepared.notices) io.err(`dossier: ${notice}\n`);
+    const interactive = flags.interactive === true && io.isTty && Boolean(process.stdin.isTTY);
+    if (flags.interactive && !interactive) {
+      io.err("dossier: --interactive needs a terminal; continuing and recording assumptions instead\n");
+    }
     const handle = startResearch(prepared, {
       config,
       store: services.store,
@@ -149,6 +170,7 @@ export async function runResearch(io: CliIo, query: string, flags: ResearchFlags
       env: io.env,
       cwd: io.cwd,
       signal: interrupt.signal,
+      ...(interactive ? { clarify: askOnTerminal } : {}),
     });
     let interrupts = 0;
     const onSigint = () => {
@@ -228,7 +250,7 @@ export function registerResearchCommand(program: Command, io: CliIo): void {
     .description("research a question and write a cited report")
     .option(
       "--strategy <name>",
-      `research strategy: ${STRATEGIES.join(", ")} (default minddr with a model, offline without)`,
+      `research strategy: ${STRATEGIES.join(", ")} (default graph with a model, offline without)`,
     )
     .option("--sources <which>", "web, local, both or local-only (default: web; both/local with --docs)")
     .option("--docs <dir>", "a folder of your documents, indexed first (incrementally)")
@@ -244,6 +266,7 @@ export function registerResearchCommand(program: Command, io: CliIo): void {
     .option("--format <list>", "md, html, json (comma list)", "md")
     .option("--date <YYYY-MM-DD>", "the current date the run reasons with (default today)")
     .option("--concurrency <n>", "agents and calls at once")
+    .option("--interactive", "on a terminal, answer clarifying questions about an ambiguous question (graph)")
     .option("--estimate", "print the expected calls and cost, run nothing")
     .option("--json", "print one JSON summary line at the end")
     .action(async (question: string, _opts: ResearchFlags, cmd: Command) => {

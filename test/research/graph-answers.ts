@@ -1,0 +1,236 @@
+/**
+ * Answers of the scripted research model for the graph strategy's agents: router, graph
+ * planner, critic and revision, rubrics, inner search steps and evidence consolidation.
+ */
+
+import type { Reply } from "../fake-openai/types.ts";
+
+/** A plan node as the planner prompt lists it. */
+export interface ListedNode {
+  id: string;
+  type: string;
+  depth: number;
+  status: string;
+  title: string;
+  goal: string;
+  deps: string[];
+  sections: string[];
+}
+
+/** Parses the "Current plan" lines of a graph planner prompt. */
+export function parsePlan(user: string): ListedNode[] {
+  const nodes: ListedNode[] = [];
+  for (const line of user.split("\n")) {
+    const m = /^(T-\d+) \[(\w+), depth (\d+), (\w+)\] "([^"]*)" — ([^;]*)(.*)$/.exec(line);
+    if (!m) continue;
+    const rest = m[7] ?? "";
+    nodes.push({
+      id: m[1]!,
+      type: m[2]!,
+      depth: Number(m[3]),
+      status: m[4]!,
+      title: m[5]!,
+      goal: m[6]!.trim(),
+      deps: /deps: ([^;]*)/.exec(rest)?.[1]?.split(", ").filter(Boolean) ?? [],
+      sections: /sections: ([^;]*)/.exec(rest)?.[1]?.split(", ").filter(Boolean) ?? [],
+    });
+  }
+  return nodes;
+}
+
+/** A node as the planner proposes it. */
+export function proposal(n: ListedNode) {
+  return {
+    id: n.id,
+    type: n.type,
+    title: n.title,
+    goal: n.goal,
+    deps: n.deps,
+    depth: n.depth,
+    ...(n.sections.length ? { sections: n.sections } : {}),
+  };
+}
+
+const json = (value: unknown): Reply => ({ kind: "text", text: JSON.stringify(value) });
+
+/** Options of the graph answers. */
+export interface GraphScriptOptions {
+  /** Planner iterations that add search nodes before it keeps the plan. Default 1. */
+  expandIterations?: number;
+  /** The ephemeral rubric reports no gap from this cycle on (1-based); default never. */
+  noGapsFromCycle?: number;
+  /** The critic asks to revise these node ids every time. */
+  criticRejects?: string[];
+  /** Inner search steps keep asking for this many queries (to test caps). */
+  innerQueries?: number;
+  /** Inner search agents never finish by themselves. */
+  innerNeverDone?: boolean;
+}
+
+/** The router's specification. */
+export function routerAnswer(user: string): Reply {
+  const question = /<question>\n([\s\S]*?)\n<\/question>/.exec(user)?.[1]?.trim() ?? "the question";
+  return json({
+    topic: question,
+    objectives: ["Establish the current state", "Explain the drivers"],
+    constraints: [],
+    timeScope: { description: "the last two years" },
+    requiredOutputs: [],
+    broadQueries: [question, "topic 2 overview"],
+    ambiguous: false,
+    clarifyingQuestions: [],
+    assumptions: ["global scope"],
+  });
+}
+
+/** The graph planner's default answer: expand once, then run what is ready, then synthesize. */
+export function plannerAnswer(user: string, call: number, options: GraphScriptOptions): Reply {
+  const nodes = parsePlan(user);
+  const toAssess =
+    /Executed nodes to assess now: (.*)/
+      .exec(user)?.[1]
+      ?.split(", ")
+      .filter((x) => x.startsWith("T-")) ?? [];
+  const assessments = toAssess.map((nodeId) => ({ nodeId, verdict: "ADEQUATE", reason: "usable evidence" }));
+  const max = Math.max(...nodes.map((n) => Number(n.id.slice(2))));
+  const pending = nodes.filter((n) => n.status === "pending" && n.type !== "report");
+  if (call <= (options.expandIterations ?? 1)) {
+    const report = nodes.find((n) => n.type === "report")!;
+    const a = {
+      id: `T-${max + 1}`,
+      type: "search",
+      title: `Detail ${max + 1}`,
+      goal: `topic ${max + 1} details`,
+      deps: [],
+      depth: 1,
+      sections: ["1"],
+    };
+    const b = {
+      id: `T-${max + 2}`,
+      type: "search",
+      title: `Detail ${max + 2}`,
+      goal: `topic ${max + 2} details`,
+      deps: [],
+      depth: 1,
+      sections: ["2"],
+    };
+    const c = {
+      id: `T-${max + 3}`,
+      type: "llm",
+      title: "Cross-check",
+      goal: "cross-check the details",
+      deps: [a.id, b.id],
+      depth: 2,
+      sections: ["3"],
+    };
+    const others = nodes.filter((n) => n.type !== "report").map(proposal);
+    const live = [
+      ...nodes.filter((n) => n.type !== "report" && n.status !== "pruned").map((n) => n.id),
+      a.id,
+      b.id,
+      c.id,
+    ];
+    return json({
+      assessments,
+      decision: {
+        changePlan: true,
+        reasons: ["uncovered-sections"],
+        explanation: "sections need targeted evidence",
+      },
+      plan: [...others, a, b, c, { ...proposal(report), deps: live, depth: 3 }],
+      actions: [a.id, b.id],
+      synthesize: false,
+    });
+  }
+  return json({
+    assessments,
+    decision: { changePlan: false, reasons: [], explanation: "the plan still fits" },
+    plan: nodes.map(proposal),
+    actions: pending.map((n) => n.id),
+    synthesize: pending.length === 0,
+  });
+}
+
+/** The critic: approves, except node ids it is told to reject. */
+export function criticAnswer(user: string, options: GraphScriptOptions): Reply {
+  const ids = [...user.matchAll(/^(T-\d+) \[/gm)].map((m) => m[1]!);
+  return json({
+    verdicts: ids.map((nodeId) =>
+      options.criticRejects?.includes(nodeId)
+        ? { nodeId, verdict: "revise", feedback: "too vague: name the metric and the period" }
+        : { nodeId, verdict: "approve", feedback: "specific and useful" },
+    ),
+  });
+}
+
+/** The revision: sharpens each rejected goal. */
+export function revisionAnswer(user: string): Reply {
+  const ids = [...user.matchAll(/^(T-\d+) \[/gm)].map((m) => m[1]!);
+  return json({
+    revisions: ids.map((nodeId) => ({
+      nodeId,
+      title: `Revised ${nodeId}`,
+      goal: `revised goal of ${nodeId} with metric and period`,
+    })),
+  });
+}
+
+/** The persistent rubric. */
+export function persistentAnswer(): Reply {
+  return json({
+    items: ["Coverage", "Consistency", "Depth", "Support"].map((name) => ({
+      name: `PERSISTENT-${name}`,
+      description: `${name} of the report`,
+      guidance: `Check the ${name.toLowerCase()} of every section against the outline`,
+    })),
+  });
+}
+
+/** The ephemeral rubric at cycle `cycle` (1-based). */
+export function ephemeralAnswer(cycle: number, options: GraphScriptOptions): Reply {
+  const done = options.noGapsFromCycle !== undefined && cycle >= options.noGapsFromCycle;
+  return json(
+    done
+      ? { gaps: [], noFurtherRetrieval: true }
+      : {
+          gaps: [
+            {
+              type: "coverage-gap",
+              sections: ["2"],
+              description: "EPHEMERAL-GAP section 2 lacks figures",
+              action: "search for figures",
+            },
+          ],
+          noFurtherRetrieval: false,
+        },
+  );
+}
+
+/** An inner search step: reads the first result once, then finishes. */
+export function innerStepAnswer(user: string, options: GraphScriptOptions, call: number): Reply {
+  const urls = [...user.matchAll(/ — (https?:\/\/\S+)/g)].map((m) => m[1]!);
+  const read = user.includes("read_page");
+  if (options.innerQueries) {
+    const round = (user.match(/^Round \d+/gm) ?? []).length;
+    return json({
+      rubric: [{ kind: "missing", note: "more figures" }],
+      thought: "keep searching",
+      queries: Array.from(
+        { length: options.innerQueries },
+        (_, i) => `call ${call} round ${round} query ${i + 1}`,
+      ),
+      read: [],
+      done: false,
+    });
+  }
+  if (!read && urls.length > 0) {
+    return json({
+      rubric: [{ kind: "lead", note: "the first result looks relevant" }],
+      thought: "read it",
+      queries: [],
+      read: [urls[0]],
+      done: false,
+    });
+  }
+  return json({ rubric: [], thought: "covered", queries: [], read: [], done: !options.innerNeverDone });
+}
