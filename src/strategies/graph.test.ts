@@ -255,7 +255,12 @@ describe("graph strategy", () => {
     const asked: string[][] = [];
     const interactive = await world.research(
       { query: "battery prices?" },
-      { clarify: async (q) => (asked.push(q), ["the EU", "2024-2026"]) },
+      {
+        clarify: async (q) => {
+          asked.push(q);
+          return ["the EU", "2024-2026"];
+        },
+      },
     );
     expect(asked).toEqual([["Which region?", "Which period?"]]);
     expect(world.script.counts.router).toBe(2);

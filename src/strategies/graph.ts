@@ -130,6 +130,7 @@ export async function runGraph(ctx: RunContext, options: GraphOptions): Promise<
   });
   ctx.emit({ type: "plan-update", iteration: 0, graph });
 
+  ctx.emit({ type: "phase", phase: "rubric" });
   const persistent = await ctx.inScope("rubric", async () => {
     try {
       return persistentRubricText(
@@ -193,6 +194,7 @@ export async function runGraph(ctx: RunContext, options: GraphOptions): Promise<
     const chosen = frontier.filter((n) => step.actions.includes(n.id));
     const actions = chosen.length > 0 ? chosen : frontier;
 
+    ctx.emit({ type: "phase", phase: "gating", detail: `${actions.length} actions` });
     const gate = await ctx.inScope("gate", () =>
       reflectionGate(ctx, {
         actions,
@@ -232,6 +234,7 @@ export async function runGraph(ctx: RunContext, options: GraphOptions): Promise<
     );
     ctx.emit({ type: "plan-update", iteration, graph });
 
+    ctx.emit({ type: "phase", phase: "gap-check", detail: `iteration ${iteration}` });
     ephemeral = await ctx.inScope("rubric", () =>
       refreshGaps(ctx, { graph, planned, spec: specText, results, language: options.language }),
     );
