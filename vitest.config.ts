@@ -8,5 +8,6 @@ export default defineConfig({
     hookTimeout: 20_000,
     pool: "forks",
     unstubEnvs: true,
+    reporters: ["default", "./test/summary-reporter.ts"],
   },
 });

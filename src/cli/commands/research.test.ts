@@ -197,4 +197,50 @@ describe("dossier research", () => {
     const [record] = JSON.parse(list.stdout);
     expect(record).toMatchObject({ status: "cancelled", stopReason: "cancelled: interrupted (Ctrl-C)" });
   });
+
+  it("runs the default graph strategy and its audit trail reads back through runs events", async () => {
+    world = await startResearchWorld();
+    const env = worldEnv(world);
+    const run = await start(["research", "How is topic adoption changing?", "--json"], env, world.home).done;
+    expect(run.code).toBe(0);
+    const summary = JSON.parse(run.stdout.trim());
+    expect(summary.strategy).toBe("graph");
+    const events = await start(["runs", "events", summary.runId], env, world.home).done;
+    for (const kind of [
+      "task-framed",
+      "plan-update",
+      "node-assessed",
+      "gate-verdict",
+      "rubric-update",
+      "decision",
+    ]) {
+      expect(events.stdout).toContain(` ${kind}`);
+    }
+    expect(events.stdout).toMatch(/plan-update\s+\[planner\] iteration 1: \d+ nodes .* diff: \+T-5,T-6,T-7/);
+    expect(events.stdout).toMatch(/decision\s+stop: planner-synthesize/);
+  });
+
+  it("runs the README quick start over the project's own docs", async () => {
+    world = await startResearchWorld();
+    const docs = fileURLToPath(new URL("../../../docs", import.meta.url));
+    const run = await start(
+      [
+        "research",
+        "How does Dossier keep citations honest?",
+        "--docs",
+        docs,
+        "--format",
+        "md,html",
+        "--out",
+        "report",
+      ],
+      { DOSSIER_HOME: join(world.home, "data") },
+      world.home,
+    ).done;
+    expect(run.code).toBe(0);
+    const md = readFileSync(join(world.home, "report.md"), "utf8");
+    expect(md).toContain("Offline mode");
+    expect(md).toMatch(/\.md#[a-z0-9-]+`/);
+    expect(existsSync(join(world.home, "report.html"))).toBe(true);
+  });
 });

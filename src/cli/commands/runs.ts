@@ -30,7 +30,7 @@ export function formatRunLine(run: RunRecord): string {
 /** A one-line summary of an event for `runs events`. */
 export function formatEvent(e: DossierEvent): string {
   const t = e.ts.slice(11, 23);
-  const head = `${String(e.seq).padStart(5)} ${t} ${e.type.padEnd(15)}`;
+  const head = `${String(e.seq).padStart(5)} ${t} ${e.type.padEnd(15)}${e.scope ? ` [${e.scope}]` : ""}`;
   switch (e.type) {
     case "llm-end":
       return `${head} ${e.role} ${e.model} ${e.ok ? "ok" : `FAILED ${e.error?.code}`} in=${e.inputTokens ?? "?"} out=${e.outputTokens ?? "?"} ${e.latencyMs}ms${e.replayed ? " (replayed)" : ""}${e.formatErrors ? ` format-errors=${e.formatErrors}` : ""}`;
@@ -56,6 +56,24 @@ export function formatEvent(e: DossierEvent): string {
       return `${head} ${e.code}: ${e.message}`;
     case "format-error":
       return `${head} ${e.role} attempt ${e.attempt}: ${e.error.slice(0, 120)}`;
+    case "node-assessed":
+      return `${head} ${e.nodeId} ${e.verdict} (iteration ${e.iteration}): ${e.reason}`;
+    case "gate-verdict":
+      return `${head} ${e.nodeId} ${e.verdict} (round ${e.round}): ${e.feedback}`;
+    case "rubric-update":
+      return `${head} ${e.kind} ${JSON.stringify(e.rubric).slice(0, 140)}`;
+    case "plan-update": {
+      const nodes = (e.graph as { nodes?: { status: string }[] })?.nodes ?? [];
+      const d = e.diff as
+        | { added?: string[]; pruned?: string[]; rewired?: string[]; ignored?: string[] }
+        | undefined;
+      const diff = d
+        ? ` diff: +${d.added?.join(",") || "-"} pruned ${d.pruned?.join(",") || "-"} rewired ${d.rewired?.join(",") || "-"} ignored ${d.ignored?.join(",") || "-"}`
+        : "";
+      return `${head} iteration ${e.iteration}: ${nodes.length} nodes (${nodes.filter((n) => n.status === "done").length} done)${diff}`;
+    }
+    case "task-framed":
+      return `${head} ${JSON.stringify(e.spec).slice(0, 140)}${e.assumptions?.length ? ` assumptions: ${e.assumptions.join("; ")}` : ""}`;
     case "run-start":
       return `${head} ${e.strategy}: ${e.query.slice(0, 100)}`;
     default:

@@ -1,0 +1,25 @@
+/**
+ * A vitest reporter that ends the run with one plain line, `N passed, N failed, N skipped`, so
+ * any tool reading test output sees the totals. Expected failures (`it.fails`) count as passed.
+ */
+
+import type { Reporter, TestModule } from "vitest/node";
+
+/** Prints the totals line after the default reporter's summary. */
+export default class SummaryReporter implements Reporter {
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
+    let passed = 0;
+    let failed = 0;
+    let skipped = 0;
+    for (const module of testModules) {
+      for (const test of module.children.allTests()) {
+        const state = test.result().state;
+        if (state === "passed") passed++;
+        else if (state === "failed") failed++;
+        else skipped++;
+      }
+      if (module.state() === "failed" && [...module.children.allTests()].length === 0) failed++;
+    }
+    process.stdout.write(`\n${passed} passed, ${failed} failed, ${skipped} skipped\n`);
+  }
+}
