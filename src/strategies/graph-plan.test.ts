@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { checkLegality } from "../core/plan-graph-legality.ts";
 import { addNodes, type PlanGraph, setNodeStatus } from "../core/plan-graph.ts";
+import { checkLegality } from "../core/plan-graph-legality.ts";
 import { mergeProposal, repairGraph } from "./graph-plan.ts";
 
 function base(): PlanGraph {
@@ -39,15 +39,23 @@ describe("graph plan merging and repair", () => {
     ];
     const merged = mergeProposal(base(), proposal, 5);
     expect(merged.violations.some((v) => v.code === "CYCLE")).toBe(true);
-    expect(checkLegality(repairGraph(merged.graph, 5), { maxDepth: 5 }).some((v) => v.code === "CYCLE")).toBe(true);
+    expect(checkLegality(repairGraph(merged.graph, 5), { maxDepth: 5 }).some((v) => v.code === "CYCLE")).toBe(
+      true,
+    );
   });
 
   it("adds a report node when the proposal dropped it, and prunes a second one", () => {
     const noReport = repairGraph({ nodes: base().nodes.filter((n) => n.type !== "report") }, 5);
-    expect(noReport.nodes.filter((n) => n.type === "report")).toMatchObject([{ deps: ["T-1"], depth: 2, status: "pending" }]);
-    const two = addNodes(base(), [{ id: "T-9", type: "report", title: "r2", goal: "r2", deps: ["T-1"], depth: 2 }]);
+    expect(noReport.nodes.filter((n) => n.type === "report")).toMatchObject([
+      { deps: ["T-1"], depth: 2, status: "pending" },
+    ]);
+    const two = addNodes(base(), [
+      { id: "T-9", type: "report", title: "r2", goal: "r2", deps: ["T-1"], depth: 2 },
+    ]);
     const fixed = repairGraph(two, 5);
-    expect(fixed.nodes.filter((n) => n.type === "report" && n.status !== "pruned").map((n) => n.id)).toEqual(["T-2"]);
+    expect(fixed.nodes.filter((n) => n.type === "report" && n.status !== "pruned").map((n) => n.id)).toEqual([
+      "T-2",
+    ]);
     expect(checkLegality(fixed, { maxDepth: 5 })).toEqual([]);
   });
 });
