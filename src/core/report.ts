@@ -17,8 +17,9 @@ export interface ReportChecks {
   /** Cited sentences checked and how many passed. */
   grounding: { sentences: number; supported: number };
   tables: { total: number; valid: number; repaired: number };
-  headings: { problems: number; details: string[] };
-  temporal: { flagged: number; details: string[] };
+  headings: { problems: number; details: string[]; titles: string[] };
+  /** Predictive statements found, those about past dates without attribution (flagged), and the rate. */
+  temporal: { predictive: number; flagged: number; errorRate: number | null; details: string[] };
   language: { expected: string; detected: string; share: number | null };
 }
 

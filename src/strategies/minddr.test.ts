@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { type ResearchWorld, startResearchWorld } from "../../test/research/world.ts";
 import { citedNumbers } from "../core/citations.ts";
+import { computeProcessMetrics } from "../eval/process/process-metrics.ts";
 
 let world: ResearchWorld | undefined;
 afterEach(async () => {
@@ -55,6 +56,11 @@ describe("minddr end to end", () => {
     expect(scopes).toContain("planner");
     expect(scopes).toContain("search:T-3");
     expect(scopes).toContain("section:2");
+
+    // The run's event log feeds the process metrics, including the report's check figures.
+    const metrics = computeProcessMetrics(result.events);
+    expect(JSON.stringify(metrics)).toContain('"headingErrors":0');
+    expect(metrics).toMatchObject({ report: { headingErrors: 0, temporalFlagged: 0 } });
   });
 
   it("drops an evidence id the model invents and counts it", async () => {

@@ -9,10 +9,8 @@ import type { RunContext } from "../agents/run-context.ts";
 import { type CitationPart, citationPass } from "../core/citations.ts";
 import type { Outline } from "../core/outline.ts";
 import type { ReportChecks, ReportDocument } from "../core/report.ts";
-import { checkHeadings } from "../eval/checks/headings.ts";
-import { checkLanguage } from "../eval/checks/language.ts";
-import { checkTables, repairTablesDetailed } from "../eval/checks/tables.ts";
-import { checkTemporal } from "../eval/checks/temporal.ts";
+import { runReportChecks } from "../eval/checks/report-checks.ts";
+import { repairTablesDetailed } from "../eval/checks/tables.ts";
 import { groundingCheck } from "../eval/grounding.ts";
 
 /** A piece of the report in reading order. */
@@ -54,10 +52,16 @@ export function assembleReport(ctx: RunContext, options: AssembleOptions): Repor
   const body = `# ${options.title}\n\n${repaired.markdown.trim()}\n`;
   const markdown = cited.referencesMarkdown ? `${body}\n${cited.referencesMarkdown}` : body;
 
-  const tablesAfter = checkTables(body);
-  const headings = checkHeadings(body);
-  const temporal = checkTemporal(body, { currentDate: ctx.currentDate });
-  const language = checkLanguage(body, options.language);
+  const {
+    tables: tablesAfter,
+    headings,
+    temporal,
+    language,
+    figures,
+  } = runReportChecks(body, {
+    currentDate: ctx.currentDate,
+    expectedLanguage: options.language,
+  });
   const excerpts = new Map<number, string>();
   for (const [n, ids] of Object.entries(cited.evidenceByNumber)) {
     excerpts.set(Number(n), ids.map((id) => ctx.evidence.getEvidence(id)?.text ?? "").join(" "));
@@ -74,9 +78,19 @@ export function assembleReport(ctx: RunContext, options: AssembleOptions): Repor
     headings: {
       problems: headings.errors,
       details: headings.problems.map((p) => `line ${p.line}: ${p.message}`),
+      titles: figures.headings.titles,
     },
-    temporal: { flagged: temporal.flagged.length, details: temporal.flagged.map((f) => f.sentence) },
-    language: { expected: options.language, detected: language.detected, share: language.share },
+    temporal: {
+      predictive: figures.temporal.predictive,
+      flagged: temporal.flagged.length,
+      errorRate: figures.temporal.errorRate,
+      details: temporal.flagged.map((f) => f.sentence),
+    },
+    language: {
+      expected: options.language,
+      detected: language?.detected ?? "und",
+      share: language?.share ?? null,
+    },
   };
 
   return {
