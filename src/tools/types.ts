@@ -53,6 +53,8 @@ export interface ProviderCallContext {
 export interface SearchProvider {
   /** Provider name, e.g. `tavily`. */
   readonly name: string;
+  /** The endpoint it calls (part of the cache key, so results of two endpoints never mix). */
+  readonly endpoint?: string;
   search(request: SearchRequest, context: ProviderCallContext): Promise<SearchResult[]>;
 }
 

@@ -78,6 +78,7 @@ export function createBraveProvider(options: SearchProviderOptions = {}): Search
   const now = options.now ?? Date.now;
   return {
     name: "brave",
+    endpoint: baseUrl,
     async search(request: SearchRequest, context: ProviderCallContext): Promise<SearchResult[]> {
       const key = requireKey("brave", options.apiKey, "BRAVE_API_KEY");
       const params = new URLSearchParams({

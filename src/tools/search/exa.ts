@@ -72,6 +72,7 @@ export function createExaProvider(options: SearchProviderOptions = {}): SearchPr
   const now = options.now ?? Date.now;
   return {
     name: "exa",
+    endpoint: baseUrl,
     async search(request: SearchRequest, context: ProviderCallContext): Promise<SearchResult[]> {
       const key = requireKey("exa", options.apiKey, "EXA_API_KEY");
       const nowMs = now();

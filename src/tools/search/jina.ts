@@ -45,6 +45,7 @@ export function createJinaProvider(options: SearchProviderOptions = {}): SearchP
   const now = options.now ?? Date.now;
   return {
     name: "jina",
+    endpoint: baseUrl,
     async search(request: SearchRequest, context: ProviderCallContext): Promise<SearchResult[]> {
       const key = requireKey("jina", options.apiKey, "JINA_API_KEY");
       const body: Record<string, unknown> = { q: request.query, num: request.topK };

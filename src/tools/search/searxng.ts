@@ -56,6 +56,7 @@ export function createSearxngProvider(options: SearchProviderOptions = {}): Sear
   const now = options.now ?? Date.now;
   return {
     name: "searxng",
+    endpoint: baseUrl,
     async search(request: SearchRequest, context: ProviderCallContext): Promise<SearchResult[]> {
       const params = new URLSearchParams({ q: request.query, format: "json" });
       if (request.timeRange) params.set("time_range", SEARXNG_TIME_RANGE[request.timeRange]);

@@ -54,6 +54,7 @@ export function createSerperProvider(options: SearchProviderOptions = {}): Searc
   const now = options.now ?? Date.now;
   return {
     name: "serper",
+    endpoint: baseUrl,
     async search(request: SearchRequest, context: ProviderCallContext): Promise<SearchResult[]> {
       const key = requireKey("serper", options.apiKey, "SERPER_API_KEY");
       const body: Record<string, unknown> = { q: request.query, num: request.topK };

@@ -46,6 +46,7 @@ export function createTavilyProvider(options: SearchProviderOptions = {}): Searc
   const now = options.now ?? Date.now;
   return {
     name: "tavily",
+    endpoint: baseUrl,
     async search(request: SearchRequest, context: ProviderCallContext): Promise<SearchResult[]> {
       const key = requireKey("tavily", options.apiKey, "TAVILY_API_KEY");
       const body: Record<string, unknown> = {

@@ -139,4 +139,24 @@ describe("webSearchMany", () => {
       "https://y.net/",
     ]);
   });
+
+  it("keeps the cached results of two endpoints of the same provider apart", async () => {
+    const other = await startFakeSearch();
+    try {
+      const store = openSqliteStore({ home: ":memory:" });
+      const gateway = new ToolGateway({ cache: store.cache, defaults: { retry: NO_RETRY } });
+      const first = createTavilyProvider({ apiKey: "k", baseUrl: fake.baseUrl("tavily") });
+      const second = createTavilyProvider({ apiKey: "k", baseUrl: other.baseUrl("tavily") });
+      expect((await webSearch({ query: "same" }, { gateway, providers: [first] })).ok).toBe(true);
+      const again = await webSearch({ query: "same" }, { gateway, providers: [second] });
+      expect(again.ok && again.cached).toBe(false);
+      expect(other.requestsFor("tavily")).toHaveLength(1);
+      const cached = await webSearch({ query: "same" }, { gateway, providers: [first] });
+      expect(cached.ok && cached.cached).toBe(true);
+      expect(fake.requestsFor("tavily")).toHaveLength(1);
+      store.close();
+    } finally {
+      await other.close();
+    }
+  });
 });

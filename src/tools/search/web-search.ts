@@ -27,7 +27,7 @@ export function webSearch(
     options.providers.map((provider) => ({
       tool: "web_search",
       provider: provider.name,
-      args: parsed,
+      args: provider.endpoint ? { ...parsed, endpoint: provider.endpoint } : parsed,
       run: async (signal: AbortSignal) =>
         (await provider.search(parsed, { signal, fetch: fetchFn })).slice(0, parsed.topK),
       count: (results: SearchResult[]) => results.length,
