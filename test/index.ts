@@ -3,6 +3,7 @@
  * on it without network access.
  */
 
+export * from "./cli-io.ts";
 export * from "./fake-openai/index.ts";
 export * from "./fake-search/index.ts";
 export * from "./fake-web/index.ts";

@@ -4,7 +4,7 @@ import os from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { CliIo } from "./io.ts";
+import { recordingIo } from "../../test/cli-io.ts";
 import { runCli } from "./program.ts";
 
 const BIN = fileURLToPath(new URL("../../bin/dossier.js", import.meta.url));
@@ -123,23 +123,7 @@ describe("the dossier binary", () => {
   });
 });
 
-/** A CliIo that records what is written. */
-function fakeIo(env: Record<string, string | undefined> = {}): CliIo & { stdout: string; stderr: string } {
-  const io = {
-    env,
-    cwd,
-    isTty: false,
-    stdout: "",
-    stderr: "",
-    out(text: string) {
-      io.stdout += text;
-    },
-    err(text: string) {
-      io.stderr += text;
-    },
-  };
-  return io;
-}
+const fakeIo = (env: Record<string, string | undefined> = {}) => recordingIo({ cwd, env });
 
 describe("runCli in-process", () => {
   it("config --json follows flags > environment > file", async () => {

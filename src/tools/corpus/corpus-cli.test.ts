@@ -4,9 +4,9 @@ import net from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { recordingIo } from "../../../test/cli-io.ts";
 import { startFakeOpenAI } from "../../../test/fake-openai/index.ts";
 import { runLocalSearch } from "../../cli/commands/search-local.ts";
-import type { CliIo } from "../../cli/io.ts";
 import { runCli } from "../../cli/program.ts";
 import { writeCorpusFixture } from "./test-fixtures.ts";
 
@@ -54,23 +54,9 @@ function dossierAsync(args: string[], extra: Record<string, string> = {}) {
   });
 }
 
-function fakeIo(
-  extra: Record<string, string> = {},
-  isTty = false,
-): CliIo & { stdout: string; stderr: string } {
-  const io = {
-    env: extra,
-    cwd: base,
-    isTty,
-    stdout: "",
-    stderr: "",
-    out(text: string) {
-      io.stdout += text;
-    },
-    err(text: string) {
-      io.stderr += text;
-    },
-  };
+function fakeIo(extra: Record<string, string> = {}, isTty = false) {
+  const io = recordingIo({ cwd: base, env: extra });
+  io.isTty = isTty;
   return io;
 }
 

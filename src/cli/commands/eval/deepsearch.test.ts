@@ -3,13 +3,13 @@ import os from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { recordingIo } from "../../../../test/cli-io.ts";
 import {
   type FakeOpenAI,
   type RecordedRequest,
   startFakeOpenAI,
 } from "../../../../test/fake-openai/index.ts";
 import { xbenchPath } from "../../../eval/deepsearch/xbench.ts";
-import type { CliIo } from "../../io.ts";
 import { runCli } from "../../program.ts";
 
 const repoRoot = fileURLToPath(new URL("../../../../", import.meta.url));
@@ -28,22 +28,7 @@ afterEach(async () => {
   fs.rmSync(cwd, { recursive: true, force: true });
 });
 
-function fakeIo(env: Record<string, string | undefined>): CliIo & { stdout: string; stderr: string } {
-  const io = {
-    env,
-    cwd,
-    isTty: false,
-    stdout: "",
-    stderr: "",
-    out(text: string) {
-      io.stdout += text;
-    },
-    err(text: string) {
-      io.stderr += text;
-    },
-  };
-  return io;
-}
+const fakeIo = (env: Record<string, string | undefined>) => recordingIo({ cwd, env });
 
 /** Correct when the response contains the reference answer. */
 function equivalence(request: RecordedRequest) {

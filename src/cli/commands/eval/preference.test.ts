@@ -2,12 +2,12 @@ import fs from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { recordingIo } from "../../../../test/cli-io.ts";
 import {
   type FakeOpenAI,
   type RecordedRequest,
   startFakeOpenAI,
 } from "../../../../test/fake-openai/index.ts";
-import type { CliIo } from "../../io.ts";
 import { runCli } from "../../program.ts";
 
 let cwd: string;
@@ -23,22 +23,7 @@ afterEach(async () => {
   fs.rmSync(cwd, { recursive: true, force: true });
 });
 
-function fakeIo(env: Record<string, string | undefined> = {}): CliIo & { stdout: string; stderr: string } {
-  const io = {
-    env,
-    cwd,
-    isTty: false,
-    stdout: "",
-    stderr: "",
-    out(text: string) {
-      io.stdout += text;
-    },
-    err(text: string) {
-      io.stderr += text;
-    },
-  };
-  return io;
-}
+const fakeIo = (env: Record<string, string | undefined> = {}) => recordingIo({ cwd, env });
 
 const write = (name: string, lines: unknown[]) =>
   fs.writeFileSync(join(cwd, name), lines.map((l) => JSON.stringify(l)).join("\n"));
