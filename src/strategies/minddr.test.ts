@@ -11,7 +11,7 @@ afterEach(async () => {
 
 describe("minddr end to end", () => {
   it("plans, searches concurrently, reads pages and writes a report whose every citation resolves", async () => {
-    world = await startResearchWorld({ subtasks: 5, latencyMs: 50 });
+    world = await startResearchWorld({ subtasks: 5, latencyMs: 100 });
     const result = await world.research({
       query: "How is topic adoption changing?",
       strategy: "minddr",
