@@ -1,33 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { parseJsonl, toJsonl } from "./jsonl.ts";
 import { recomputeFromJudgments, sortRowsById } from "./recompute.ts";
-import { type RaceCriteria, raceJudgmentLineSchema } from "./records.ts";
-
-const criteria = (id: number, prompt: string): RaceCriteria => ({
-  id,
-  prompt,
-  dimension_weight: {
-    comprehensiveness: 0.25,
-    insight: 0.25,
-    instruction_following: 0.25,
-    readability: 0.25,
-  },
-  criterions: {
-    comprehensiveness: [{ criterion: "Breadth", explanation: "e", weight: 1 }],
-    insight: [{ criterion: "Depth", explanation: "e", weight: 1 }],
-    instruction_following: [{ criterion: "Scope", explanation: "e", weight: 1 }],
-    readability: [{ criterion: "Clarity", explanation: "e", weight: 1 }],
-  },
-});
-
-const judgment = (c: [number, number], i: [number, number], f: [number, number], r: [number, number]) => ({
-  comprehensiveness: [{ criterion: "Breadth", analysis: "a", article_1_score: c[0], article_2_score: c[1] }],
-  insight: [{ criterion: "Depth", analysis: "a", article_1_score: i[0], article_2_score: i[1] }],
-  instruction_following: [
-    { criterion: "Scope", analysis: "a", article_1_score: f[0], article_2_score: f[1] },
-  ],
-  readability: [{ criterion: "Clarity", analysis: "a", article_1_score: r[0], article_2_score: r[1] }],
-});
+import { raceJudgmentLineSchema } from "./records.ts";
+import { raceCriteria as criteria, raceJudgment as judgment } from "./test-fixtures.ts";
 
 describe("recomputeFromJudgments", () => {
   it("scores each line joined on the exact prompt and drops failed tasks from the means", () => {

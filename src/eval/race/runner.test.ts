@@ -4,37 +4,12 @@ import { scriptedRegistry } from "../../../test/scripted/harness.ts";
 import { type ScriptStep, scriptedModel } from "../../../test/scripted/scripted-model.ts";
 import { LlmClient } from "../../llm/client.ts";
 import { recomputeFromJudgments } from "./recompute.ts";
-import type { RaceArticle, RaceCriteria } from "./records.ts";
+import type { RaceArticle } from "./records.ts";
 import { runRace } from "./runner.ts";
-
-const criteria = (id: number, prompt: string): RaceCriteria => ({
-  id,
-  prompt,
-  dimension_weight: {
-    comprehensiveness: 0.25,
-    insight: 0.25,
-    instruction_following: 0.25,
-    readability: 0.25,
-  },
-  criterions: {
-    comprehensiveness: [{ criterion: "Breadth", explanation: "e", weight: 1 }],
-    insight: [{ criterion: "Depth", explanation: "e", weight: 1 }],
-    instruction_following: [{ criterion: "Scope", explanation: "e", weight: 1 }],
-    readability: [{ criterion: "Clarity", explanation: "e", weight: 1 }],
-  },
-});
+import { raceCriteria as criteria, raceJudgment } from "./test-fixtures.ts";
 
 const judgment = (c: [number, number], i: [number, number], f: [number, number], r: [number, number]) =>
-  JSON.stringify({
-    comprehensiveness: [
-      { criterion: "Breadth", analysis: "a", article_1_score: c[0], article_2_score: c[1] },
-    ],
-    insight: [{ criterion: "Depth", analysis: "a", article_1_score: i[0], article_2_score: i[1] }],
-    instruction_following: [
-      { criterion: "Scope", analysis: "a", article_1_score: f[0], article_2_score: f[1] },
-    ],
-    readability: [{ criterion: "Clarity", analysis: "a", article_1_score: r[0], article_2_score: r[1] }],
-  });
+  JSON.stringify(raceJudgment(c, i, f, r));
 
 const body = (name: string) =>
   `# Report ${name}\n\nRice prices rose sharply in the second half of the year after the drought [1]. Stocks fell to a decade low [2].\n\n## References\n\n1. Ministry data. <https://example.org/${name}/1>\n2. Market note. <https://example.org/${name}/2>`;

@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startFakeOpenAI } from "../../../../test/fake-openai/server.ts";
 import type { RecordedRequest, Reply } from "../../../../test/fake-openai/types.ts";
+import { raceCriteria as criteria, raceJudgment as judgment } from "../../../eval/race/test-fixtures.ts";
 
 const REPO = fileURLToPath(new URL("../../../../", import.meta.url));
 const BIN = join(REPO, "bin/dossier.js");
@@ -63,32 +64,6 @@ const writeJsonl = (name: string, rows: unknown[]) => {
   fs.writeFileSync(join(cwd, name), rows.map((r) => `${JSON.stringify(r)}\n`).join(""));
   return join(cwd, name);
 };
-
-const criteria = (id: number, prompt: string) => ({
-  id,
-  prompt,
-  dimension_weight: {
-    comprehensiveness: 0.25,
-    insight: 0.25,
-    instruction_following: 0.25,
-    readability: 0.25,
-  },
-  criterions: {
-    comprehensiveness: [{ criterion: "Breadth", explanation: "covers the ground", weight: 1 }],
-    insight: [{ criterion: "Depth", explanation: "explains causes", weight: 1 }],
-    instruction_following: [{ criterion: "Scope", explanation: "answers the question", weight: 1 }],
-    readability: [{ criterion: "Clarity", explanation: "easy to read", weight: 1 }],
-  },
-});
-
-const judgment = (c: [number, number], i: [number, number], f: [number, number], r: [number, number]) => ({
-  comprehensiveness: [{ criterion: "Breadth", analysis: "a", article_1_score: c[0], article_2_score: c[1] }],
-  insight: [{ criterion: "Depth", analysis: "a", article_1_score: i[0], article_2_score: i[1] }],
-  instruction_following: [
-    { criterion: "Scope", analysis: "a", article_1_score: f[0], article_2_score: f[1] },
-  ],
-  readability: [{ criterion: "Clarity", analysis: "a", article_1_score: r[0], article_2_score: r[1] }],
-});
 
 // Task A: shares 0.6, 0.5, 0.8, 0.3; T = 0.25·22 vs 0.25·18 → overall 0.55.
 // Task B: shares 0.9, 0.2, 0.5, 0.7; T = 0.25·23 vs 0.25·17 → overall 0.575.
