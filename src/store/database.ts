@@ -36,7 +36,7 @@ export function openDatabase(options: OpenDatabaseOptions): DatabaseSync {
   db.exec("PRAGMA busy_timeout = 5000");
   if (options.path !== ":memory:") db.exec("PRAGMA journal_mode = WAL");
   db.exec("PRAGMA synchronous = NORMAL");
-  migrate(db, migrations, options.path);
+  migrateDatabase(db, migrations, options.path);
   return db;
 }
 
@@ -46,13 +46,23 @@ export function schemaVersion(db: DatabaseSync): number {
   return row.user_version;
 }
 
-function migrate(db: DatabaseSync, migrations: readonly string[], path: string): void {
+/**
+ * Brings a database to the newest of `migrations` (`user_version` N = migration N applied),
+ * each in its own transaction; a newer schema or a failed migration closes the database and
+ * throws STORE_ERROR. `what` names the database in messages ("store", "corpus index").
+ */
+export function migrateDatabase(
+  db: DatabaseSync,
+  migrations: readonly string[],
+  path: string,
+  what = "store",
+): void {
   const current = schemaVersion(db);
   if (current > migrations.length) {
     db.close();
     throw new DossierError(
       "STORE_ERROR",
-      `the store at ${path} has schema version ${current}, newer than this Dossier supports (${migrations.length}); upgrade Dossier`,
+      `the ${what} at ${path} has schema version ${current}, newer than this Dossier supports (${migrations.length}); upgrade Dossier`,
       { details: { path, version: current, supported: migrations.length } },
     );
   }
@@ -67,11 +77,8 @@ function migrate(db: DatabaseSync, migrations: readonly string[], path: string):
       db.close();
       throw new DossierError(
         "STORE_ERROR",
-        `migration to schema version ${version} failed: ${(cause as Error).message}`,
-        {
-          cause,
-          details: { path, version },
-        },
+        `${what} migration to schema version ${version} failed: ${(cause as Error).message}`,
+        { cause, details: { path, version } },
       );
     }
   }

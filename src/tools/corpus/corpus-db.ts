@@ -8,6 +8,7 @@ import { dirname } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import * as sqliteVec from "sqlite-vec";
 import { DossierError } from "../../core/errors.ts";
+import { migrateDatabase } from "../../store/database.ts";
 import { CORPUS_MIGRATIONS } from "./corpus-schema.ts";
 
 /** An open corpus database. */
@@ -51,33 +52,6 @@ export function openCorpusDatabase(path: string, options: { create?: boolean } =
   if (!memory) db.exec("PRAGMA journal_mode = WAL");
   db.exec("PRAGMA synchronous = NORMAL");
   db.exec("PRAGMA cache_size = -65536");
-  migrate(db, path);
+  migrateDatabase(db, CORPUS_MIGRATIONS, path, "corpus index");
   return { db, vectors, ...(vectorError ? { vectorError } : {}) };
-}
-
-function migrate(db: DatabaseSync, path: string): void {
-  const { user_version: current } = db.prepare("PRAGMA user_version").get() as { user_version: number };
-  if (current > CORPUS_MIGRATIONS.length) {
-    db.close();
-    throw storeError(
-      `the corpus index at ${path} has schema version ${current}, newer than this Dossier supports (${CORPUS_MIGRATIONS.length}); upgrade Dossier`,
-      path,
-    );
-  }
-  for (let version = current + 1; version <= CORPUS_MIGRATIONS.length; version++) {
-    db.exec("BEGIN IMMEDIATE");
-    try {
-      db.exec(CORPUS_MIGRATIONS[version - 1]!);
-      db.exec(`PRAGMA user_version = ${version}`);
-      db.exec("COMMIT");
-    } catch (cause) {
-      db.exec("ROLLBACK");
-      db.close();
-      throw storeError(
-        `corpus migration to version ${version} failed: ${(cause as Error).message}`,
-        path,
-        cause,
-      );
-    }
-  }
 }
