@@ -14,7 +14,7 @@ import { type Observation, renderObservations } from "./observation.ts";
 import type { Subtask } from "./planner.ts";
 import type { ResearchTools } from "./research-tools.ts";
 import type { RunContext } from "./run-context.ts";
-import { actionSchemaFor, describeAction, runAction, type SearchAction } from "./search-actions.ts";
+import { ActionRunner, actionSchemaFor, type SearchAction } from "./search-actions.ts";
 import { writeSubReport } from "./sub-reporter.ts";
 import type { XotMemory } from "./xot-memory.ts";
 
@@ -53,26 +53,11 @@ export async function deepSearch(ctx: RunContext, options: DeepSearchOptions): P
   const { subtask, tools, xot, nodeId } = options;
   const agent = `search:${nodeId}`;
   const topK = options.topK ?? 5;
-  const evidence: Evidence[] = [];
+  const runner = new ActionRunner(ctx, tools, topK);
+  const { evidence } = runner;
   const history: { thought: string; observations: Observation[] }[] = [];
-  const seen = new Set<string>();
-  let toolCalls = 0;
-  let failedCalls = 0;
   let stopReason = "step-cap";
-
-  const execute = async (actions: SearchAction[]) => {
-    const fresh = actions.filter((a) => {
-      const key = describeAction(a).toLowerCase();
-      if (seen.has(key)) return false;
-      seen.add(key);
-      return true;
-    });
-    const observations = await Promise.all(fresh.map((a) => runAction(ctx, tools, a, topK)));
-    toolCalls += observations.length;
-    failedCalls += observations.filter((o) => !o.ok).length;
-    for (const o of observations) for (const e of o.evidence) if (!evidence.includes(e)) evidence.push(e);
-    return observations;
-  };
+  const execute = (actions: SearchAction[]) => runner.execute(actions);
 
   const seeds = seedActions(subtask, tools);
   history.push({ thought: "Start with the planned queries.", observations: await execute(seeds) });
@@ -129,7 +114,16 @@ export async function deepSearch(ctx: RunContext, options: DeepSearchOptions): P
     failures: failuresOf(history),
   });
   xot.append({ agent, kind: "sub-report", text: subReport });
-  return { nodeId, title: subtask.title, subReport, evidence, steps, toolCalls, failedCalls, stopReason };
+  return {
+    nodeId,
+    title: subtask.title,
+    subReport,
+    evidence,
+    steps,
+    toolCalls: runner.toolCalls,
+    failedCalls: runner.failedCalls,
+    stopReason,
+  };
 }
 
 function seedActions(subtask: Subtask, tools: ResearchTools): SearchAction[] {

@@ -82,19 +82,7 @@ export function recordLocalResults(
   query: string,
   callId: string,
 ): Evidence[] {
-  const out: Evidence[] = [];
-  for (const r of results) {
-    const source = addSource(ctx, {
-      kind: "local",
-      path: r.path,
-      ...(r.anchor ? { anchor: r.anchor } : {}),
-      title: r.title || r.path,
-      fetchedAt: now(ctx),
-    });
-    const e = addEvidence(ctx, source, r.text, query, "local_search", callId);
-    if (e) out.push(e);
-  }
-  return out;
+  return results.flatMap((r) => recordLocalPassage(ctx, r, r.text, query, callId) ?? []);
 }
 
 /** Records one passage (e.g. a sentence) of a local search hit as evidence of the hit's source. */

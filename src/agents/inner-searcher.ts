@@ -14,7 +14,7 @@ import type { Evidence } from "../core/source.ts";
 import { type Observation, renderObservations } from "./observation.ts";
 import type { ResearchTools } from "./research-tools.ts";
 import type { RunContext } from "./run-context.ts";
-import { describeAction, runAction, type SearchAction } from "./search-actions.ts";
+import { ActionRunner, type SearchAction } from "./search-actions.ts";
 import { writeSubReport } from "./sub-reporter.ts";
 
 /** Caps of the inner loop. */
@@ -69,28 +69,13 @@ export async function innerSearch(
 ): Promise<InnerSearchResult> {
   const { node, tools } = input;
   const maxRounds = Math.min(input.maxRounds ?? INNER_LIMITS.rounds, INNER_LIMITS.rounds);
-  const evidence: Evidence[] = [];
+  const runner = new ActionRunner(ctx, tools, INNER_LIMITS.resultsPerQuery);
+  const { evidence } = runner;
   const history: { thought: string; observations: Observation[] }[] = [];
   const queriesPerRound: number[] = [];
-  const seen = new Set<string>();
-  let failedCalls = 0;
   let stopReason = "round-cap";
   let rounds = 0;
-
-  const execute = async (actions: SearchAction[]) => {
-    const fresh = actions.filter((a) => {
-      const key = describeAction(a).toLowerCase();
-      if (seen.has(key)) return false;
-      seen.add(key);
-      return true;
-    });
-    const observations = await Promise.all(
-      fresh.map((a) => runAction(ctx, tools, a, INNER_LIMITS.resultsPerQuery)),
-    );
-    failedCalls += observations.filter((o) => !o.ok).length;
-    for (const o of observations) for (const e of o.evidence) if (!evidence.includes(e)) evidence.push(e);
-    return observations;
-  };
+  const execute = (actions: SearchAction[]) => runner.execute(actions);
 
   const searchTool = tools.available.includes("web_search")
     ? "web_search"
@@ -183,5 +168,5 @@ export async function innerSearch(
     language: input.language,
     failures,
   });
-  return { evidence, summary, rounds, queriesPerRound, failedCalls, stopReason };
+  return { evidence, summary, rounds, queriesPerRound, failedCalls: runner.failedCalls, stopReason };
 }

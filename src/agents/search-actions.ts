@@ -4,6 +4,7 @@
  */
 
 import { z } from "zod";
+import type { Evidence } from "../core/source.ts";
 import { timeRangeSchema } from "../tools/types.ts";
 import { recordLocalResults, recordPageReading, recordSearchResults } from "./evidence-recorder.ts";
 import type { Observation } from "./observation.ts";
@@ -92,5 +93,41 @@ export async function runAction(
       const evidence = recordLocalResults(ctx, r.value, action.query, r.callId);
       return { action: label, ok: true, evidence, lines: [] };
     }
+  }
+}
+
+/** Runs a search agent's actions: never the same action twice, each batch concurrently. */
+export class ActionRunner {
+  /** Evidence gathered so far, in first-seen order. */
+  readonly evidence: Evidence[] = [];
+  toolCalls = 0;
+  failedCalls = 0;
+  readonly #seen = new Set<string>();
+  readonly #ctx: RunContext;
+  readonly #tools: ResearchTools;
+  readonly #topK: number;
+
+  constructor(ctx: RunContext, tools: ResearchTools, topK: number) {
+    this.#ctx = ctx;
+    this.#tools = tools;
+    this.#topK = topK;
+  }
+
+  /** Runs the actions not taken before, concurrently; returns their observations. */
+  async execute(actions: readonly SearchAction[]): Promise<Observation[]> {
+    const fresh = actions.filter((a) => {
+      const key = describeAction(a).toLowerCase();
+      if (this.#seen.has(key)) return false;
+      this.#seen.add(key);
+      return true;
+    });
+    const observations = await Promise.all(
+      fresh.map((a) => runAction(this.#ctx, this.#tools, a, this.#topK)),
+    );
+    this.toolCalls += observations.length;
+    this.failedCalls += observations.filter((o) => !o.ok).length;
+    for (const o of observations)
+      for (const e of o.evidence) if (!this.evidence.includes(e)) this.evidence.push(e);
+    return observations;
   }
 }

@@ -85,28 +85,18 @@ export async function runMinddr(ctx: RunContext, options: MinddrOptions): Promis
         (): Promise<DeepSearchResult> =>
           ctx.inScope(`search:T-${i + 1}`, async () => {
             const nodeId = `T-${i + 1}`;
-            const early = shouldStop();
             ctx.emit({ type: "node-start", nodeId, nodeType: "search", title: subtask.title });
             graph = setNodeStatus(graph, nodeId, "running");
-            const result = early
-              ? await deepSearch(ctx, {
-                  nodeId,
-                  subtask,
-                  tools: options.tools,
-                  xot,
-                  language: options.language,
-                  maxSteps: 0,
-                  shouldStop,
-                })
-              : await deepSearch(ctx, {
-                  nodeId,
-                  subtask,
-                  tools: options.tools,
-                  xot,
-                  language: options.language,
-                  ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
-                  shouldStop,
-                });
+            // The agent checks the exploration guard before each model step; its seed step always runs.
+            const result = await deepSearch(ctx, {
+              nodeId,
+              subtask,
+              tools: options.tools,
+              xot,
+              language: options.language,
+              ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
+              shouldStop,
+            });
             if (result.stopReason.startsWith("budget:") && !stopReason) stopReason = result.stopReason;
             const failed = result.evidence.length === 0;
             graph = setNodeStatus(graph, nodeId, failed ? "failed" : "done", {

@@ -8,6 +8,7 @@
  */
 
 import { recordLocalPassage } from "../agents/evidence-recorder.ts";
+import { reportLabel } from "../agents/language.ts";
 import type { ResearchTools } from "../agents/research-tools.ts";
 import type { RunContext } from "../agents/run-context.ts";
 import { createOutline } from "../core/outline.ts";
@@ -37,19 +38,6 @@ interface Candidate {
   query: string;
 }
 
-const OVERVIEW: Record<string, string> = {
-  zh: "概述",
-  ja: "概要",
-  ko: "개요",
-  de: "Überblick",
-  fr: "Vue d'ensemble",
-  es: "Resumen",
-};
-const NOTHING: Record<string, string> = {
-  zh: "在您的文档中没有找到与该问题相关的段落。",
-  en: "No passage of your documents matches the question.",
-};
-
 const sentenceSegmenter = new Intl.Segmenter(undefined, { granularity: "sentence" });
 
 /** Runs the offline strategy. */
@@ -60,9 +48,9 @@ export async function runOffline(ctx: RunContext, options: OfflineOptions): Prom
   const base = await options.tools.localSearch(ctx.query, { topK: 30 });
   const baseHits = base.ok ? base.value : [];
   if (baseHits.length === 0) {
-    const text = NOTHING[options.language] ?? NOTHING.en!;
+    const text = reportLabel("noMatches", options.language);
     const outline = createOutline([
-      { title: OVERVIEW[options.language] ?? "Overview", plan: "no matching passages" },
+      { title: reportLabel("overview", options.language), plan: "no matching passages" },
     ]);
     const report = assembleReport(ctx, {
       title: ctx.query,
@@ -109,7 +97,7 @@ export async function runOffline(ctx: RunContext, options: OfflineOptions): Prom
 
   const sections: { title: string; picked: Candidate[] }[] = [];
   sections.push({
-    title: OVERVIEW[options.language] ?? "Overview",
+    title: reportLabel("overview", options.language),
     picked: pick(candidates(baseHits, base.ok ? base.callId : "", ctx.query), queryWords, 3),
   });
   for (const facet of facets) {

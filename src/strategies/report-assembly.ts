@@ -5,6 +5,7 @@
  * statements, language and grounding — whose figures are stored with the report.
  */
 
+import { reportLabel } from "../agents/language.ts";
 import type { RunContext } from "../agents/run-context.ts";
 import { type CitationPart, citationPass } from "../core/citations.ts";
 import type { Outline } from "../core/outline.ts";
@@ -31,22 +32,13 @@ export interface AssembleOptions {
   notice?: string;
 }
 
-const REFERENCES_HEADING: Record<string, string> = {
-  zh: "参考文献",
-  ja: "参考文献",
-  ko: "참고 문헌",
-  de: "Quellen",
-  fr: "Références",
-  es: "Referencias",
-};
-
 /** Builds the final report document. */
 export function assembleReport(ctx: RunContext, options: AssembleOptions): ReportDocument {
   const parts: CitationPart[] = options.parts.map((p) => ({ text: p.text, allowed: p.allowed }));
   const cited = citationPass({
     parts,
     lookup: ctx.evidence,
-    referencesHeading: REFERENCES_HEADING[options.language] ?? "References",
+    referencesHeading: reportLabel("references", options.language),
   });
   const repaired = repairTablesDetailed(cited.body);
   const body = `# ${options.title}\n\n${repaired.markdown.trim()}\n`;

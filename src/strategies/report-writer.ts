@@ -8,6 +8,7 @@
 import PQueue from "p-queue";
 import { coherencePass } from "../agents/coherence.ts";
 import { selectEvidence } from "../agents/evidence-select.ts";
+import { reportLabel } from "../agents/language.ts";
 import { type PlannedOutline, proposeOutline } from "../agents/outliner.ts";
 import type { RunContext } from "../agents/run-context.ts";
 import { type WrittenSection, writeSection } from "../agents/section-writer.ts";
@@ -40,15 +41,6 @@ export interface WriteReportOptions {
   /** Evidence per section. Default 16. */
   evidencePerSection?: number;
 }
-
-const CONCLUSION: Record<string, string> = {
-  zh: "结论",
-  ja: "結論",
-  ko: "결론",
-  de: "Fazit",
-  fr: "Conclusion",
-  es: "Conclusión",
-};
 
 /** Writes, assembles and checks the report. */
 export async function writeReport(ctx: RunContext, options: WriteReportOptions): Promise<ReportDocument> {
@@ -134,7 +126,7 @@ export async function writeReport(ctx: RunContext, options: WriteReportOptions):
   }
   if (coherence)
     parts.push({
-      text: `## ${CONCLUSION[options.language] ?? "Conclusion"}\n\n${coherence.conclusion}`,
+      text: `## ${reportLabel("conclusion", options.language)}\n\n${coherence.conclusion}`,
       allowed: union,
     });
   return assembleReport(ctx, {

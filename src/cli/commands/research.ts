@@ -135,6 +135,15 @@ export async function runResearch(io: CliIo, query: string, flags: ResearchFlags
   const registry = registryFromConfig(config);
   const budget = budgetFromFlags(config.budget, flags);
   const request = requestFromFlags(query, flags, budget, config.language);
+  // Ctrl-C aborts indexing or the run (recorded as cancelled); a second Ctrl-C quits at once.
+  const interrupt = new AbortController();
+  let interrupts = 0;
+  const onSigint = () => {
+    interrupts++;
+    if (interrupts > 1) process.exit(130);
+    io.err("\ndossier: cancelling (press Ctrl-C again to quit at once)…\n");
+    interrupt.abort("interrupted (Ctrl-C)");
+  };
   try {
     if (flags.estimate) {
       const strategy = (request.strategy ?? (registry.configured() ? "graph" : "offline")) as StrategyName;
@@ -148,14 +157,17 @@ export async function runResearch(io: CliIo, query: string, flags: ResearchFlags
       io.out(flags.json ? `${JSON.stringify(estimate)}\n` : formatEstimate(estimate));
       return 0;
     }
-    const interrupt = new AbortController();
-    const prepared = await prepareResearch(request, {
+    process.on("SIGINT", onSigint);
+    const environment = {
       config,
       store: services.store,
       registry,
       env: io.env,
       cwd: io.cwd,
       signal: interrupt.signal,
+    };
+    const prepared = await prepareResearch(request, {
+      ...environment,
       onIndexed: (summary) => io.err(`${formatIndexSummary(summary)}\n`),
     });
     for (const notice of prepared.notices) io.err(`dossier: ${notice}\n`);
@@ -164,22 +176,9 @@ export async function runResearch(io: CliIo, query: string, flags: ResearchFlags
       io.err("dossier: --interactive needs a terminal; continuing and recording assumptions instead\n");
     }
     const handle = startResearch(prepared, {
-      config,
-      store: services.store,
-      registry,
-      env: io.env,
-      cwd: io.cwd,
-      signal: interrupt.signal,
+      ...environment,
       ...(interactive ? { clarify: askOnTerminal } : {}),
     });
-    let interrupts = 0;
-    const onSigint = () => {
-      interrupts++;
-      if (interrupts > 1) process.exit(130);
-      io.err("\ndossier: cancelling (press Ctrl-C again to quit at once)…\n");
-      handle.cancel("interrupted (Ctrl-C)");
-    };
-    process.on("SIGINT", onSigint);
     const progress =
       io.isTty && !flags.json ? createProgressLine((t) => io.err(t), process.stderr.columns ?? 120) : null;
     const unsubscribe = progress
@@ -189,7 +188,6 @@ export async function runResearch(io: CliIo, query: string, flags: ResearchFlags
     const result = await handle.done;
     unsubscribe();
     progress?.done();
-    process.off("SIGINT", onSigint);
 
     const { record, outcome } = result;
     const u = record.usage;
@@ -239,6 +237,7 @@ export async function runResearch(io: CliIo, query: string, flags: ResearchFlags
     }
     return 0;
   } finally {
+    process.off("SIGINT", onSigint);
     services.close();
   }
 }
