@@ -31,7 +31,7 @@ import { PLAN_DEFAULT_MAX_DEPTH } from "../core/plan-graph-legality.ts";
 import { explorationGuard } from "./exploration-budget.ts";
 import { planCycle, refreshGaps } from "./graph-cycle.ts";
 import { executeBatch, type NodeResult } from "./graph-execute.ts";
-import type { ResearchOutcome } from "./minddr.ts";
+import type { ResearchOutcome } from "./types.ts";
 import { writeReport } from "./report-writer.ts";
 
 /** Options of the graph strategy. */

@@ -15,10 +15,12 @@ import { XotMemory } from "../agents/xot-memory.ts";
 import { exceededLimit } from "../core/budget.ts";
 import { isDossierError } from "../core/errors.ts";
 import { addNodes, type PlanGraph, setNodeStatus } from "../core/plan-graph.ts";
-import type { ReportDocument } from "../core/report.ts";
 import type { Evidence } from "../core/source.ts";
 import { explorationGuard } from "./exploration-budget.ts";
 import { writeReport } from "./report-writer.ts";
+import type { ResearchOutcome } from "./types.ts";
+
+export type { ResearchOutcome } from "./types.ts";
 
 /** Options of the minddr strategy. */
 export interface MinddrOptions {
@@ -31,11 +33,6 @@ export interface MinddrOptions {
   explorationShare?: number;
 }
 
-/** What a research strategy returns. */
-export interface ResearchOutcome {
-  stopReason: string;
-  report: ReportDocument;
-}
 
 /** Runs the minddr strategy in a run context. */
 export async function runMinddr(ctx: RunContext, options: MinddrOptions): Promise<ResearchOutcome> {

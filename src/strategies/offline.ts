@@ -14,7 +14,7 @@ import type { RunContext } from "../agents/run-context.ts";
 import { createOutline } from "../core/outline.ts";
 import { contentWords } from "../core/text.ts";
 import type { LocalSearchResult } from "../tools/types.ts";
-import type { ResearchOutcome } from "./minddr.ts";
+import type { ResearchOutcome } from "./types.ts";
 import { assembleReport, type ReportPart } from "./report-assembly.ts";
 
 /** Options of the offline strategy. */
