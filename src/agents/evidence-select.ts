@@ -7,8 +7,13 @@
 import type { Evidence, Source } from "../core/source.ts";
 import { contentWords } from "../core/text.ts";
 
-/** Ranks `evidence` by relevance to `text`; ties keep the given order. */
-export function rankEvidence(text: string, evidence: readonly Evidence[], k1 = 1.2, b = 0.75): Evidence[] {
+/** Ranks `evidence` (or any items with a text) by relevance to `text`; ties keep the given order. */
+export function rankEvidence<T extends { text: string }>(
+  text: string,
+  evidence: readonly T[],
+  k1 = 1.2,
+  b = 0.75,
+): T[] {
   const query = [...new Set(contentWords(text))];
   if (query.length === 0 || evidence.length === 0) return [...evidence];
   const docs = evidence.map((e) => contentWords(e.text));

@@ -1,8 +1,10 @@
 /**
- * Writing one section of a report in its own model call, given only the evidence relevant to
- * it — so report length grows with the outline instead of stopping at one output cap. When the
- * model cannot be called (budget spent), the section falls back to an extractive summary of its
- * evidence, so a report is still written.
+ * Writing one section of a report in its own model call, given the findings that served it
+ * (node summaries, sub-reports, consolidation notes), the task's constraints and required
+ * outputs, and only the evidence relevant to it — so report length grows with the outline
+ * instead of stopping at one output cap. When the model cannot be called (budget spent), the
+ * section falls back to an extractive summary of its evidence (a `SECTION_FALLBACK` warning),
+ * so a report is still written.
  */
 
 import { isDossierError } from "../core/errors.ts";
@@ -11,6 +13,7 @@ import type { Evidence } from "../core/source.ts";
 import { formatEvidence } from "./evidence-select.ts";
 import { languageInstruction } from "./language.ts";
 import type { RunContext } from "./run-context.ts";
+import { type Finding, findingsBlock, specLines, type WriterSpec } from "./writer-brief.ts";
 
 /** A written section. */
 export interface WrittenSection {
@@ -33,6 +36,10 @@ export interface WriteSectionOptions {
   language: string;
   /** Extra guidance for writers (e.g. a persistent rubric). */
   guidance?: string;
+  /** Findings chosen for this section (already within the call's budget). */
+  findings?: readonly Finding[];
+  /** The task's constraints, required outputs and time scope. */
+  spec?: WriterSpec;
   maxOutputTokens?: number;
 }
 
@@ -48,6 +55,8 @@ export function sectionSystem(
     "Support every factual statement with the evidence provided, citing ids in square brackets right after the claim,",
     "e.g. [E4] or [E4, E9]. Cite only ids from the evidence list; never invent an id or a number citation like [1].",
     "Be specific: figures, dates, names, and where sources disagree, say so. Do not repeat other sections' topics.",
+    "Findings summarise what the research established; build on them (conflicts and merged figures included), but",
+    "cite only the evidence excerpts, never a finding's label. Honour the task's constraints and time scope.",
     `Today's date is ${ctx.currentDate}. State times absolutely; do not present past dates as future, and attribute forecasts to whoever made them.`,
     languageInstruction(language),
     guidance ?? "",
@@ -77,6 +86,9 @@ export async function writeSection(ctx: RunContext, options: WriteSectionOptions
         outlineToText(options.outline),
         "",
         `Write section ${section.id} "${section.title}". Plan: ${section.plan}`,
+        ...specLines(options.spec),
+        "",
+        ...findingsBlock(options.findings ?? []),
         "",
         "<evidence>",
         formatEvidence(evidence, (id) => ctx.evidence.getSource(id)),
@@ -87,6 +99,11 @@ export async function writeSection(ctx: RunContext, options: WriteSectionOptions
     return { ...base, content: stripHeadings(result.text), fallback: false };
   } catch (error) {
     if (isDossierError(error, "CANCELLED")) throw error;
+    ctx.emit({
+      type: "warning",
+      code: "SECTION_FALLBACK",
+      message: `section ${section.id} written extractively (${isDossierError(error) ? error.code : "error"})`,
+    });
     return { ...base, content: extractive(evidence), fallback: true };
   }
 }

@@ -1,8 +1,10 @@
 /**
  * The Report agent's writing stage, shared by the strategies that outline and write: outline,
- * one writer call per leaf section with only its evidence (concurrently), a coherence pass,
- * then assembly with the citation pass and checks. Each step has a fallback, so a report is
- * written even when the model fails or the budget is spent.
+ * one writer call per leaf section (concurrently) that sees — within a token budget per call —
+ * the findings that served its section, the task's constraints and required outputs, then the
+ * excerpts it may cite; a coherence pass; then assembly with the citation pass and checks.
+ * Each step has a fallback, so a report is written even when the model fails or the budget is
+ * spent.
  */
 
 import PQueue from "p-queue";
@@ -12,11 +14,25 @@ import { reportLabel } from "../agents/language.ts";
 import { type PlannedOutline, proposeOutline } from "../agents/outliner.ts";
 import type { RunContext } from "../agents/run-context.ts";
 import { type WrittenSection, writeSection } from "../agents/section-writer.ts";
+import {
+  citedInFindings,
+  type Finding,
+  findingsForSection,
+  type WriterSpec,
+} from "../agents/writer-brief.ts";
 import { isDossierError } from "../core/errors.ts";
 import { createOutline, flattenOutline, outlineLeaves } from "../core/outline.ts";
 import type { ReportDocument } from "../core/report.ts";
 import type { Evidence } from "../core/source.ts";
+import { estimateTokens } from "../llm/token-estimate.ts";
 import { assembleReport, type ReportPart } from "./report-assembly.ts";
+
+export type { Finding, WriterSpec } from "../agents/writer-brief.ts";
+
+/** Default prompt budget of one section-writer call (findings + excerpts), in tokens. */
+export const DEFAULT_WRITER_PROMPT_TOKENS = 9000;
+/** Tokens one formatted excerpt takes at most (600 characters plus its label). */
+const EXCERPT_TOKENS = 230;
 
 /** A section to fall back on when no outline can be made (e.g. a sub-report). */
 export interface FallbackSection {
@@ -40,6 +56,15 @@ export interface WriteReportOptions {
   outline?: PlannedOutline;
   /** Evidence per section. Default 16. */
   evidencePerSection?: number;
+  /**
+   * What the research found, per section: node summaries, sub-reports, consolidation notes
+   * (conflicts, merged figures). Each writer sees the ones for its section within its budget.
+   */
+  findings?: Finding[];
+  /** The task's constraints, required outputs and time scope, shown to every writer. */
+  spec?: WriterSpec;
+  /** Prompt budget of one section-writer call (findings + excerpts), in tokens. Default 9000. */
+  promptTokens?: number;
 }
 
 /** Writes, assembles and checks the report. */
@@ -76,11 +101,24 @@ export async function writeReport(ctx: RunContext, options: WriteReportOptions):
     leaves.map((section) =>
       queue.add(() =>
         ctx.inScope(`section:${section.id}`, async () => {
+          const budget = options.promptTokens ?? DEFAULT_WRITER_PROMPT_TOKENS;
+          const text = `${section.title} ${section.plan}`;
+          const findings = findingsForSection({
+            findings: options.findings ?? [],
+            sectionId: section.id,
+            text,
+            maxTokens: Math.floor(budget / 2),
+          });
+          const findingTokens = findings.reduce(
+            (n, f) => n + estimateTokens(f.label) + estimateTokens(f.text),
+            0,
+          );
+          const room = Math.max(4, Math.floor((budget - findingTokens) / EXCERPT_TOKENS));
           const evidence = selectEvidence({
-            text: `${section.title} ${section.plan}`,
+            text,
             pool: options.evidence,
-            preferred: planned.evidenceHints[section.id] ?? [],
-            limit: options.evidencePerSection ?? 16,
+            preferred: [...citedInFindings(findings), ...(planned.evidenceHints[section.id] ?? [])],
+            limit: Math.min(options.evidencePerSection ?? 16, room),
           });
           const result = await writeSection(ctx, {
             outline: planned.outline,
@@ -88,6 +126,8 @@ export async function writeReport(ctx: RunContext, options: WriteReportOptions):
             section,
             evidence,
             language: options.language,
+            findings,
+            ...(options.spec ? { spec: options.spec } : {}),
             ...(options.guidance ? { guidance: options.guidance } : {}),
           });
           ctx.emit({
