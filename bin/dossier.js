@@ -1,10 +1,14 @@
 #!/usr/bin/env node
-// The dossier command. Runs the TypeScript sources directly (Node >= 24 strips types).
-const [major] = process.versions.node.split(".").map(Number);
-if (major < 24) {
+// The dossier command. Runs the built JavaScript in dist/; in a source checkout without a
+// build it runs the TypeScript sources (Node strips the types).
+import { existsSync } from "node:fs";
+
+const [major, minor] = process.versions.node.split(".").map(Number);
+if (major < 22 || (major === 22 && minor < 13) || major === 23) {
   process.stderr.write(
-    `dossier: error [CONFIG_INVALID]: Node ${process.versions.node} is too old; Dossier needs Node 24 or later (run it through npx or npm, which use the pinned Node from node_modules/.bin)\n`,
+    `dossier: error [CONFIG_INVALID]: Node ${process.versions.node} is not supported; Dossier needs Node 22.13 or later 22.x, or Node 24 or later (npx and npm scripts use the Node pinned in node_modules/.bin)\n`,
   );
   process.exit(2);
 }
-await import("../src/cli/main.ts");
+const built = new URL("../dist/cli/main.js", import.meta.url);
+await import(existsSync(built) ? built.href : new URL("../src/cli/main.ts", import.meta.url).href);

@@ -1,7 +1,11 @@
 /**
  * Dossier as a library. The main entry points:
  *
- * - `prepareResearch` + `startResearch`: run a research job (what `dossier research` does);
+ * - `research(question, options)`: one call that runs a research job and returns its report;
+ * - `createDossier(options)`: the composition root every interface works through — research
+ *   runs with handles (events, cancel), estimates, stored runs, the strategy registry;
+ * - `StrategyDefinition` + `createDossier({ strategies })`: add your own research strategy;
+ * - `prepareResearch` + `startResearch`: the two halves of a research job, for finer control;
  * - `loadConfig`, `registryFromConfig`, `openSqliteStore`: the pieces a job needs;
  * - `startRun`: run your own strategy as a recorded run with budgets, events and resume keys;
  * - the core domain (citation pass, outline, plan graph, budget ledger, events, errors);
@@ -9,6 +13,7 @@
  * - the evaluation toolkit under `eval`.
  */
 
+export type { ResearchTools } from "./agents/research-tools.ts";
 export type { ClarifyCallback } from "./agents/router.ts";
 export type { RunContext } from "./agents/run-context.ts";
 export * from "./core/index.ts";
@@ -25,14 +30,32 @@ export {
   renderReport,
 } from "./render/index.ts";
 export { type Config, configSchema } from "./runtime/config.ts";
+export type { ConfigOverrides } from "./runtime/config-load.ts";
 export { type LoadedConfig, loadConfig } from "./runtime/config-load.ts";
+export { createDossier, type Dossier, type DossierOptions } from "./runtime/dossier.ts";
+export type { ResearchEstimate } from "./runtime/estimate.ts";
 export { estimateResearch, formatEstimate } from "./runtime/estimate.ts";
 export { registryFromConfig } from "./runtime/models.ts";
 export { prepareResearch, type ResearchEnvironment, reportStats, startResearch } from "./runtime/research.ts";
+export { type ResearchCallOptions, research } from "./runtime/research-api.ts";
+export type { ResearchHandle, ResearchOptions, ResearchResult } from "./runtime/research-handle.ts";
 export { type ResearchRequest, STRATEGIES, type StrategyName } from "./runtime/research-request.ts";
 export { type RunHandle, type RunResult, type Strategy, startRun } from "./runtime/run.ts";
+export type { RunsApi } from "./runtime/runs-api.ts";
 export { openSqliteStore } from "./store/sqlite-store.ts";
 export type { Cache, EventLog, RunStore, Store } from "./store/types.ts";
+export { graphStrategy, minddrStrategy, offlineStrategy } from "./strategies/builtin/index.ts";
+export { createStrategyRegistry, StrategyRegistry } from "./strategies/registry.ts";
+export type {
+  EstimatedCall,
+  ResearchOutcome,
+  Sources,
+  StopReason,
+  StrategyCapabilities,
+  StrategyDefinition,
+  StrategyEstimate,
+  StrategyRunInput,
+} from "./strategies/types.ts";
 export { CorpusIndex } from "./tools/corpus/corpus-index.ts";
 export { indexDirectory } from "./tools/corpus/ingest.ts";
 export { localSearch, localSearchTool } from "./tools/corpus/local-search.ts";

@@ -3,19 +3,39 @@
  */
 
 import { Command } from "commander";
-import { ENVIRONMENT_HELP, registerConfigCommand } from "./commands/config.ts";
-import { registerEvalCommand } from "./commands/eval/index.ts";
-import { registerFetchCommand } from "./commands/fetch.ts";
-import { registerIndexCommand } from "./commands/index-docs.ts";
-import { registerResearchCommand } from "./commands/research.ts";
-import { registerRunsCommand } from "./commands/runs.ts";
-import { registerSearchCommand } from "./commands/search.ts";
+import { COMMANDS } from "./commands/catalog.ts";
 import { CliExit, EXIT_USAGE, exitCodeOf, formatError, isCommanderExit } from "./errors.ts";
 import type { CliIo } from "./io.ts";
 import { VERSION } from "./version.ts";
 
-/** Builds the program for the given surroundings. */
-export function createProgram(io: CliIo): Command {
+/** Environment variables named in the help text. */
+const ENVIRONMENT_HELP =
+  "DOSSIER_MODEL, DOSSIER_MODEL_<ROLE>, DOSSIER_BASE_URL, DOSSIER_API_KEY, OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY, DOSSIER_SEARCH, TAVILY_API_KEY, EXA_API_KEY, BRAVE_API_KEY, SERPER_API_KEY, JINA_API_KEY, SEARXNG_URL, DOSSIER_HOME, DOSSIER_ALLOW_PRIVATE_NETWORK, DOSSIER_CONCURRENCY, DOSSIER_LANGUAGE";
+
+/** Global options that take a value (their value is not a command name). */
+const VALUE_OPTIONS = new Set(["--config", "--home", "--model"]);
+
+/** The command `argv` runs (`help <name>` counts as `<name>`), or null. */
+export function commandOf(argv: readonly string[]): string | null {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "--") return null;
+    if (VALUE_OPTIONS.has(arg)) {
+      i++;
+      continue;
+    }
+    if (arg.startsWith("-")) continue;
+    if (arg === "help") return argv[i + 1] ?? null;
+    return arg;
+  }
+  return null;
+}
+
+/**
+ * Builds the program for the given surroundings. Only the command `argv` names is loaded in
+ * full; the others are listed by name and description.
+ */
+export async function createProgram(io: CliIo, argv: readonly string[] = []): Promise<Command> {
   const program = new Command("dossier")
     .description(
       "Dossier — an auditable deep-research engine: plans, searches the web and your documents, and writes long reports whose every citation resolves to a retrieved passage.",
@@ -30,21 +50,19 @@ export function createProgram(io: CliIo): Command {
     .configureOutput({ writeOut: io.out, writeErr: io.err })
     .addHelpText(
       "after",
-      `\nConfiguration precedence: flags > environment > dossier.config.json > defaults.\nEnvironment: ${ENVIRONMENT_HELP.join(", ")}.`,
+      `\nConfiguration precedence: flags > environment > dossier.config.json > defaults.\nEnvironment: ${ENVIRONMENT_HELP}.`,
     );
-  registerResearchCommand(program, io);
-  registerConfigCommand(program, io);
-  registerSearchCommand(program, io);
-  registerFetchCommand(program, io);
-  registerIndexCommand(program, io);
-  registerRunsCommand(program, io);
-  registerEvalCommand(program, io);
+  const target = commandOf(argv);
+  for (const entry of COMMANDS) {
+    if (entry.name === target) (await entry.load())(program, io);
+    else program.command(`${entry.name}${entry.args ? ` ${entry.args}` : ""}`).description(entry.description);
+  }
   return program;
 }
 
 /** Runs the CLI with `argv` (without the node and script entries); resolves to the exit code. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
-  const program = createProgram(io);
+  const program = await createProgram(io, argv);
   try {
     await program.parseAsync([...argv], { from: "user" });
     return 0;

@@ -14,12 +14,17 @@ export interface GlobalFlags {
   debug?: boolean;
 }
 
-/** Loads the configuration with the global flags on top. */
-export function loadCliConfig(io: CliIo, flags: GlobalFlags): LoadedConfig {
+/** The setting origins of the global flags (the top configuration layer). */
+export function flagLayer(flags: GlobalFlags): Record<string, SettingOrigin> {
   const layer: Record<string, SettingOrigin> = {};
   if (flags.home !== undefined) layer.home = { label: "--home", raw: flags.home };
   if (flags.model !== undefined) layer.model = { label: "--model", raw: flags.model };
-  return loadConfig({ env: io.env, cwd: io.cwd, flags: layer, configFile: flags.config });
+  return layer;
+}
+
+/** Loads the configuration with the global flags on top. */
+export function loadCliConfig(io: CliIo, flags: GlobalFlags): LoadedConfig {
+  return loadConfig({ env: io.env, cwd: io.cwd, flags: flagLayer(flags), configFile: flags.config });
 }
 
 /** The absolute data directory of a configuration. */

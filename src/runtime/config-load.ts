@@ -39,7 +39,23 @@ export interface LoadConfigOptions {
   cwd?: string;
   /** An explicit configuration file (an error if it does not exist). */
   configFile?: string;
+  /**
+   * Settings given in code (`createDossier({ config })`), in the shape of the configuration
+   * file; they override the file and the environment, and flags override them.
+   */
+  overrides?: ConfigOverrides;
 }
+
+/** Settings given in code: any part of the configuration file's shape. */
+export type ConfigOverrides = {
+  [K in keyof z.input<typeof configSchema>]?: z.input<typeof configSchema>[K] extends infer V
+    ? V extends readonly unknown[]
+      ? V
+      : V extends object
+        ? Partial<V>
+        : V
+    : never;
+};
 
 type Kind = "string" | "list" | "bool" | "int";
 
@@ -168,6 +184,14 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
     const value = env[name];
     if (value === undefined || value.trim() === "") continue;
     put(path.split("."), convertEnvValue(value, kind), { label: name, raw: value });
+  }
+  if (options.overrides) {
+    const entries: Array<[string[], unknown]> = [];
+    flatten(options.overrides, [], entries);
+    for (const [keys, value] of entries) {
+      if (value === undefined) continue;
+      put(keys, value, { label: `config.${keys.join(".")}`, raw: value });
+    }
   }
   for (const [path, origin] of Object.entries(options.flags ?? {})) {
     if (origin.raw === undefined) continue;

@@ -5,24 +5,14 @@
  */
 
 import type { BudgetLimits } from "../core/budget.ts";
-import type { Role } from "../llm/model-spec.ts";
 import type { ModelRegistry } from "../llm/registry.ts";
-import type { StrategyName } from "./research-request.ts";
+import type { Range, StrategyDefinition } from "../strategies/types.ts";
 
-/** One kind of model call in the estimate. */
-interface CallKind {
-  role: Role;
-  count: [number, number];
-  input: number;
-  output: number;
-}
-
-/** A range. */
-export type Range = [low: number, high: number];
+export type { Range } from "../strategies/types.ts";
 
 /** The estimate. */
 export interface ResearchEstimate {
-  strategy: StrategyName;
+  strategy: string;
   llmCalls: Range;
   toolCalls: Range;
   tokens: Range;
@@ -34,69 +24,19 @@ export interface ResearchEstimate {
   cappedBy: string[];
 }
 
-/** The call structure of minddr with `maxSteps` model steps per search agent. */
-function minddrCalls(maxSteps: number, webReading: boolean): { llm: CallKind[]; tools: Range } {
-  const agents: Range = [3, 8];
-  const steps: Range = [1, Math.max(1, maxSteps)];
-  const reads: Range = webReading ? [0, 2 * steps[1]] : [0, 0];
-  const llm: CallKind[] = [
-    { role: "planner", count: [1, 1], input: 1500, output: 800 },
-    { role: "searcher", count: [agents[0] * steps[0], agents[1] * steps[1]], input: 5000, output: 500 },
-    { role: "searcher", count: agents, input: 6000, output: 600 },
-    { role: "reader", count: [agents[0] * reads[0], agents[1] * reads[1]], input: 12000, output: 800 },
-    { role: "writer", count: [1, 1], input: 15000, output: 1500 },
-    { role: "writer", count: [4, 20], input: 8000, output: 1200 },
-    { role: "writer", count: [1, 1], input: 10000, output: 1200 },
-  ];
-  const tools: Range = [agents[0] * (1 + steps[0]), agents[1] * (4 + 5 * steps[1])];
-  return { llm, tools };
-}
-
-/** The call structure of the graph strategy: 1–15 planner iterations of 1–4 nodes. */
-function graphCalls(webReading: boolean): { llm: CallKind[]; tools: Range } {
-  const iterations: Range = [1, 15];
-  const nodes: Range = [iterations[0] * 1 + 2, iterations[1] * 4 + 3];
-  const rounds: Range = [1, 10];
-  const reads: Range = webReading ? [0, 3] : [0, 0];
-  const llm: CallKind[] = [
-    { role: "router", count: [1, 1], input: 1200, output: 700 },
-    { role: "searcher", count: [nodes[0] * rounds[0], nodes[1] * rounds[1]], input: 5000, output: 500 },
-    { role: "searcher", count: nodes, input: 6000, output: 600 },
-    { role: "reader", count: [0, nodes[1] * rounds[1] * reads[1]], input: 12000, output: 800 },
-    { role: "writer", count: [1, 1], input: 15000, output: 1500 },
-    { role: "rubricer", count: [1 + iterations[0], 1 + iterations[1]], input: 4000, output: 600 },
-    { role: "planner", count: [iterations[0], 2 * iterations[1]], input: 8000, output: 2000 },
-    { role: "critic", count: [iterations[0], 3 * iterations[1]], input: 3000, output: 600 },
-    { role: "writer", count: [4, 20], input: 8000, output: 1200 },
-    { role: "writer", count: [1, 1], input: 10000, output: 1200 },
-  ];
-  const tools: Range = [nodes[0] * rounds[0], nodes[1] * rounds[1] * (3 + reads[1])];
-  return { llm, tools };
-}
-
 /** Estimates a run. */
 export function estimateResearch(options: {
-  strategy: StrategyName;
+  strategy: StrategyDefinition<unknown>;
+  /** The strategy's options, already validated. */
+  strategyOptions?: unknown;
   registry: ModelRegistry;
   budget: BudgetLimits;
-  maxSteps?: number;
   webReading: boolean;
 }): ResearchEstimate {
-  if (options.strategy === "offline") {
-    return {
-      strategy: "offline",
-      llmCalls: [0, 0],
-      toolCalls: [2, 6],
-      tokens: [0, 0],
-      costUsd: [0, 0],
-      unpriced: [],
-      cappedBy: [],
-    };
-  }
-  const { llm, tools } =
-    options.strategy === "graph"
-      ? graphCalls(options.webReading)
-      : minddrCalls(options.maxSteps ?? 4, options.webReading);
+  const { llm, tools } = options.strategy.estimate({
+    options: options.strategyOptions ?? {},
+    webReading: options.webReading,
+  });
   const unpriced = new Set<string>();
   let calls: Range = [0, 0];
   let tokens: Range = [0, 0];
@@ -128,7 +68,7 @@ export function estimateResearch(options: {
     cappedBy.push("max cost");
   }
   return {
-    strategy: options.strategy,
+    strategy: options.strategy.name,
     llmCalls: calls,
     toolCalls,
     tokens: [Math.round(tokens[0]), Math.round(tokens[1])],

@@ -6,16 +6,21 @@ import { z } from "zod";
 import { budgetLimitsSchema } from "../core/budget.ts";
 import { sourcesSchema } from "../core/run-options.ts";
 
-/** Research strategies. */
+/** The built-in research strategies (more can be registered; see `StrategyRegistry`). */
 export const STRATEGIES = ["graph", "minddr", "offline"] as const;
-/** A research strategy. */
-export type StrategyName = (typeof STRATEGIES)[number];
+/** A research strategy's name. */
+export type StrategyName = string;
 
 /** A research request. */
 export const researchRequestSchema = z.object({
   query: z.string().trim().min(3, "the research question is empty or too short"),
   /** Default: graph when a model is configured, offline when only documents are given. */
-  strategy: z.enum(STRATEGIES).optional(),
+  strategy: z
+    .string()
+    .regex(/^[a-z][a-z0-9-]*$/, "expected a strategy name such as graph, minddr or offline")
+    .optional(),
+  /** The strategy's own options, checked against its options schema. */
+  strategyOptions: z.record(z.string(), z.unknown()).optional(),
   /** Default: web; both when documents are given and web search is configured; local when only documents. */
   sources: sourcesSchema.optional(),
   /** A folder of documents, indexed (incrementally) before the run. */
@@ -35,7 +40,7 @@ export const researchRequestSchema = z.object({
     .regex(/^\d{4}-\d{2}-\d{2}$/, "expected YYYY-MM-DD")
     .optional(),
   concurrency: z.number().int().min(1).max(64).optional(),
-  /** Model-driven steps per search agent (minddr). */
+  /** Model-driven steps per search agent (minddr; same as `strategyOptions.maxSteps`). */
   maxSteps: z.number().int().min(0).max(30).optional(),
 });
 /** A research request as given. */

@@ -8,17 +8,14 @@
 import { basename, resolve } from "node:path";
 import { guessQueryLanguage } from "../agents/language.ts";
 import type { ClarifyCallback } from "../agents/router.ts";
-import type { RunContext } from "../agents/run-context.ts";
 import type { Clock } from "../core/clock.ts";
 import { DossierError } from "../core/errors.ts";
 import type { ReportDocument } from "../core/report.ts";
 import type { ModelRegistry } from "../llm/registry.ts";
 import type { ReportFormat } from "../render/index.ts";
 import type { Store } from "../store/types.ts";
-import { runGraph } from "../strategies/graph.ts";
-import { runMinddr } from "../strategies/minddr.ts";
-import type { ResearchOutcome } from "../strategies/types.ts";
-import { runOffline } from "../strategies/offline.ts";
+import { createStrategyRegistry, type StrategyRegistry } from "../strategies/registry.ts";
+import type { ResearchOutcome, Sources, StrategyDefinition } from "../strategies/types.ts";
 import { CorpusIndex } from "../tools/corpus/corpus-index.ts";
 import { corpusPath } from "../tools/corpus/corpus-paths.ts";
 import { indexDirectory } from "../tools/corpus/ingest.ts";
@@ -33,7 +30,6 @@ import {
   type ParsedResearchRequest,
   type ResearchRequest,
   researchRequestSchema,
-  type StrategyName,
 } from "./research-request.ts";
 import { createResearchTools, READER_POLICY } from "./research-tools.ts";
 import { type RunHandle, startRun } from "./run.ts";
@@ -59,6 +55,8 @@ export interface ResearchEnvironment {
   clarify?: ClarifyCallback;
   /** Tool policy over the gateway defaults (e.g. faster retries in tests). */
   toolPolicy?: Partial<ProviderPolicy>;
+  /** The strategies to choose from (default: the built-in ones). */
+  strategies?: StrategyRegistry;
 }
 
 /** The outcome of a research run. */
@@ -69,16 +67,17 @@ export interface ResearchRunOutcome extends ResearchOutcome {
 /** A prepared research run. */
 export interface PreparedResearch {
   request: ParsedResearchRequest;
-  strategy: StrategyName;
-  sources: "web" | "local" | "both" | "local-only";
+  /** The chosen strategy's name. */
+  strategy: string;
+  definition: StrategyDefinition<unknown>;
+  /** The strategy's options, validated by its schema. */
+  strategyOptions: unknown;
+  sources: Sources;
   language: string;
   providers: SearchProvider[];
   corpus: { name: string; index: CorpusIndex } | null;
   notices: string[];
 }
-
-const OFFLINE_NOTICE =
-  "Offline mode: no language model is configured, so this report is an extractive summary of passages from your documents (set DOSSIER_MODEL for full research).";
 
 /** Validates the request against the configuration; indexes the docs folder. Runs nothing else. */
 export async function prepareResearch(
@@ -97,6 +96,7 @@ export async function prepareResearch(
   const hasModel = env.registry.configured();
   const corpusName = request.corpus ?? (request.docs ? corpusNameOf(request.docs) : null);
 
+  const strategies = env.strategies ?? createStrategyRegistry();
   let strategy = request.strategy;
   if (!strategy) {
     if (hasModel) strategy = "graph";
@@ -110,9 +110,16 @@ export async function prepareResearch(
       );
     }
   }
-  if (strategy !== "offline") {
-    for (const role of ["router", "planner", "searcher", "reader", "critic", "rubricer", "writer"] as const)
-      env.registry.forRole(role);
+  const definition = strategies.get(strategy);
+  const strategyOptions = parseStrategyOptions(definition, request);
+  if (definition.capabilities.needsModel) {
+    if (!hasModel) {
+      throw new DossierError(
+        "MODEL_NOT_CONFIGURED",
+        `the ${definition.name} strategy needs a model: set DOSSIER_MODEL (e.g. DOSSIER_MODEL=openai:gpt-4o-mini with OPENAI_API_KEY, or ollama:qwen3:8b)`,
+      );
+    }
+    for (const role of definition.roles) env.registry.forRole(role);
   }
 
   const { providers, missing } = createSearchProviders(env.config, undefined, {
@@ -120,9 +127,10 @@ export async function prepareResearch(
   });
   for (const m of missing) notices.push(`Search provider ${m.name} skipped: set ${m.setting}.`);
 
-  let sources =
-    request.sources ?? (corpusName ? (providers.length && strategy !== "offline" ? "both" : "local") : "web");
-  if (strategy === "offline" && sources !== "local-only") sources = "local";
+  const web = definition.capabilities.web;
+  let sources: Sources =
+    request.sources ?? (corpusName ? (providers.length && web ? "both" : "local") : web ? "web" : "local");
+  if (!web && sources !== "local-only") sources = "local";
   if ((sources === "web" || sources === "both") && providers.length === 0) {
     if (sources === "web") {
       throw new DossierError(
@@ -166,7 +174,9 @@ export async function prepareResearch(
   const language = request.language === "auto" ? guessQueryLanguage(request.query) : request.language;
   return {
     request,
-    strategy,
+    strategy: definition.name,
+    definition,
+    strategyOptions,
     sources,
     language,
     providers: sources === "local" || sources === "local-only" ? [] : providers,
@@ -225,11 +235,11 @@ export function startResearch(
         allowPrivateNetwork: env.config.allowPrivateNetwork,
         ...(env.fetch ? { fetch: env.fetch } : {}),
       });
-      const outcome = await runStrategy(ctx, strategy, {
+      const outcome = await prepared.definition.run(ctx, {
+        options: prepared.strategyOptions,
         tools,
         language: prepared.language,
-        maxSteps: request.maxSteps,
-        clarify: env.clarify,
+        ...(env.clarify ? { clarify: env.clarify } : {}),
       });
       const paths = reportPaths({
         out: request.out,
@@ -245,34 +255,6 @@ export function startResearch(
   });
   void handle.done.finally(() => prepared.corpus?.index.close());
   return handle;
-}
-
-async function runStrategy(
-  ctx: RunContext,
-  strategy: StrategyName,
-  options: {
-    tools: ReturnType<typeof createResearchTools>;
-    language: string;
-    maxSteps: number | undefined;
-    clarify: ClarifyCallback | undefined;
-  },
-): Promise<ResearchOutcome> {
-  switch (strategy) {
-    case "graph":
-      return runGraph(ctx, {
-        tools: options.tools,
-        language: options.language,
-        ...(options.clarify ? { clarify: options.clarify } : {}),
-      });
-    case "minddr":
-      return runMinddr(ctx, {
-        tools: options.tools,
-        language: options.language,
-        ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
-      });
-    case "offline":
-      return runOffline(ctx, { tools: options.tools, language: options.language, notice: OFFLINE_NOTICE });
-  }
 }
 
 /** The figures of a report stored with report-ready and printed by `--json`. */
@@ -296,4 +278,24 @@ function corpusNameOf(dir: string): string {
     .replace(/[^a-z0-9_-]+/g, "-")
     .replace(/^-+|-+$/g, "");
   return name || "default";
+}
+
+/** The strategy's options from the request, checked against the strategy's schema. */
+export function parseStrategyOptions(
+  definition: StrategyDefinition<unknown>,
+  request: ParsedResearchRequest,
+): unknown {
+  const raw: Record<string, unknown> = {
+    ...(request.maxSteps === undefined ? {} : { maxSteps: request.maxSteps }),
+    ...request.strategyOptions,
+  };
+  const parsed = definition.optionsSchema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const where = issue.path.length ? issue.path.join(".") : "options";
+  const message =
+    issue.code === "unrecognized_keys"
+      ? `${issue.keys.join(", ")} ${issue.keys.length > 1 ? "are not options" : "is not an option"} of the ${definition.name} strategy`
+      : `${where}: ${issue.message}`;
+  throw new DossierError("INPUT_INVALID", `strategy ${definition.name}: ${message}`);
 }

@@ -14,6 +14,7 @@ import { DATABASE_FILE } from "../../store/sqlite-store.ts";
 import type { CliIo } from "../io.ts";
 import { type GlobalFlags, homeDir, loadCliConfig } from "../settings.ts";
 import { VERSION } from "../version.ts";
+import { commandEntry } from "./catalog.ts";
 
 const KEY_SETTINGS = [
   ["OPENAI_API_KEY", "providerKeys.openai"],
@@ -112,9 +113,7 @@ function renderText(io: CliIo, d: ReturnType<typeof describeConfig>): string {
 export function registerConfigCommand(program: Command, io: CliIo): void {
   program
     .command("config")
-    .description(
-      "show the effective configuration (secrets masked), which keys are present and where data lives",
-    )
+    .description(commandEntry("config").description)
     .option("--json", "print JSON")
     .action((opts: { json?: boolean }, cmd: Command) => {
       const loaded = loadCliConfig(io, cmd.optsWithGlobals<GlobalFlags>());

@@ -17,6 +17,7 @@ import type { ToolError } from "../../tools/types.ts";
 import type { CliIo } from "../io.ts";
 import { openCliServices } from "../services.ts";
 import { type GlobalFlags, loadCliConfig } from "../settings.ts";
+import { commandEntry } from "./catalog.ts";
 
 /** Flags of `dossier fetch`. */
 export interface FetchFlags extends GlobalFlags {
@@ -29,9 +30,7 @@ export interface FetchFlags extends GlobalFlags {
 export function registerFetchCommand(program: Command, io: CliIo): void {
   program
     .command("fetch")
-    .description(
-      "read one web page (HTML, PDF, text or Markdown) as clean text; with --goal, the reader model extracts verbatim evidence for the goal",
-    )
+    .description(commandEntry("fetch").description)
     .argument("<url>", "the http or https URL to read")
     .option("--goal <text>", "read the page for this goal with the reader model (DOSSIER_MODEL_READER)")
     .option("--json", "print JSON")

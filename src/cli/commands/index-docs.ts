@@ -27,6 +27,7 @@ import {
 import type { CliIo } from "../io.ts";
 import { openCliServices } from "../services.ts";
 import { type GlobalFlags, homeDir, loadCliConfig } from "../settings.ts";
+import { commandEntry } from "./catalog.ts";
 
 /** Flags of `dossier index`. */
 export interface IndexFlags extends GlobalFlags {
@@ -119,7 +120,7 @@ export async function runIndex(io: CliIo, dir: string, flags: IndexFlags): Promi
 export function registerIndexCommand(program: Command, io: CliIo): void {
   program
     .command("index")
-    .description("index a folder of Markdown, text, HTML and PDF files for local search (incremental)")
+    .description(commandEntry("index").description)
     .argument("<dir>", "the folder to index")
     .option("--name <corpus>", `corpus name (default "${DEFAULT_CORPUS}"); stored in <home>/corpus/<name>.db`)
     .option(

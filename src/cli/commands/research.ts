@@ -7,16 +7,12 @@
 import type { Command } from "commander";
 import type { BudgetLimits } from "../../core/budget.ts";
 import { DossierError } from "../../core/errors.ts";
-import { estimateResearch, formatEstimate } from "../../runtime/estimate.ts";
-import { registryFromConfig } from "../../runtime/models.ts";
-import { prepareResearch, reportStats, startResearch } from "../../runtime/research.ts";
-import { type ResearchRequest, STRATEGIES, type StrategyName } from "../../runtime/research-request.ts";
-import { formatIndexSummary } from "../../tools/corpus/index-summary.ts";
+import type { ResearchRequest } from "../../runtime/research-request.ts";
+import { createStrategyRegistry } from "../../strategies/registry.ts";
 import { CliExit } from "../errors.ts";
 import type { CliIo } from "../io.ts";
-import { createProgressLine } from "../progress.ts";
-import { openCliServices } from "../services.ts";
 import type { GlobalFlags } from "../settings.ts";
+import { commandEntry } from "./catalog.ts";
 
 /** Flags of `dossier research`. */
 export interface ResearchFlags extends GlobalFlags {
@@ -90,12 +86,6 @@ export function requestFromFlags(
   budget: BudgetLimits,
   language?: string,
 ): ResearchRequest {
-  if (flags.strategy && !(STRATEGIES as readonly string[]).includes(flags.strategy)) {
-    throw new DossierError(
-      "INPUT_INVALID",
-      `--strategy must be one of ${STRATEGIES.join(", ")}, got "${flags.strategy}"`,
-    );
-  }
   const formats = (flags.format ?? "md")
     .split(",")
     .map((f) => f.trim().toLowerCase())
@@ -114,7 +104,7 @@ export function requestFromFlags(
   const maxSteps = flags.maxSteps === undefined ? undefined : Number(flags.maxSteps);
   return {
     query,
-    ...(flags.strategy ? { strategy: flags.strategy as StrategyName } : {}),
+    ...(flags.strategy ? { strategy: flags.strategy } : {}),
     ...(flags.sources ? { sources: flags.sources as ResearchRequest["sources"] } : {}),
     ...(flags.docs ? { docs: flags.docs } : {}),
     ...(flags.corpus ? { corpus: flags.corpus } : {}),
@@ -130,11 +120,16 @@ export function requestFromFlags(
 
 /** Runs `dossier research`. Resolves to the exit code. */
 export async function runResearch(io: CliIo, query: string, flags: ResearchFlags): Promise<number> {
-  const services = openCliServices(io, flags);
-  const { config } = services.loaded;
-  const registry = registryFromConfig(config);
-  const budget = budgetFromFlags(config.budget, flags);
-  const request = requestFromFlags(query, flags, budget, config.language);
+  const [{ createDossierForCli }, { reportStats }, { formatIndexSummary }, { createProgressLine }] =
+    await Promise.all([
+      import("../dossier-cli.ts"),
+      import("../../runtime/research.ts"),
+      import("../../tools/corpus/index-summary.ts"),
+      import("../progress.ts"),
+    ]);
+  const dossier = createDossierForCli(io, flags);
+  const budget = budgetFromFlags(dossier.config.budget, flags);
+  const request = requestFromFlags(query, flags, budget, dossier.config.language);
   // Ctrl-C aborts indexing or the run (recorded as cancelled); a second Ctrl-C quits at once.
   const interrupt = new AbortController();
   let interrupts = 0;
@@ -145,60 +140,44 @@ export async function runResearch(io: CliIo, query: string, flags: ResearchFlags
     interrupt.abort("interrupted (Ctrl-C)");
   };
   try {
+    const { query: _q, ...options } = request;
     if (flags.estimate) {
-      const strategy = (request.strategy ?? (registry.configured() ? "graph" : "offline")) as StrategyName;
-      const estimate = estimateResearch({
-        strategy,
-        registry,
-        budget,
-        webReading: request.sources !== "local" && request.sources !== "local-only",
-        ...(request.maxSteps !== undefined ? { maxSteps: request.maxSteps } : {}),
-      });
+      const estimate = dossier.estimate(query, options);
+      const { formatEstimate } = await import("../../runtime/estimate.ts");
       io.out(flags.json ? `${JSON.stringify(estimate)}\n` : formatEstimate(estimate));
       return 0;
     }
     process.on("SIGINT", onSigint);
-    const environment = {
-      config,
-      store: services.store,
-      registry,
-      env: io.env,
-      cwd: io.cwd,
-      signal: interrupt.signal,
-    };
-    const prepared = await prepareResearch(request, {
-      ...environment,
-      onIndexed: (summary) => io.err(`${formatIndexSummary(summary)}\n`),
-    });
-    for (const notice of prepared.notices) io.err(`dossier: ${notice}\n`);
     const interactive = flags.interactive === true && io.isTty && Boolean(process.stdin.isTTY);
-    if (flags.interactive && !interactive) {
-      io.err("dossier: --interactive needs a terminal; continuing and recording assumptions instead\n");
-    }
-    const handle = startResearch(prepared, {
-      ...environment,
-      ...(interactive ? { clarify: askOnTerminal } : {}),
-    });
     const progress =
       io.isTty && !flags.json ? createProgressLine((t) => io.err(t), process.stderr.columns ?? 120) : null;
-    const unsubscribe = progress
-      ? services.store.events.subscribe(handle.runId, (e) => progress.update(e))
-      : () => {};
-    if (!flags.json && !io.isTty) io.err(`dossier: run ${handle.runId} started (${prepared.strategy})\n`);
+    const handle = dossier.research(query, {
+      ...options,
+      signal: interrupt.signal,
+      onIndexed: (summary) => io.err(`${formatIndexSummary(summary)}\n`),
+      onPrepared: (prepared) => {
+        for (const notice of prepared.notices) io.err(`dossier: ${notice}\n`);
+        if (flags.interactive && !interactive) {
+          io.err("dossier: --interactive needs a terminal; continuing and recording assumptions instead\n");
+        }
+        if (!flags.json && !io.isTty) io.err(`dossier: run ${handle.runId} started (${prepared.strategy})\n`);
+      },
+      ...(progress ? { onEvent: (e) => progress.update(e) } : {}),
+      ...(interactive ? { clarify: askOnTerminal } : {}),
+    });
     const result = await handle.done;
-    unsubscribe();
     progress?.done();
 
-    const { record, outcome } = result;
+    const { record, report } = result;
     const u = record.usage;
     if (flags.json) {
-      const stats = outcome ? reportStats(outcome.report) : null;
+      const stats = report ? reportStats(report) : null;
       io.out(
         `${JSON.stringify({
           runId: record.id,
           strategy: record.strategy,
           status: record.status,
-          reportPaths: outcome?.paths ?? [],
+          reportPaths: result.paths,
           sources: stats?.sources ?? 0,
           citations: stats?.citations ?? 0,
           groundedShare: stats?.groundedShare ?? null,
@@ -210,15 +189,15 @@ export async function runResearch(io: CliIo, query: string, flags: ResearchFlags
           stopReason: record.stopReason,
         })}\n`,
       );
-    } else if (outcome) {
-      const stats = reportStats(outcome.report);
+    } else if (report) {
+      const stats = reportStats(report);
       io.out(
-        [
-          `Report: ${outcome.report.title}`,
-          ...outcome.paths.map((p) => `  ${p}`),
+        `${[
+          `Report: ${report.title}`,
+          ...result.paths.map((p) => `  ${p}`),
           `${stats.sources} sources cited, ${stats.citations} citations${stats.groundedShare === null ? "" : `, ${(stats.groundedShare * 100).toFixed(0)}% of cited sentences grounded`}; stop: ${record.stopReason}`,
           `run ${record.id}: ${u?.llmCalls ?? 0} model calls, ${u?.toolCalls ?? 0} tool calls, ${u?.inputTokens ?? "?"}+${u?.outputTokens ?? "?"} tokens, ${u?.costUsd === null || u?.costUsd === undefined ? "cost unknown" : `$${u.costUsd.toFixed(4)}`}`,
-        ].join("\n") + "\n",
+        ].join("\n")}\n`,
       );
     }
     if (record.status === "cancelled") {
@@ -238,7 +217,7 @@ export async function runResearch(io: CliIo, query: string, flags: ResearchFlags
     return 0;
   } finally {
     process.off("SIGINT", onSigint);
-    services.close();
+    await dossier.close();
   }
 }
 
@@ -246,10 +225,10 @@ export async function runResearch(io: CliIo, query: string, flags: ResearchFlags
 export function registerResearchCommand(program: Command, io: CliIo): void {
   program
     .command("research <question>")
-    .description("research a question and write a cited report")
+    .description(commandEntry("research").description)
     .option(
       "--strategy <name>",
-      `research strategy: ${STRATEGIES.join(", ")} (default graph with a model, offline without)`,
+      `research strategy: ${createStrategyRegistry().names().join(", ")} (default graph with a model, offline without; see dossier strategies)`,
     )
     .option("--sources <which>", "web, local, both or local-only (default: web; both/local with --docs)")
     .option("--docs <dir>", "a folder of your documents, indexed first (incrementally)")
@@ -259,7 +238,7 @@ export function registerResearchCommand(program: Command, io: CliIo): void {
     .option("--max-minutes <n>", "wall time budget")
     .option("--max-cost <usd>", "cost budget in USD")
     .option("--max-iterations <n>", "iterations of the strategy's loop (minddr: search steps)")
-    .option("--max-steps <n>", "model-driven steps per search agent (default 4)")
+    .option("--max-steps <n>", "model-driven steps per search agent (minddr; default 12)")
     .option("--language <code>", "report language (default: the question's)")
     .option("--out <path>", "file base (report → report.md …) or directory for the report")
     .option("--format <list>", "md, html, json (comma list)", "md")

@@ -9,6 +9,7 @@ import type { RunRecord } from "../../core/run.ts";
 import type { CliIo } from "../io.ts";
 import { openCliServices } from "../services.ts";
 import type { GlobalFlags } from "../settings.ts";
+import { commandEntry } from "./catalog.ts";
 
 function usageLine(run: RunRecord): string {
   const u = run.usage;
@@ -83,7 +84,7 @@ export function formatEvent(e: DossierEvent): string {
 
 /** Registers `dossier runs`. */
 export function registerRunsCommand(program: Command, io: CliIo): void {
-  const runs = program.command("runs").description("list past runs, show one, or print its event log");
+  const runs = program.command("runs").description(commandEntry("runs").description);
 
   runs
     .command("list")

@@ -18,6 +18,7 @@ import { type SearchRequest, type SearchResult, timeRangeSchema } from "../../to
 import type { CliIo } from "../io.ts";
 import { openCliServices } from "../services.ts";
 import { type GlobalFlags, loadCliConfig } from "../settings.ts";
+import { commandEntry } from "./catalog.ts";
 import { runLocalSearch } from "./search-local.ts";
 
 /** Flags of `dossier search` (with the global ones). */
@@ -161,7 +162,7 @@ export async function runSearch(io: CliIo, query: string, flags: SearchFlags): P
 export function registerSearchCommand(program: Command, io: CliIo): void {
   program
     .command("search")
-    .description("search the web (or the local corpus with --provider local) and print the results")
+    .description(commandEntry("search").description)
     .argument("<query>", "what to search for")
     .option(
       "--provider <name>",

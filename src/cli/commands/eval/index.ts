@@ -4,6 +4,7 @@
 
 import type { Command } from "commander";
 import type { CliIo } from "../../io.ts";
+import { commandEntry } from "../catalog.ts";
 import { registerChecksEval } from "./checks.ts";
 import { registerDeepsearchEval } from "./deepsearch.ts";
 import { registerFactEval } from "./fact.ts";
@@ -15,11 +16,7 @@ import { registerRubricEval } from "./rubric.ts";
 
 /** Registers `dossier eval` and its subcommands. */
 export function registerEvalCommand(program: Command, io: CliIo): void {
-  const evalCommand = program
-    .command("eval")
-    .description(
-      "evaluate reports and runs: rubrics, RACE, FACT, preference, deep-search QA, process metrics, checks",
-    );
+  const evalCommand = program.command("eval").description(commandEntry("eval").description);
   registerRubricEval(evalCommand, io);
   registerRaceEval(evalCommand, io);
   registerFactEval(evalCommand, io);

@@ -1,0 +1,81 @@
+/**
+ * The commands of `dossier`, as the top-level help lists them. Each entry loads its module only
+ * when the command runs (or its own help is asked for), so `dossier --help` and `--version`
+ * start without loading the research engine.
+ */
+
+import type { Command } from "commander";
+import type { CliIo } from "../io.ts";
+
+/** One top-level command. */
+export interface CommandEntry {
+  /** The name as typed. */
+  name: string;
+  /** Arguments as shown in the top-level help, e.g. `<question>`. */
+  args: string;
+  description: string;
+  /** Loads the module and registers the full command on `program`. */
+  load(): Promise<(program: Command, io: CliIo) => void>;
+}
+
+/** The top-level commands, in help order. */
+export const COMMANDS: readonly CommandEntry[] = [
+  {
+    name: "research",
+    args: "<question>",
+    description: "research a question and write a cited report",
+    load: async () => (await import("./research.ts")).registerResearchCommand,
+  },
+  {
+    name: "strategies",
+    args: "",
+    description: "list the research strategies, their model roles and options",
+    load: async () => (await import("./strategies.ts")).registerStrategiesCommand,
+  },
+  {
+    name: "config",
+    args: "",
+    description:
+      "show the effective configuration (secrets masked), which keys are present and where data lives",
+    load: async () => (await import("./config.ts")).registerConfigCommand,
+  },
+  {
+    name: "search",
+    args: "<query>",
+    description: "search the web (or the local corpus with --provider local) and print the results",
+    load: async () => (await import("./search.ts")).registerSearchCommand,
+  },
+  {
+    name: "fetch",
+    args: "<url>",
+    description:
+      "read one web page (HTML, PDF, text or Markdown) as clean text; with --goal, the reader model extracts verbatim evidence for the goal",
+    load: async () => (await import("./fetch.ts")).registerFetchCommand,
+  },
+  {
+    name: "index",
+    args: "<dir>",
+    description: "index a folder of Markdown, text, HTML and PDF files for local search (incremental)",
+    load: async () => (await import("./index-docs.ts")).registerIndexCommand,
+  },
+  {
+    name: "runs",
+    args: "",
+    description: "list past runs, show one, or print its event log",
+    load: async () => (await import("./runs.ts")).registerRunsCommand,
+  },
+  {
+    name: "eval",
+    args: "",
+    description:
+      "evaluate reports and runs: rubrics, RACE, FACT, preference, deep-search QA, process metrics, checks",
+    load: async () => (await import("./eval/index.ts")).registerEvalCommand,
+  },
+];
+
+/** The catalogue entry of `name`. */
+export function commandEntry(name: string): CommandEntry {
+  const entry = COMMANDS.find((c) => c.name === name);
+  if (!entry) throw new Error(`no command ${name} in the catalogue`);
+  return entry;
+}

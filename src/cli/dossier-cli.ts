@@ -1,0 +1,18 @@
+/**
+ * The composition root as a CLI command uses it: the global flags become the top layer of the
+ * configuration, everything else comes from the command's surroundings.
+ */
+
+import { createDossier, type Dossier } from "../runtime/dossier.ts";
+import type { CliIo } from "./io.ts";
+import { flagLayer, type GlobalFlags } from "./settings.ts";
+
+/** Builds the Dossier a command works through. */
+export function createDossierForCli(io: CliIo, flags: GlobalFlags): Dossier {
+  return createDossier({
+    env: io.env,
+    cwd: io.cwd,
+    flags: flagLayer(flags),
+    ...(flags.config ? { configFile: flags.config } : {}),
+  });
+}

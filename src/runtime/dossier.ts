@@ -1,0 +1,147 @@
+/**
+ * The composition root: `createDossier()` loads the configuration once and builds the store,
+ * the model registry, the strategy registry and the tool gateway that every interface — the
+ * CLI, the library API, the server, MCP and batch runs — works through. It keeps a registry of
+ * the runs it has under way, so any of them can be cancelled by id.
+ */
+
+import { resolve } from "node:path";
+import type { LanguageModel } from "ai";
+import type { Clock } from "../core/clock.ts";
+import { systemClock } from "../core/clock.ts";
+import type { LlmClientOptions } from "../llm/client.ts";
+import type { ModelRegistry } from "../llm/registry.ts";
+import { openSqliteStore } from "../store/sqlite-store.ts";
+import type { Store } from "../store/types.ts";
+import { createStrategyRegistry, type StrategyRegistry } from "../strategies/registry.ts";
+import type { StrategyDefinition } from "../strategies/types.ts";
+import { type ProviderPolicy, ToolGateway } from "../tools/gateway.ts";
+import type { Config } from "./config.ts";
+import { type ConfigOverrides, type LoadedConfig, loadConfig, type SettingOrigin } from "./config-load.ts";
+import { estimateResearch, type ResearchEstimate } from "./estimate.ts";
+import { registryFromConfig } from "./models.ts";
+import { estimateInput } from "./research-estimate.ts";
+import { type ResearchHandle, type ResearchOptions, startResearchHandle } from "./research-handle.ts";
+import { type RunsApi, runsApi } from "./runs-api.ts";
+
+/** Options of {@link createDossier}. Everything is optional; defaults read the environment. */
+export interface DossierOptions {
+  /** Settings over the configuration file and the environment (same shape as `dossier.config.json`). */
+  config?: ConfigOverrides;
+  /** A configuration file to read (default `./dossier.config.json` when present). */
+  configFile?: string;
+  /** Environment variables (default `process.env`). */
+  env?: Record<string, string | undefined>;
+  /** Working directory relative paths resolve against (default `process.cwd()`). */
+  cwd?: string;
+  /** The fetch search providers and models use (default the global fetch). */
+  fetch?: typeof globalThis.fetch;
+  clock?: Clock;
+  /** A store to use instead of the SQLite store under the data directory (it is not closed). */
+  store?: Store;
+  /** Ready-made AI SDK models by `provider:model` name (tests, custom providers). */
+  models?: Readonly<Record<string, LanguageModel>>;
+  /** Strategies to register besides the built-in ones. */
+  strategies?: readonly StrategyDefinition<never>[];
+  /** Gateway policy over the defaults (e.g. faster retries). */
+  toolPolicy?: Partial<ProviderPolicy>;
+  /** LLM client policy (retries, timeouts). */
+  llm?: Pick<LlmClientOptions, "retry" | "timeoutMs" | "random" | "defaultMaxOutputTokens">;
+  /** Setting origins of a command line, layered on top (used by the CLI). */
+  flags?: Record<string, SettingOrigin>;
+}
+
+/** A configured Dossier: the one object every interface works through. */
+export interface Dossier {
+  readonly config: Config;
+  /** The configuration with the origin of each setting. */
+  readonly loaded: LoadedConfig;
+  /** The absolute data directory. */
+  readonly home: string;
+  readonly store: Store;
+  readonly models: ModelRegistry;
+  readonly strategies: StrategyRegistry;
+  /** The shared tool gateway for one-off searches and fetches (runs build their own). */
+  readonly gateway: ToolGateway;
+  readonly clock: Clock;
+  /** Starts a research run; see {@link ResearchHandle}. */
+  research(question: string, options?: ResearchOptions): ResearchHandle;
+  /** The dry estimate of a research run; runs nothing. */
+  estimate(question: string, options?: ResearchOptions): ResearchEstimate;
+  /** Stored runs, their events, and the runs under way. */
+  readonly runs: RunsApi;
+  /** Cancels the runs under way, waits for them to be recorded, and closes the store. */
+  close(): Promise<void>;
+}
+
+/** Builds a Dossier from the configuration file, the environment and `options`. */
+export function createDossier(options: DossierOptions = {}): Dossier {
+  const env = options.env ?? process.env;
+  const cwd = options.cwd ?? process.cwd();
+  const loaded = loadConfig({
+    env,
+    cwd,
+    ...(options.configFile ? { configFile: options.configFile } : {}),
+    ...(options.flags ? { flags: options.flags } : {}),
+    ...(options.config ? { overrides: options.config } : {}),
+  });
+  const config = loaded.config;
+  const home = resolve(cwd, config.home);
+  const clock = options.clock ?? systemClock;
+  const ownStore = options.store === undefined;
+  const store = options.store ?? openSqliteStore({ home });
+  const models = registryFromConfig(config, {
+    ...(options.models ? { models: options.models } : {}),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+  const strategies = createStrategyRegistry(options.strategies ?? []);
+  const gateway = new ToolGateway({ cache: store.cache, clock });
+  const active = new Map<string, ResearchHandle>();
+  let closed = false;
+
+  const dossier: Dossier = {
+    config,
+    loaded,
+    home,
+    store,
+    models,
+    strategies,
+    gateway,
+    clock,
+    research(question, researchOptions = {}) {
+      if (closed) throw new Error("this Dossier is closed");
+      const handle = startResearchHandle(question, researchOptions, {
+        config,
+        store,
+        registry: models,
+        strategies,
+        env,
+        cwd,
+        clock,
+        ...(options.fetch ? { fetch: options.fetch } : {}),
+        ...(options.toolPolicy ? { toolPolicy: options.toolPolicy } : {}),
+        ...(options.llm ? { llm: options.llm } : {}),
+      });
+      active.set(handle.runId, handle);
+      void handle.done.then(
+        () => active.delete(handle.runId),
+        () => active.delete(handle.runId),
+      );
+      return handle;
+    },
+    estimate(question, researchOptions = {}) {
+      const input = estimateInput(question, researchOptions, { config, registry: models, strategies });
+      return estimateResearch({ ...input, registry: models });
+    },
+    runs: runsApi(store, active),
+    async close() {
+      if (closed) return;
+      closed = true;
+      const running = [...active.values()];
+      for (const handle of running) handle.cancel("Dossier closed");
+      await Promise.allSettled(running.map((h) => h.done));
+      if (ownStore) store.close();
+    },
+  };
+  return dossier;
+}

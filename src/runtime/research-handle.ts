@@ -1,0 +1,164 @@
+/**
+ * A research run as the library hands it out: the run id at once, the result as a promise,
+ * cancel, and the run's events as a callback or an async iterable. Preparation (checking the
+ * request and configuration, indexing documents) happens inside the handle, so a bad request
+ * rejects `done` with a clear error before any model is called.
+ */
+
+import type { ClarifyCallback } from "../agents/router.ts";
+import type { Clock } from "../core/clock.ts";
+import { type DossierError, toDossierError } from "../core/errors.ts";
+import type { DossierEvent } from "../core/events.ts";
+import type { ReportDocument } from "../core/report.ts";
+import type { RunRecord, RunStatus } from "../core/run.ts";
+import type { UsageTotals } from "../core/usage.ts";
+import type { LlmClientOptions } from "../llm/client.ts";
+import type { IndexSummary } from "../tools/corpus/types.ts";
+import type { Config } from "./config.ts";
+import { eventStream } from "./event-stream.ts";
+import {
+  type PreparedResearch,
+  prepareResearch,
+  type ResearchEnvironment,
+  type ResearchRunOutcome,
+  startResearch,
+} from "./research.ts";
+import type { ResearchRequest } from "./research-request.ts";
+import { createRunId } from "./run-id.ts";
+
+/** Options of one research run: the request (without the question) and callbacks. */
+export interface ResearchOptions extends Omit<ResearchRequest, "query"> {
+  /** Cancels the run when it aborts (before or during the run). */
+  signal?: AbortSignal;
+  /** Called with every event of the run, in order. */
+  onEvent?: (event: DossierEvent) => void;
+  /** Called once the request is checked and documents are indexed, before the run starts. */
+  onPrepared?: (prepared: PreparedResearch) => void;
+  /** Called with indexing progress of the docs folder. */
+  onIndexed?: (summary: IndexSummary) => void;
+  /** Answers clarifying questions (graph strategy, interactive use). */
+  clarify?: ClarifyCallback;
+  /** A fixed run id (default: a new one). */
+  runId?: string;
+}
+
+/** How a research run ended. */
+export interface ResearchResult {
+  runId: string;
+  status: RunStatus;
+  /** Why exploration stopped (`completed`, `budget:tokens`, `cancelled: …`, `error: …`). */
+  stopReason: string;
+  /** The report, when the strategy produced one. */
+  report: ReportDocument | null;
+  /** The report as Markdown, when there is one. */
+  markdown: string | null;
+  /** Files the report was written to. */
+  paths: string[];
+  usage: UsageTotals | null;
+  /** What failed, for a failed run. */
+  error: DossierError | null;
+  /** The stored run record. */
+  record: RunRecord;
+}
+
+/** A research run under way. */
+export interface ResearchHandle extends AsyncIterable<DossierEvent> {
+  /** The run's id, known before it starts. */
+  readonly runId: string;
+  /**
+   * Settles when the run has ended and been recorded. Rejects only when nothing ran: the
+   * request or the configuration is invalid, or the run was cancelled while being prepared.
+   * A run that failed resolves with `status: "failed"` and its `error`.
+   */
+  readonly done: Promise<ResearchResult>;
+  /** Cancels the run (or its preparation). */
+  cancel(reason?: string): void;
+  /** The run's events from the first one, ending with run-end. */
+  events(): AsyncIterable<DossierEvent>;
+}
+
+/** What a handle runs with. */
+export interface ResearchDeps
+  extends Omit<ResearchEnvironment, "signal" | "runId" | "clarify" | "onIndexed"> {
+  clock: Clock;
+  llm?: Pick<LlmClientOptions, "retry" | "timeoutMs" | "random" | "defaultMaxOutputTokens">;
+}
+
+/** Starts preparing and running one research job. */
+export function startResearchHandle(
+  question: string,
+  options: ResearchOptions,
+  deps: ResearchDeps,
+): ResearchHandle {
+  const { signal, onEvent, onPrepared, onIndexed, clarify, runId: fixedId, ...request } = options;
+  const runId = fixedId ?? createRunId(deps.clock.now());
+  const controller = new AbortController();
+  const onOuterAbort = () => controller.abort(signal?.reason ?? "cancelled");
+  if (signal?.aborted) onOuterAbort();
+  else signal?.addEventListener("abort", onOuterAbort, { once: true });
+  const unsubscribe = onEvent ? deps.store.events.subscribe(runId, onEvent) : () => {};
+
+  const done = (async (): Promise<ResearchResult> => {
+    try {
+      const environment: ResearchEnvironment = {
+        ...deps,
+        runId,
+        signal: controller.signal,
+        ...(onIndexed ? { onIndexed } : {}),
+        ...(clarify ? { clarify } : {}),
+      };
+      const prepared = await prepareResearch(withConfigDefaults(question, request, deps.config), environment);
+      if (controller.signal.aborted) {
+        prepared.corpus?.index.close();
+        throw toDossierError(controller.signal.reason ?? "cancelled", "CANCELLED");
+      }
+      onPrepared?.(prepared);
+      const result = await startResearch(prepared, environment).done;
+      return resultOf(result.record, result.outcome, result.error);
+    } finally {
+      unsubscribe();
+      signal?.removeEventListener("abort", onOuterAbort);
+    }
+  })();
+
+  const events = () => eventStream(deps.store.events, runId, done);
+  return {
+    runId,
+    done,
+    cancel: (reason = "cancelled by user") => controller.abort(reason),
+    events,
+    [Symbol.asyncIterator]: () => events()[Symbol.asyncIterator](),
+  };
+}
+
+/** The request with the configuration's budget and language under the caller's. */
+export function withConfigDefaults(
+  question: string,
+  request: Omit<ResearchRequest, "query">,
+  config: Config,
+): ResearchRequest {
+  return {
+    ...request,
+    query: question,
+    budget: { ...config.budget, ...request.budget },
+    ...(request.language === undefined && config.language ? { language: config.language } : {}),
+  };
+}
+
+function resultOf(
+  record: RunRecord,
+  outcome: ResearchRunOutcome | null,
+  error: DossierError | null,
+): ResearchResult {
+  return {
+    runId: record.id,
+    status: record.status,
+    stopReason: record.stopReason ?? record.status,
+    report: outcome?.report ?? null,
+    markdown: outcome?.report.markdown ?? null,
+    paths: outcome?.paths ?? [],
+    usage: record.usage ?? null,
+    error,
+    record,
+  };
+}

@@ -1,0 +1,15 @@
+/** The strategies Dossier ships with, in the order help texts list them. */
+
+import type { StrategyDefinition } from "../types.ts";
+import { graphStrategy } from "./graph.ts";
+import { minddrStrategy } from "./minddr.ts";
+import { offlineStrategy } from "./offline.ts";
+
+export { graphStrategy, minddrStrategy, offlineStrategy };
+
+/** The built-in strategies. */
+export const BUILTIN_STRATEGIES: readonly StrategyDefinition<never>[] = [
+  graphStrategy,
+  minddrStrategy,
+  offlineStrategy,
+] as unknown as StrategyDefinition<never>[];
