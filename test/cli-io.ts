@@ -27,3 +27,26 @@ export function recordingIo(options: { cwd: string; env?: Record<string, string 
   };
   return io;
 }
+
+/** What an in-process CLI run printed and returned. */
+export interface CliOutcome {
+  /** The exit code `runCli` resolved to. */
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs `dossier <argv>` in-process through `runCli` with a recording CliIo: `env` is the whole
+ * environment the command sees (nothing of this process's own), `cwd` its working directory.
+ */
+export async function runCliInProcess(
+  argv: readonly string[],
+  options: { cwd: string; env?: Record<string, string | undefined>; isTty?: boolean },
+): Promise<CliOutcome> {
+  const { runCli } = await import("../src/cli/program.ts");
+  const io = recordingIo({ cwd: options.cwd, env: options.env ?? {} });
+  if (options.isTty) io.isTty = true;
+  const code = await runCli(argv, io);
+  return { code, stdout: io.stdout, stderr: io.stderr };
+}

@@ -1,13 +1,17 @@
-import { type SpawnSyncReturns, spawnSync } from "node:child_process";
+/**
+ * The CLI in-process through `runCli`: help, version, `config`, errors and exit codes. The
+ * real binary's own behaviour (process exit codes, signals, the Node version check) is in
+ * bin-smoke.test.ts.
+ */
+
 import fs from "node:fs";
 import os from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { recordingIo } from "../../test/cli-io.ts";
+import { type CliOutcome, recordingIo, runCliInProcess } from "../../test/cli-io.ts";
 import { runCli } from "./program.ts";
 
-const BIN = fileURLToPath(new URL("../../bin/dossier.js", import.meta.url));
 const PACKAGE_VERSION = (
   JSON.parse(fs.readFileSync(fileURLToPath(new URL("../../package.json", import.meta.url)), "utf8")) as {
     version: string;
@@ -18,7 +22,6 @@ const SECRET = "sk-verysecretvalue1234";
 let cwd: string;
 
 beforeEach(() => {
-  // realpath: the child reports process.cwd(), which resolves symlinks such as /tmp on macOS.
   cwd = fs.realpathSync(fs.mkdtempSync(join(os.tmpdir(), "dossier-")));
 });
 
@@ -26,39 +29,33 @@ afterEach(() => {
   fs.rmSync(cwd, { recursive: true, force: true });
 });
 
-/** Runs the real binary in the temp dir with a minimal environment plus `env`. */
-function dossier(args: string[], env: Record<string, string> = {}): SpawnSyncReturns<string> {
-  const result = spawnSync(process.execPath, [BIN, ...args], {
-    cwd,
-    env: { PATH: process.env.PATH ?? "", HOME: cwd, ...env },
-    encoding: "utf8",
-  });
-  if (result.error) throw result.error;
-  return result;
+/** Runs `dossier <args>` in-process in the temp dir with only `env` as its environment. */
+function dossier(args: string[], env: Record<string, string> = {}): Promise<CliOutcome> {
+  return runCliInProcess(args, { cwd, env: { HOME: cwd, ...env } });
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const lines = (text: string) => text.split("\n").filter((line) => line.trim() !== "");
 
-describe("the dossier binary", () => {
-  it("--help exits 0 and lists the config command", () => {
-    const result = dossier(["--help"]);
-    expect(result.status).toBe(0);
+describe("dossier", () => {
+  it("--help exits 0 and lists the config command", async () => {
+    const result = await dossier(["--help"]);
+    expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^Usage: dossier/);
     expect(result.stdout).toMatch(/^\s+config\b/m);
     expect(result.stdout).toContain("DOSSIER_MODEL");
     expect(result.stderr).toBe("");
   });
 
-  it("--version prints the package version", () => {
-    const result = dossier(["--version"]);
-    expect(result.status).toBe(0);
+  it("--version prints the package version", async () => {
+    const result = await dossier(["--version"]);
+    expect(result.code).toBe(0);
     expect(result.stdout).toBe(`${PACKAGE_VERSION}\n`);
   });
 
-  it("config shows the data directory and which keys are not set", () => {
-    const result = dossier(["config"]);
-    expect(result.status).toBe(0);
+  it("config shows the data directory and which keys are not set", async () => {
+    const result = await dossier(["config"]);
+    expect(result.code).toBe(0);
     expect(result.stderr).toBe("");
     expect(result.stdout).toContain(`Dossier ${PACKAGE_VERSION}`);
     expect(result.stdout).toMatch(
@@ -70,9 +67,9 @@ describe("the dossier binary", () => {
     expect(fs.existsSync(join(cwd, ".dossier"))).toBe(false);
   });
 
-  it("config --json prints parseable JSON that reports a key as present without its value", () => {
-    const result = dossier(["config", "--json"], { OPENAI_API_KEY: SECRET });
-    expect(result.status).toBe(0);
+  it("config --json prints parseable JSON that reports a key as present without its value", async () => {
+    const result = await dossier(["config", "--json"], { OPENAI_API_KEY: SECRET });
+    expect(result.code).toBe(0);
     expect(result.stdout).not.toContain(SECRET);
     expect(result.stderr).not.toContain(SECRET);
     expect(result.stdout).not.toContain("verysecretvalue");
@@ -94,10 +91,11 @@ describe("the dossier binary", () => {
     expect(parsed.config.providerKeys.openai).toBe("sk-…1234");
   });
 
-  it("reports a bad DOSSIER_MODEL on exactly one stderr line, exit code 2, without a stack", () => {
-    const result = dossier(["config"], { DOSSIER_MODEL: "nonsense" });
-    expect(result.status).toBe(2);
+  it("reports a bad DOSSIER_MODEL on exactly one stderr line, exit code 2, without a stack", async () => {
+    const result = await dossier(["config"], { DOSSIER_MODEL: "nonsense" });
+    expect(result.code).toBe(2);
     expect(result.stdout).toBe("");
+    expect(result.stderr.endsWith("\n")).toBe(true);
     const errLines = lines(result.stderr);
     expect(errLines).toHaveLength(1);
     expect(errLines[0]).toMatch(/^dossier: error \[CONFIG_INVALID\]: /);
@@ -107,35 +105,43 @@ describe("the dossier binary", () => {
     expect(result.stderr).not.toContain("    at ");
   });
 
-  it("prints the stack and details with --debug", () => {
-    const result = dossier(["--debug", "config"], { DOSSIER_MODEL: "nonsense" });
-    expect(result.status).toBe(2);
+  it("prints the stack and details with --debug", async () => {
+    const result = await dossier(["--debug", "config"], { DOSSIER_MODEL: "nonsense" });
+    expect(result.code).toBe(2);
     expect(lines(result.stderr)[0]).toMatch(/^dossier: error \[CONFIG_INVALID\]: .*DOSSIER_MODEL/);
     expect(result.stderr).toContain("    at ");
     expect(result.stderr).toContain('details: {"setting":"DOSSIER_MODEL"');
   });
 
-  it("exits non-zero on an unknown command", () => {
-    const result = dossier(["frobnicate"]);
-    expect(result.status).toBe(2);
+  it("exits 2 on an unknown command", async () => {
+    const result = await dossier(["frobnicate"]);
+    expect(result.code).toBe(2);
     expect(result.stderr).toContain("unknown command 'frobnicate'");
     expect(result.stdout).toBe("");
   });
-});
 
-const fakeIo = (env: Record<string, string | undefined> = {}) => recordingIo({ cwd, env });
+  it("prints a command's own options with <command> --help and help <command>", async () => {
+    const flag = await dossier(["research", "--help"]);
+    expect(flag.code).toBe(0);
+    expect(flag.stdout).toMatch(/^Usage: dossier research \[options\] <question>/);
+    expect(flag.stdout).toContain("--strategy <name>");
+    const word = await dossier(["help", "research"]);
+    expect(word.code).toBe(0);
+    expect(word.stdout).toBe(flag.stdout);
+  });
 
-describe("runCli in-process", () => {
   it("config --json follows flags > environment > file", async () => {
     fs.writeFileSync(
       join(cwd, "dossier.config.json"),
       JSON.stringify({ model: "openai:gpt-4o", home: "file-home", concurrency: 2 }),
     );
-    const io = fakeIo({ DOSSIER_HOME: "env-home", DOSSIER_MODEL: "anthropic:claude-sonnet-4" });
-    const code = await runCli(["--home", "flag-home", "config", "--json"], io);
-    expect(code).toBe(0);
-    expect(io.stderr).toBe("");
-    const d = JSON.parse(io.stdout) as {
+    const result = await dossier(["--home", "flag-home", "config", "--json"], {
+      DOSSIER_HOME: "env-home",
+      DOSSIER_MODEL: "anthropic:claude-sonnet-4",
+    });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe("");
+    const d = JSON.parse(result.stdout) as {
       configFile: string | null;
       home: string;
       store: { path: string; exists: boolean };
@@ -157,53 +163,40 @@ describe("runCli in-process", () => {
   });
 
   it("config shows a per-role model and masks every key", async () => {
-    const io = fakeIo({
+    const result = await dossier(["config"], {
       DOSSIER_MODEL: "openai:gpt-4o",
       DOSSIER_MODEL_WRITER: "anthropic:claude-opus-4-1",
       OPENAI_API_KEY: SECRET,
       TAVILY_API_KEY: "tvly-anothersecret9876",
     });
-    const code = await runCli(["config"], io);
-    expect(code).toBe(0);
-    expect(io.stdout).toMatch(/^\s+writer\s+anthropic:claude-opus-4-1\s+DOSSIER_MODEL_WRITER\b/m);
-    expect(io.stdout).toMatch(/^\s+OPENAI_API_KEY\s+set \(sk-…1234, from OPENAI_API_KEY\)$/m);
-    expect(io.stdout).toMatch(/^\s+ANTHROPIC_API_KEY\s+not set$/m);
-    expect(io.stdout).not.toContain(SECRET);
-    expect(io.stdout).not.toContain("anothersecret");
-    expect(io.stdout).toMatch(new RegExp(`^Data directory\\s+${escapeRegExp(join(cwd, ".dossier"))}$`, "m"));
-  });
-
-  it("config returns 2 and writes one error line for a bad setting", async () => {
-    const io = fakeIo({ DOSSIER_MODEL: "nonsense" });
-    const code = await runCli(["config"], io);
-    expect(code).toBe(2);
-    expect(io.stdout).toBe("");
-    expect(io.stderr.endsWith("\n")).toBe(true);
-    expect(lines(io.stderr)).toHaveLength(1);
-    expect(io.stderr).toContain("DOSSIER_MODEL");
-    expect(io.stderr).toContain("provider:model");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^\s+writer\s+anthropic:claude-opus-4-1\s+DOSSIER_MODEL_WRITER\b/m);
+    expect(result.stdout).toMatch(/^\s+OPENAI_API_KEY\s+set \(sk-…1234, from OPENAI_API_KEY\)$/m);
+    expect(result.stdout).toMatch(/^\s+ANTHROPIC_API_KEY\s+not set$/m);
+    expect(result.stdout).not.toContain(SECRET);
+    expect(result.stdout).not.toContain("anothersecret");
   });
 
   it("config with a missing --config file fails with CONFIG_INVALID", async () => {
-    const io = fakeIo();
-    const code = await runCli(["--config", "nope.json", "config"], io);
-    expect(code).toBe(2);
-    expect(lines(io.stderr)).toHaveLength(1);
-    expect(io.stderr).toMatch(/^dossier: error \[CONFIG_INVALID\]: .*nope\.json/);
+    const result = await dossier(["--config", "nope.json", "config"]);
+    expect(result.code).toBe(2);
+    expect(lines(result.stderr)).toHaveLength(1);
+    expect(result.stderr).toMatch(/^dossier: error \[CONFIG_INVALID\]: .*nope\.json/);
   });
 
-  it("--help and --version return 0 and write to out", async () => {
-    const help = fakeIo();
-    expect(await runCli(["--help"], help)).toBe(0);
-    expect(help.stdout).toContain("config");
-    const version = fakeIo();
-    expect(await runCli(["--version"], version)).toBe(0);
-    expect(version.stdout).toBe(`${PACKAGE_VERSION}\n`);
-  });
-
-  it("returns 2 for an unknown command", async () => {
-    const io = fakeIo();
-    expect(await runCli(["frobnicate"], io)).toBe(2);
-    expect(io.stderr).toContain("unknown command 'frobnicate'");
+  it("reads the environment and working directory it is given, not the process's", async () => {
+    const other = fs.realpathSync(fs.mkdtempSync(join(os.tmpdir(), "dossier-other-")));
+    try {
+      fs.writeFileSync(join(other, "dossier.config.json"), JSON.stringify({ concurrency: 3 }));
+      const io = recordingIo({ cwd: other, env: { DOSSIER_LANGUAGE: "fr" } });
+      expect(await runCli(["config", "--json"], io)).toBe(0);
+      const d = JSON.parse(io.stdout) as { configFile: string | null; home: string; concurrency: number };
+      expect(d.configFile).toBe(join(other, "dossier.config.json"));
+      expect(d.home).toBe(join(other, ".dossier"));
+      expect(d.concurrency).toBe(3);
+      expect(io.stdout).toContain('"fr"');
+    } finally {
+      fs.rmSync(other, { recursive: true, force: true });
+    }
   });
 });

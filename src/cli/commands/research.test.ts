@@ -1,46 +1,24 @@
 /**
- * `dossier research` and `dossier runs` through the real binary, against loopback servers.
+ * `dossier research` and `dossier runs` in-process against loopback servers. Cancelling with
+ * Ctrl-C needs a real process and is in ../bin-smoke.test.ts.
  */
 
-import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { type CliOutcome, runCliInProcess } from "../../../test/cli-io.ts";
 import { type ResearchWorld, startResearchWorld } from "../../../test/research/world.ts";
 
-const BIN = fileURLToPath(new URL("../../../bin/dossier.js", import.meta.url));
 let world: ResearchWorld | undefined;
 afterEach(async () => {
   await world?.close();
   world = undefined;
 });
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function start(
-  args: string[],
-  env: Record<string, string>,
-  cwd: string,
-): { child: ChildProcess; done: Promise<Run> } {
-  const child = spawn(process.execPath, [BIN, ...args], {
-    cwd,
-    env: { PATH: process.env.PATH ?? "", HOME: cwd, ...env },
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout!.on("data", (d) => {
-    stdout += d;
-  });
-  child.stderr!.on("data", (d) => {
-    stderr += d;
-  });
-  const done = new Promise<Run>((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
-  return { child, done };
+/** Runs `dossier <args>` in-process in `cwd` with only `env` as its environment. */
+function dossier(args: string[], env: Record<string, string>, cwd: string): Promise<CliOutcome> {
+  return runCliInProcess(args, { cwd, env: { HOME: cwd, ...env } });
 }
 
 function worldEnv(w: ResearchWorld): Record<string, string> {
@@ -59,7 +37,7 @@ describe("dossier research", () => {
   it("runs minddr and prints one JSON summary line; runs list/show/events read it back", async () => {
     world = await startResearchWorld({ subtasks: 3 });
     const env = worldEnv(world);
-    const run = await start(
+    const run = await dossier(
       [
         "research",
         "How is topic adoption changing?",
@@ -71,7 +49,7 @@ describe("dossier research", () => {
       ],
       env,
       world.home,
-    ).done;
+    );
     expect(run.code).toBe(0);
     const lines = run.stdout.trim().split("\n");
     expect(lines).toHaveLength(1);
@@ -102,13 +80,13 @@ describe("dossier research", () => {
     expect(summary.sources).toBeGreaterThan(0);
     expect(summary.tokens.input).toBeGreaterThan(0);
 
-    const list = await start(["runs", "list"], env, world.home).done;
+    const list = await dossier(["runs", "list"], env, world.home);
     expect(list.stdout).toContain(summary.runId);
     expect(list.stdout).toContain("completed");
-    const show = await start(["runs", "show", summary.runId.slice(0, 15)], env, world.home).done;
+    const show = await dossier(["runs", "show", summary.runId.slice(0, 15)], env, world.home);
     expect(show.stdout).toContain(`run       ${summary.runId}`);
     expect(show.stdout).toContain("completed (completed)");
-    const events = await start(["runs", "events", summary.runId, "--json"], env, world.home).done;
+    const events = await dossier(["runs", "events", summary.runId, "--json"], env, world.home);
     const parsed = events.stdout
       .trim()
       .split("\n")
@@ -126,11 +104,11 @@ describe("dossier research", () => {
       join(docs, "resume.md"),
       "# Resume\n\nEvery completed model call is stored in the run's journal under a key.\n\nA resumed run replays the stored answers in order and only calls the model for steps that never completed.\n",
     );
-    const run = await start(
+    const run = await dossier(
       ["research", "How does a run resume?", "--docs", docs, "--format", "md,html", "--out", "report"],
       { DOSSIER_HOME: join(world.home, "data") },
       world.home,
-    ).done;
+    );
     expect(run.code).toBe(0);
     expect(run.stderr).toContain("offline");
     const md = readFileSync(join(world.home, "report.md"), "utf8");
@@ -142,7 +120,7 @@ describe("dossier research", () => {
 
   it("exits with one line saying what to configure when there is no model and no documents", async () => {
     world = await startResearchWorld();
-    const run = await start(["research", "anything"], { DOSSIER_HOME: world.home }, world.home).done;
+    const run = await dossier(["research", "anything"], { DOSSIER_HOME: world.home }, world.home);
     expect(run.code).toBe(2);
     const lines = run.stderr.trim().split("\n");
     expect(lines).toHaveLength(1);
@@ -153,11 +131,11 @@ describe("dossier research", () => {
 
   it("prints an estimate and runs nothing", async () => {
     world = await startResearchWorld();
-    const run = await start(
+    const run = await dossier(
       ["research", "anything", "--estimate", "--max-tool-calls", "10"],
       worldEnv(world),
       world.home,
-    ).done;
+    );
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("Estimate for graph");
     expect(run.stdout).toContain("capped by     max tool calls");
@@ -168,44 +146,25 @@ describe("dossier research", () => {
 
   it("rejects bad flags with one line", async () => {
     world = await startResearchWorld();
-    const run = await start(
+    const run = await dossier(
       ["research", "question here", "--max-tokens", "lots"],
       worldEnv(world),
       world.home,
-    ).done;
+    );
     expect(run.code).toBe(2);
     expect(run.stderr.trim()).toBe(
       'dossier: error [INPUT_INVALID]: --max-tokens must be a positive integer, got "lots"',
     );
   });
 
-  it("is cancelled cleanly by Ctrl-C and recorded as cancelled", async () => {
-    world = await startResearchWorld({ subtasks: 3, latencyMs: 400 });
-    const env = worldEnv(world);
-    const { child, done } = start(
-      ["research", "How is topic adoption changing?", "--strategy", "minddr"],
-      env,
-      world.home,
-    );
-    while (world.script.counts.planner + world.script.counts["search-step"] < 2)
-      await new Promise((r) => setTimeout(r, 50));
-    child.kill("SIGINT");
-    const run = await done;
-    expect(run.code).toBe(130);
-    expect(run.stderr).toContain("cancelled");
-    const list = await start(["runs", "list", "--json"], env, world.home).done;
-    const [record] = JSON.parse(list.stdout);
-    expect(record).toMatchObject({ status: "cancelled", stopReason: "cancelled: interrupted (Ctrl-C)" });
-  });
-
   it("runs the default graph strategy and its audit trail reads back through runs events", async () => {
     world = await startResearchWorld();
     const env = worldEnv(world);
-    const run = await start(["research", "How is topic adoption changing?", "--json"], env, world.home).done;
+    const run = await dossier(["research", "How is topic adoption changing?", "--json"], env, world.home);
     expect(run.code).toBe(0);
     const summary = JSON.parse(run.stdout.trim());
     expect(summary.strategy).toBe("graph");
-    const events = await start(["runs", "events", summary.runId], env, world.home).done;
+    const events = await dossier(["runs", "events", summary.runId], env, world.home);
     for (const kind of [
       "task-framed",
       "plan-update",
@@ -223,7 +182,7 @@ describe("dossier research", () => {
   it("runs the README quick start over the project's own docs", async () => {
     world = await startResearchWorld();
     const docs = fileURLToPath(new URL("../../../docs", import.meta.url));
-    const run = await start(
+    const run = await dossier(
       [
         "research",
         "How does Dossier keep citations honest?",
@@ -236,7 +195,7 @@ describe("dossier research", () => {
       ],
       { DOSSIER_HOME: join(world.home, "data") },
       world.home,
-    ).done;
+    );
     expect(run.code).toBe(0);
     const md = readFileSync(join(world.home, "report.md"), "utf8");
     expect(md).toContain("Offline mode");
