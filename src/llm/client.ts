@@ -5,7 +5,7 @@
  */
 
 import { createHash } from "node:crypto";
-import { generateText } from "ai";
+import type { JSONSchema7 } from "ai";
 import type { BudgetLedger, LlmReservation } from "../core/budget.ts";
 import { type Clock, cancelledError, systemClock, throwIfAborted } from "../core/clock.ts";
 import type { DossierError } from "../core/errors.ts";
@@ -14,9 +14,10 @@ import { createSequentialIds, type IdGenerator } from "../core/ids.ts";
 import { type StepJournal, StepKeyer } from "../core/journal.ts";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, withRetry } from "../core/retry.ts";
 import { type CallUsage, callUsageSchema, costOf } from "../core/usage.ts";
-import { CallTimeout, classifyLlmError, toLlmError } from "./errors.ts";
+import { classifyLlmError, toLlmError } from "./errors.ts";
 import type { Role } from "./model-spec.ts";
 import { pricePerToken } from "./prices.ts";
+import { callProvider, type ProviderCallOutcome } from "./provider-call.ts";
 import type { ModelRegistry, ResolvedModel } from "./registry.ts";
 import { estimatePromptTokens } from "./token-estimate.ts";
 
@@ -37,6 +38,11 @@ export interface GenerateRequest {
   /** Output cap; lowered to fit the budget. Default from the client options. */
   maxOutputTokens?: number;
   temperature?: number;
+  /**
+   * Asks the provider to constrain the answer to this JSON schema (native structured output).
+   * The answer text is returned unparsed; structured.ts validates it.
+   */
+  responseSchema?: JSONSchema7;
 }
 
 /** Result of one model call. */
@@ -178,10 +184,20 @@ export class LlmClient {
     let retries = 0;
     emit?.({ type: "llm-start", ...base, attempt: 1, estimatedInputTokens });
 
-    let outcome: Awaited<ReturnType<typeof generateText>>;
+    let outcome: ProviderCallOutcome;
     try {
       outcome = await withRetry(
-        (attempt) => this.#attempt(resolved, request, messages, maxOutputTokens, attempt),
+        () =>
+          callProvider({
+            resolved,
+            ...(request.system ? { system: request.system } : {}),
+            messages,
+            maxOutputTokens,
+            ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+            ...(request.responseSchema ? { responseSchema: request.responseSchema } : {}),
+            timeoutMs: this.options.timeoutMs ?? 600_000,
+            ...(signal ? { signal } : {}),
+          }),
         {
           policy: this.#policy,
           clock: this.#clock,
@@ -229,8 +245,7 @@ export class LlmClient {
     };
     if (reservation) budget?.settleLlm(reservation, usage);
     this.options.onUsage?.(usage, resolved.name);
-    const text = outcome.text;
-    const finishReason = String(outcome.finishReason);
+    const { text, finishReason } = outcome;
     journal?.put(key, { kind: "llm", value: { text, usage, finishReason } satisfies JournalValue });
     const formatError = inspect?.(text) ?? null;
     emit?.({
@@ -247,35 +262,6 @@ export class LlmClient {
       result: { text, usage, model: resolved.name, callId, key, replayed: false, finishReason },
       formatError,
     };
-  }
-
-  async #attempt(
-    resolved: ResolvedModel,
-    request: GenerateRequest,
-    messages: ChatMessage[],
-    maxOutputTokens: number,
-    _attempt: number,
-  ) {
-    const timeoutMs = this.options.timeoutMs ?? 600_000;
-    const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(new CallTimeout(timeoutMs)), timeoutMs);
-    const signals = [timeout.signal, ...(this.options.signal ? [this.options.signal] : [])];
-    try {
-      return await generateText({
-        model: resolved.model,
-        ...(request.system ? { instructions: request.system } : {}),
-        messages,
-        maxOutputTokens,
-        ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
-        maxRetries: 0,
-        abortSignal: AbortSignal.any(signals),
-      });
-    } catch (error) {
-      if (timeout.signal.aborted && !this.options.signal?.aborted) throw timeout.signal.reason;
-      throw error;
-    } finally {
-      clearTimeout(timer);
-    }
   }
 }
 

@@ -7,4 +7,5 @@ export * from "./model-spec.ts";
 export * from "./prices.ts";
 export * from "./registry.ts";
 export * from "./structured.ts";
+export * from "./structured-mode.ts";
 export * from "./token-estimate.ts";

@@ -18,6 +18,7 @@ import {
   type Role,
 } from "./model-spec.ts";
 import { priceFor } from "./prices.ts";
+import { PROVIDER_STRUCTURED_OUTPUT, type StructuredOutputMode } from "./structured-mode.ts";
 
 /** Base URL used for `ollama:` models unless one is configured. */
 export const OLLAMA_BASE_URL = "http://localhost:11434/v1";
@@ -43,6 +44,11 @@ export interface ModelRegistryOptions {
   providerKeys?: Partial<Record<ProviderName, string>>;
   /** Price overrides keyed `provider:model`. */
   prices?: Readonly<Record<string, ModelPrice>>;
+  /**
+   * Structured-output mode per `provider:model` (`native` or `prompt`); unset models use their
+   * provider's default ({@link PROVIDER_STRUCTURED_OUTPUT}).
+   */
+  structuredOutput?: Readonly<Record<string, StructuredOutputMode>>;
   /** A fetch to use for provider HTTP calls. */
   fetch?: typeof globalThis.fetch;
   /** Ready-made models by `provider:model` string (tests, embedding callers). Checked first. */
@@ -58,6 +64,8 @@ export interface ResolvedModel {
   model: LanguageModel;
   /** Null when unknown. */
   price: ModelPrice | null;
+  /** How structured answers are asked for. */
+  structuredOutput: StructuredOutputMode;
 }
 
 /** Resolves models per role. */
@@ -68,6 +76,11 @@ export interface ModelRegistry {
   forRole(role: Role): ResolvedModel;
   /** True when every role has a model. */
   configured(): boolean;
+  /**
+   * Remembers that model `name` (`provider:model`) rejected schema-constrained output: from now
+   * on its structured answers are asked for in the prompt only.
+   */
+  demoteToPromptOutput(name: string): void;
 }
 
 /** Creates a registry. Model strings are validated immediately; providers are built lazily. */
@@ -76,11 +89,15 @@ export function createModelRegistry(options: ModelRegistryOptions): ModelRegistr
     if (value) parseModelSpec(value);
   }
   const cache = new Map<string, LanguageModel>();
+  const demoted = new Set<string>();
   const specFor = (role: Role): string | null => options.roleModels?.[role] ?? options.defaultModel ?? null;
 
   return {
     specFor,
     configured: () => specFor("default") !== null,
+    demoteToPromptOutput: (name) => {
+      demoted.add(name);
+    },
     forRole(role) {
       const value = specFor(role);
       if (!value) {
@@ -97,7 +114,10 @@ export function createModelRegistry(options: ModelRegistryOptions): ModelRegistr
         model = buildModel(spec, options);
         cache.set(name, model);
       }
-      return { role, spec, name, model, price: priceFor(spec, options.prices) };
+      const structuredOutput: StructuredOutputMode = demoted.has(name)
+        ? "prompt"
+        : (options.structuredOutput?.[name] ?? PROVIDER_STRUCTURED_OUTPUT[spec.provider]);
+      return { role, spec, name, model, price: priceFor(spec, options.prices), structuredOutput };
     },
   };
 }
@@ -135,7 +155,16 @@ function compatible(
   apiKey: string | undefined,
   fetch: typeof globalThis.fetch | undefined,
 ): LanguageModel {
-  return createOpenAICompatible({ name, baseURL, apiKey, includeUsage: true, fetch })(modelId);
+  // Structured outputs on: schema calls send `response_format: { type: "json_schema" }`, which
+  // vLLM, SGLang, llama.cpp and Ollama understand; a server that rejects it demotes the model.
+  return createOpenAICompatible({
+    name,
+    baseURL,
+    apiKey,
+    includeUsage: true,
+    supportsStructuredOutputs: true,
+    fetch,
+  })(modelId);
 }
 
 function requireKey(spec: ModelSpec, key: string | undefined): string {

@@ -1,15 +1,19 @@
 /**
  * Structured output that survives weak and local models: the model is asked for JSON matching
- * a zod schema; reasoning blocks, code fences and surrounding prose are tolerated; an answer
- * that does not validate is sent back with the validation error, a bounded number of times
- * (default 2), and each failure is recorded as a format-error event. When every attempt
- * fails the caller gets STRUCTURED_OUTPUT_FAILED and takes its documented fallback.
+ * a zod schema — with the provider's native schema mode where the model supports it, and
+ * always with the schema in the instructions; reasoning blocks, code fences and surrounding
+ * prose are tolerated; an answer that does not validate is sent back with the validation error,
+ * a bounded number of times (default 2), and each failure is recorded as a format-error event.
+ * A provider that rejects schema mode is asked again in prompt mode, and its model stays in
+ * prompt mode (a `STRUCTURED_OUTPUT_FALLBACK` warning). When every attempt fails the caller
+ * gets STRUCTURED_OUTPUT_FAILED and takes its documented fallback.
  */
 
 import { z } from "zod";
 import { DossierError } from "../core/errors.ts";
 import type { ChatMessage, GenerateRequest, LlmClient } from "./client.ts";
 import { extractJson } from "./json-extract.ts";
+import { isNativeEligible, isSchemaModeUnsupported, schemaToJson } from "./structured-mode.ts";
 
 /** Default number of re-asks after the first answer. */
 export const DEFAULT_MAX_REPAIRS = 2;
@@ -48,16 +52,10 @@ export function parseStructured<T>(
 
 /** The instruction appended to the system prompt of a structured call. */
 export function jsonInstruction(schema: z.ZodType): string {
-  let jsonSchema: unknown;
-  try {
-    jsonSchema = z.toJSONSchema(schema, { unrepresentable: "any" });
-  } catch {
-    jsonSchema = { description: "see the instructions above" };
-  }
   return [
     "Answer with one JSON value that conforms to this JSON Schema, and nothing else:",
     "no prose before or after it, no Markdown code fences.",
-    JSON.stringify(jsonSchema),
+    JSON.stringify(schemaToJson(schema)),
   ].join("\n");
 }
 
@@ -74,16 +72,33 @@ export async function generateStructured<T>(
   ];
   const errors: string[] = [];
   const { schema, maxRepairs: _m, ...rest } = request;
+  const json = schemaToJson(schema);
 
   for (let attempt = 1; attempt <= maxRepairs + 1; attempt++) {
     let parsed: ReturnType<typeof parseStructured<T>> | undefined;
-    const { result, formatError } = await client.call(
-      { ...rest, system, messages: [...messages] },
-      (text) => {
-        parsed = parseStructured(text, schema);
-        return parsed.ok ? null : parsed.error;
-      },
-    );
+    const model = client.resolve(request.role);
+    const native = model.structuredOutput === "native" && isNativeEligible(json);
+    let call: Awaited<ReturnType<LlmClient["call"]>>;
+    try {
+      call = await client.call(
+        { ...rest, system, messages: [...messages], ...(native ? { responseSchema: json } : {}) },
+        (text) => {
+          parsed = parseStructured(text, schema);
+          return parsed.ok ? null : parsed.error;
+        },
+      );
+    } catch (error) {
+      if (!native || !isSchemaModeUnsupported(error)) throw error;
+      client.options.registry.demoteToPromptOutput(model.name);
+      client.options.emit?.({
+        type: "warning",
+        code: "STRUCTURED_OUTPUT_FALLBACK",
+        message: `${model.name} rejected schema-constrained output; asking for JSON in the prompt from now on`,
+      });
+      attempt--;
+      continue;
+    }
+    const { result, formatError } = call;
     if (parsed?.ok)
       return { value: parsed.value, raw: result.text, calls: attempt, formatErrors: errors.length };
     const error = formatError ?? "invalid answer";

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { budgetLimitsSchema } from "../core/budget.ts";
 import { modelPriceSchema } from "../core/usage.ts";
 import { isModelSpec, MODEL_SPEC_FORM, ROLES } from "../llm/model-spec.ts";
+import { STRUCTURED_OUTPUT_MODES } from "../llm/structured-mode.ts";
 
 /** Web search providers Dossier can call. */
 export const SEARCH_PROVIDERS = ["tavily", "exa", "brave", "serper", "searxng", "jina"] as const;
@@ -62,6 +63,12 @@ export const configSchema = z
       .record(modelString, modelPriceSchema)
       .default({})
       .describe("USD per million tokens by provider:model"),
+    structuredOutput: z
+      .record(modelString, z.enum(STRUCTURED_OUTPUT_MODES))
+      .optional()
+      .describe(
+        "how structured answers are asked for, by provider:model: native (provider schema mode, the default) or prompt",
+      ),
     budget: budgetLimitsSchema.strict().default({}),
     concurrency: z.number().int().min(1).max(64).default(4),
     language: z.string().min(2).optional(),

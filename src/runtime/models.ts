@@ -18,6 +18,7 @@ export function registryFromConfig(
     apiKey: config.apiKey,
     providerKeys: config.providerKeys,
     prices: config.prices,
+    structuredOutput: config.structuredOutput,
     models: extra.models,
     fetch: extra.fetch,
   });

@@ -1,0 +1,71 @@
+/**
+ * One attempt at a model call through the AI SDK: the per-attempt time limit, the run's abort
+ * signal, and — when a response schema is given — the provider's native structured output.
+ * Retries, budgets and events stay with the client.
+ */
+
+import { generateText, type JSONSchema7, type LanguageModelUsage } from "ai";
+import { CallTimeout } from "./errors.ts";
+import type { ResolvedModel } from "./registry.ts";
+import { nativeJsonOutput, nativeProviderOptions } from "./structured-mode.ts";
+
+/** What one attempt sends. */
+export interface ProviderCallInput {
+  resolved: ResolvedModel;
+  system?: string;
+  messages: { role: "user" | "assistant"; content: string }[];
+  maxOutputTokens: number;
+  temperature?: number;
+  /** Constrains the answer to this JSON schema with the provider's schema mode. */
+  responseSchema?: JSONSchema7;
+  timeoutMs: number;
+  /** The run's signal. */
+  signal?: AbortSignal;
+}
+
+/** What one attempt returns. */
+export interface ProviderCallOutcome {
+  text: string;
+  usage: LanguageModelUsage;
+  finishReason: string;
+}
+
+/** Makes one attempt; throws the provider's error, or a {@link CallTimeout} when time ran out. */
+export async function callProvider(input: ProviderCallInput): Promise<ProviderCallOutcome> {
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(new CallTimeout(input.timeoutMs)), input.timeoutMs);
+  const signals = [timeout.signal, ...(input.signal ? [input.signal] : [])];
+  const settings = {
+    model: input.resolved.model,
+    ...(input.system ? { instructions: input.system } : {}),
+    messages: input.messages,
+    maxOutputTokens: input.maxOutputTokens,
+    ...(input.temperature === undefined ? {} : { temperature: input.temperature }),
+    maxRetries: 0,
+    abortSignal: AbortSignal.any(signals),
+  };
+  try {
+    if (!input.responseSchema) {
+      const r = await generateText(settings);
+      return { text: r.text, usage: r.usage, finishReason: String(r.finishReason) };
+    }
+    const r = await generateText({
+      ...settings,
+      output: nativeJsonOutput(input.responseSchema),
+      providerOptions: nativeProviderOptions(input.resolved.spec.provider),
+    });
+    // Providers that answer through a tool (Anthropic's JSON tool) deliver the JSON as `output`.
+    let text = r.text;
+    try {
+      text = r.output || r.text;
+    } catch {
+      // No output was resolved (e.g. an empty answer cut at the length limit): keep the text.
+    }
+    return { text, usage: r.usage, finishReason: String(r.finishReason) };
+  } catch (error) {
+    if (timeout.signal.aborted && !input.signal?.aborted) throw timeout.signal.reason;
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
