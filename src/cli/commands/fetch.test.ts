@@ -1,13 +1,14 @@
-import { spawn } from "node:child_process";
+/**
+ * `dossier fetch` in-process against the loopback fake web and model servers.
+ */
+
 import fs from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type CliOutcome, runCliInProcess } from "../../../test/cli-io.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "../../../test/fake-openai/index.ts";
 import { FAKE_WEB_TEXT, type FakeWeb, startFakeWeb } from "../../../test/fake-web/index.ts";
-
-const BIN = fileURLToPath(new URL("../../../bin/dossier.js", import.meta.url));
 
 let web: FakeWeb;
 let cwd: string;
@@ -23,31 +24,9 @@ afterEach(() => {
   fs.rmSync(cwd, { recursive: true, force: true });
 });
 
-interface Outcome {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the real binary asynchronously, so the in-process servers can answer it. */
-function dossier(args: string[], env: Record<string, string> = {}): Promise<Outcome> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd,
-      env: { PATH: process.env.PATH ?? "", HOME: cwd, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (d: string) => {
-      stdout += d;
-    });
-    child.stderr.setEncoding("utf8").on("data", (d: string) => {
-      stderr += d;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+/** Runs `dossier <args>` in-process with only `env` as its environment. */
+function dossier(args: string[], env: Record<string, string> = {}): Promise<CliOutcome> {
+  return runCliInProcess(args, { cwd, env: { HOME: cwd, ...env } });
 }
 
 describe("dossier fetch", () => {

@@ -1,17 +1,18 @@
-import { spawn } from "node:child_process";
+/**
+ * `dossier search` in-process against a loopback server that answers in each provider's format.
+ */
+
 import fs from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type CliOutcome, runCliInProcess } from "../../../test/cli-io.ts";
 import {
   type FakeSearch,
   type FakeSearchProvider,
   type FakeSearchResult,
   startFakeSearch,
 } from "../../../test/fake-search/index.ts";
-
-const BIN = fileURLToPath(new URL("../../../bin/dossier.js", import.meta.url));
 
 const RESULTS: FakeSearchResult[] = [
   {
@@ -49,12 +50,6 @@ const PUBLISHED: Record<FakeSearchProvider, string> = {
   jina: "2024-01-15",
 };
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 let tmp: string;
 let fake: FakeSearch;
 
@@ -68,33 +63,11 @@ afterEach(async () => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-/**
- * Runs the real binary without blocking the event loop (the fake server is in this process),
- * with a minimal environment plus `env`.
- */
-function dossier(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: tmp,
-      env: {
-        PATH: process.env.PATH ?? "",
-        HOME: tmp,
-        DOSSIER_HOME: tmp,
-        DOSSIER_ALLOW_PRIVATE_NETWORK: "1",
-        ...env,
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (d: string) => {
-      stdout += d;
-    });
-    child.stderr.setEncoding("utf8").on("data", (d: string) => {
-      stderr += d;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
+/** Runs `dossier <args>` in-process with a minimal environment plus `env`. */
+function dossier(args: string[], env: Record<string, string> = {}): Promise<CliOutcome> {
+  return runCliInProcess(args, {
+    cwd: tmp,
+    env: { HOME: tmp, DOSSIER_HOME: tmp, DOSSIER_ALLOW_PRIVATE_NETWORK: "1", ...env },
   });
 }
 

@@ -1,16 +1,17 @@
-import { spawn, spawnSync } from "node:child_process";
+/**
+ * `dossier index`, `dossier search --provider local` and `dossier eval retrieval` in-process
+ * over the corpus fixture.
+ */
+
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { recordingIo } from "../../../test/cli-io.ts";
+import { type CliOutcome, recordingIo, runCliInProcess } from "../../../test/cli-io.ts";
 import { startFakeOpenAI } from "../../../test/fake-openai/index.ts";
 import { runLocalSearch } from "../../cli/commands/search-local.ts";
 import { runCli } from "../../cli/program.ts";
 import { writeCorpusFixture } from "./test-fixtures.ts";
-
-const BIN = fileURLToPath(new URL("../../../bin/dossier.js", import.meta.url));
 
 let base: string;
 
@@ -24,34 +25,9 @@ afterEach(() => {
   rmSync(base, { recursive: true, force: true });
 });
 
-const env = (extra: Record<string, string> = {}) => ({ PATH: process.env.PATH ?? "", HOME: base, ...extra });
-
-/** Runs the real binary in `base` (synchronously: no in-process server must answer). */
-function dossier(args: string[], extra: Record<string, string> = {}) {
-  const result = spawnSync(process.execPath, [BIN, ...args], {
-    cwd: base,
-    env: env(extra),
-    encoding: "utf8",
-  });
-  if (result.error) throw result.error;
-  return result;
-}
-
-/** Runs the real binary asynchronously, so an in-process fake server can answer it. */
-function dossierAsync(args: string[], extra: Record<string, string> = {}) {
-  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: base, env: env(extra) });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => {
-      stdout += d;
-    });
-    child.stderr.on("data", (d) => {
-      stderr += d;
-    });
-    child.on("error", reject);
-    child.on("close", (status) => resolve({ status, stdout, stderr }));
-  });
+/** Runs `dossier <args>` in-process in `base` with a minimal environment plus `extra`. */
+function dossier(args: string[], extra: Record<string, string> = {}): Promise<CliOutcome> {
+  return runCliInProcess(args, { cwd: base, env: { HOME: base, ...extra } });
 }
 
 function fakeIo(extra: Record<string, string> = {}, isTty = false) {
@@ -70,10 +46,10 @@ const SKIPS = [
 ];
 
 describe("dossier index", () => {
-  it("--json prints one summary object with the skipped files and reasons", () => {
-    const result = dossier(["index", "docs", "--max-file-mb", "0.01", "--json"]);
+  it("--json prints one summary object with the skipped files and reasons", async () => {
+    const result = await dossier(["index", "docs", "--max-file-mb", "0.01", "--json"]);
     expect(result.stderr).toBe("");
-    expect(result.status).toBe(0);
+    expect(result.code).toBe(0);
     const summary = JSON.parse(result.stdout) as {
       corpus: string;
       root: string;
@@ -86,28 +62,28 @@ describe("dossier index", () => {
     expect(result.stdout.trim().split("\n")).toHaveLength(1);
   });
 
-  it("prints a summary line and the skips, then skips unchanged files on a second run", () => {
-    const first = dossier(["index", "docs", "--name", "notes", "--max-file-mb", "0.01"]);
-    expect(first.status).toBe(0);
+  it("prints a summary line and the skips, then skips unchanged files on a second run", async () => {
+    const first = await dossier(["index", "docs", "--name", "notes", "--max-file-mb", "0.01"]);
+    expect(first.code).toBe(0);
     expect(first.stdout).toMatch(
       /^indexed 5 files \(6 skipped: 1 binary, 1 corrupt-pdf, 1 outside-root, 1 symlink-loop, 1 too-large, 1 unsupported-type\), 14 chunks, \d+\.\d s\n$/,
     );
     expect(first.stderr).toContain("skipped a/loop: symlink-loop (a/loop -> ..)\n");
     expect(first.stderr).toContain("skipped broken.pdf: corrupt-pdf (");
-    const second = dossier(["index", "docs", "--name", "notes", "--max-file-mb", "0.01"]);
+    const second = await dossier(["index", "docs", "--name", "notes", "--max-file-mb", "0.01"]);
     expect(second.stdout).toMatch(/^indexed 0 files \(6 skipped: .*; 5 unchanged\), 0 chunks, \d+\.\d s\n$/);
   });
 
-  it("refuses a bad corpus name and a bad size limit", () => {
-    expect(dossier(["index", "docs", "--name", "../x"]).stderr).toMatch(
+  it("refuses a bad corpus name and a bad size limit", async () => {
+    expect((await dossier(["index", "docs", "--name", "../x"])).stderr).toMatch(
       /^dossier: error \[INPUT_INVALID\]: corpus name/,
     );
-    const missing = dossier(["index", "nowhere"]);
-    expect(missing.status).toBe(2);
+    const missing = await dossier(["index", "nowhere"]);
+    expect(missing.code).toBe(2);
     expect(missing.stderr).toBe("dossier: error [INPUT_INVALID]: nowhere is not a folder\n");
     expect(existsSync(join(base, ".dossier"))).toBe(false);
-    const bad = dossier(["index", "docs", "--max-file-mb", "lots"]);
-    expect(bad.status).toBe(2);
+    const bad = await dossier(["index", "docs", "--max-file-mb", "lots"]);
+    expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("--max-file-mb must be a positive number");
   });
 
@@ -115,10 +91,7 @@ describe("dossier index", () => {
     const fake = await startFakeOpenAI({ embeddingDimensions: 64 });
     try {
       const vars = { DOSSIER_EMBEDDING_URL: fake.url, DOSSIER_EMBEDDING_MODEL: "fake-embed" };
-      const result = await dossierAsync(
-        ["index", "docs", "--max-file-mb", "0.01", "--hybrid", "--json"],
-        vars,
-      );
+      const result = await dossier(["index", "docs", "--max-file-mb", "0.01", "--hybrid", "--json"], vars);
       expect(result.stderr).toBe("");
       expect(JSON.parse(result.stdout)).toMatchObject({ indexed: 5, chunks: 14, embedded: 14 });
       expect(fake.requests.map((r) => [r.path, (r.body as { input: string[] }).input.length])).toEqual([
@@ -170,11 +143,11 @@ describe("local-only indexing and search", () => {
 });
 
 describe("dossier search --provider local", () => {
-  it("--json prints [{path, anchor, text, score}]", () => {
-    expect(dossier(["index", "docs"]).status).toBe(0);
-    const result = dossier(["search", "--provider", "local", "深度学习", "--json", "--top-k", "1"]);
+  it("--json prints [{path, anchor, text, score}]", async () => {
+    expect((await dossier(["index", "docs"])).code).toBe(0);
+    const result = await dossier(["search", "--provider", "local", "深度学习", "--json", "--top-k", "1"]);
     expect(result.stderr).toBe("");
-    expect(result.status).toBe(0);
+    expect(result.code).toBe(0);
     const hits = JSON.parse(result.stdout) as Record<string, unknown>[];
     expect(hits).toHaveLength(1);
     expect(Object.keys(hits[0]!)).toEqual(["path", "anchor", "text", "score"]);
@@ -186,7 +159,7 @@ describe("dossier search --provider local", () => {
   });
 
   it("prints numbered results with path#anchor and heading path", async () => {
-    expect(dossier(["index", "docs"]).status).toBe(0);
+    expect((await dossier(["index", "docs"])).code).toBe(0);
     const io = fakeIo();
     await runLocalSearch(io, "ribosomes", { topK: 3 });
     expect(io.stdout).toMatch(
@@ -197,9 +170,9 @@ describe("dossier search --provider local", () => {
     expect(none.stdout).toBe("no results\n");
   });
 
-  it("reports a missing corpus", () => {
-    const result = dossier(["search", "--provider", "local", "x", "--corpus", "missing"]);
-    expect(result.status).toBe(1);
+  it("reports a missing corpus", async () => {
+    const result = await dossier(["search", "--provider", "local", "x", "--corpus", "missing"]);
+    expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^dossier: error \[NOT_FOUND\]: no corpus named "missing"/);
   });
 });
@@ -244,14 +217,14 @@ describe("dossier eval retrieval", () => {
     ];
   };
 
-  it("prints nDCG@10, Recall@100 and MRR@10 with the default k1 = 0.9, b = 0.4", () => {
+  it("prints nDCG@10, Recall@100 and MRR@10 with the default k1 = 0.9, b = 0.4", async () => {
     // Rankings: q1 [d1, d5, d2] (d5 beats d2: same idf and tf, shorter), q2 [d3], q3 [d4, d2], q4 [].
     // nDCG@10: q1 (1 + 1/log2 3 + 2/log2 4) / (2 + 1/log2 3 + 1/log2 4) = 0.8403030
     //          q2 1 / (1 + 1/log2 3) = 0.6131472; q3 (1/log2 3) / 1 = 0.6309298; q4 0 → mean 0.5210950
     // Recall@100: (1 + 1/2 + 1 + 0) / 4 = 0.625; MRR@10: (1 + 1 + 1/2 + 0) / 4 = 0.625
-    const result = dossier(beir());
+    const result = await dossier(beir());
     expect(result.stderr).toBe("");
-    expect(result.status).toBe(0);
+    expect(result.code).toBe(0);
     expect(result.stdout).toBe(
       [
         "retrieval  BM25 k1=0.9 b=0.4",
@@ -265,12 +238,12 @@ describe("dossier eval retrieval", () => {
     );
   });
 
-  it("takes --k1 and --b, and prints JSON", () => {
+  it("takes --k1 and --b, and prints JSON", async () => {
     // b = 0: q1 d2 and d5 tie and d2 (stored first) wins → [d1, d2, d5]:
     //   (1 + 2/log2 3 + 1/log2 4) / 3.1309298 = 0.8821224; q3 d2 and d4 tie → [d2, d4]: nDCG 1, RR 1
     // nDCG@10 = (0.8821224 + 0.6131472 + 1 + 0) / 4 = 0.6238174; MRR@10 = 3 / 4
-    const result = dossier([...beir(), "--k1", "1.2", "--b", "0", "--json"]);
-    expect(result.status).toBe(0);
+    const result = await dossier([...beir(), "--k1", "1.2", "--b", "0", "--json"]);
+    expect(result.code).toBe(0);
     const figures = JSON.parse(result.stdout) as Record<string, number>;
     expect(figures).toMatchObject({
       documents: 5,
@@ -285,9 +258,9 @@ describe("dossier eval retrieval", () => {
     expect(figures.mrrAt10).toBe(0.75);
   });
 
-  it("refuses out-of-range parameters", () => {
-    const result = dossier([...beir(), "--b", "2"]);
-    expect(result.status).toBe(2);
+  it("refuses out-of-range parameters", async () => {
+    const result = await dossier([...beir(), "--b", "2"]);
+    expect(result.code).toBe(2);
     expect(result.stderr).toContain("--b from 0 to 1");
   });
 });

@@ -1,11 +1,12 @@
-import { spawnSync } from "node:child_process";
+/**
+ * `dossier eval temporal` and `dossier eval tables` in-process.
+ */
+
 import fs from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-
-const BIN = fileURLToPath(new URL("../../../../bin/dossier.js", import.meta.url));
+import { type CliOutcome, runCliInProcess } from "../../../../test/cli-io.ts";
 
 let cwd: string;
 
@@ -17,14 +18,8 @@ afterEach(() => {
   fs.rmSync(cwd, { recursive: true, force: true });
 });
 
-function dossier(args: string[]) {
-  const result = spawnSync(process.execPath, [BIN, ...args], {
-    cwd,
-    env: { PATH: process.env.PATH ?? "", HOME: cwd },
-    encoding: "utf8",
-  });
-  if (result.error) throw result.error;
-  return result;
+function dossier(args: string[]): Promise<CliOutcome> {
+  return runCliInProcess(args, { cwd, env: { HOME: cwd } });
 }
 
 const REPORT = [
@@ -41,11 +36,19 @@ const REPORT = [
 ].join("\n");
 
 describe("dossier eval temporal", () => {
-  it("flags unattributed English and Chinese predictions about past dates, and nothing else", () => {
+  it("flags unattributed English and Chinese predictions about past dates, and nothing else", async () => {
     fs.writeFileSync(join(cwd, "report.md"), REPORT);
-    const result = dossier(["eval", "temporal", "report.md", "--date", "2026-03-01", "--out", "t.jsonl"]);
+    const result = await dossier([
+      "eval",
+      "temporal",
+      "report.md",
+      "--date",
+      "2026-03-01",
+      "--out",
+      "t.jsonl",
+    ]);
     expect(result.stderr).toBe("");
-    expect(result.status).toBe(0);
+    expect(result.code).toBe(0);
     // 6 sentences, 6 predictive, 4 past-dated, 2 flagged → 33.3%.
     expect(result.stdout).toMatch(/^\s*6\s+6\s+4\s+2\s+33\.3%$/m);
     expect(result.stdout).toMatch(
@@ -71,17 +74,17 @@ describe("dossier eval temporal", () => {
     expect(lines[1]!.attribution).toBe("According to");
   });
 
-  it("prints one JSON line with --json and refuses a bad date", () => {
+  it("prints one JSON line with --json and refuses a bad date", async () => {
     fs.writeFileSync(join(cwd, "report.md"), REPORT);
-    const json = dossier(["eval", "temporal", "report.md", "--date", "2026-03-01", "--json"]);
+    const json = await dossier(["eval", "temporal", "report.md", "--date", "2026-03-01", "--json"]);
     expect(JSON.parse(json.stdout)).toMatchObject({
       sentences: 6,
       predictive: 6,
       pastPredictive: 4,
       flagged: 2,
     });
-    const bad = dossier(["eval", "temporal", "report.md", "--date", "03/01/2026"]);
-    expect(bad.status).toBe(2);
+    const bad = await dossier(["eval", "temporal", "report.md", "--date", "03/01/2026"]);
+    expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(
       /^dossier: error \[INPUT_INVALID\]: current date "03\/01\/2026" is not YYYY-MM-DD/,
     );
@@ -89,7 +92,7 @@ describe("dossier eval temporal", () => {
 });
 
 describe("dossier eval tables", () => {
-  it("reports invalid tables and writes a repaired copy", () => {
+  it("reports invalid tables and writes a repaired copy", async () => {
     const md = [
       "| a | b |",
       "| --- | --- |",
@@ -103,9 +106,17 @@ describe("dossier eval tables", () => {
       "```",
     ].join("\n");
     fs.writeFileSync(join(cwd, "report.md"), md);
-    const result = dossier(["eval", "tables", "report.md", "--repair", "fixed.md", "--out", "tables.jsonl"]);
+    const result = await dossier([
+      "eval",
+      "tables",
+      "report.md",
+      "--repair",
+      "fixed.md",
+      "--out",
+      "tables.jsonl",
+    ]);
     expect(result.stderr).toBe("");
-    expect(result.status).toBe(0);
+    expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^\s*2\s+1\s+1\s+50\.0%$/m);
     expect(result.stdout).toMatch(/^\s*2\s+6\s+missing-separator\s/m);
     expect(result.stdout).toMatch(/^\s*2\s+6\s+column-count\s+row has 2 cells, the header 3$/m);
@@ -115,13 +126,13 @@ describe("dossier eval tables", () => {
     );
     const lines = fs.readFileSync(join(cwd, "tables.jsonl"), "utf8").trim().split("\n");
     expect(lines.map((l) => (JSON.parse(l) as { valid: boolean }).valid)).toEqual([true, false]);
-    const again = dossier(["eval", "tables", "fixed.md", "--json"]);
+    const again = await dossier(["eval", "tables", "fixed.md", "--json"]);
     expect(JSON.parse(again.stdout)).toEqual({ report: "fixed.md", total: 2, valid: 2, validRate: 1 });
   });
 
-  it("fails with INPUT_INVALID for a missing file", () => {
-    const result = dossier(["eval", "tables", "nope.md"]);
-    expect(result.status).toBe(2);
+  it("fails with INPUT_INVALID for a missing file", async () => {
+    const result = await dossier(["eval", "tables", "nope.md"]);
+    expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^dossier: error \[INPUT_INVALID\]: cannot read nope\.md/);
   });
 });

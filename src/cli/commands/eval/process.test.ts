@@ -1,14 +1,16 @@
-import { spawnSync } from "node:child_process";
+/**
+ * `dossier eval process` in-process over a run written through the store API.
+ */
+
 import fs from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type CliOutcome, runCliInProcess } from "../../../../test/cli-io.ts";
 import type { EventInput } from "../../../core/events.ts";
 import type { ProcessMetrics } from "../../../eval/process/process-metrics.ts";
 import { openSqliteStore } from "../../../store/sqlite-store.ts";
 
-const BIN = fileURLToPath(new URL("../../../../bin/dossier.js", import.meta.url));
 const RUN_ID = "20260101-abcdef";
 
 let cwd: string;
@@ -21,14 +23,8 @@ afterEach(() => {
   fs.rmSync(cwd, { recursive: true, force: true });
 });
 
-function dossier(args: string[]) {
-  const result = spawnSync(process.execPath, [BIN, ...args], {
-    cwd,
-    env: { PATH: process.env.PATH ?? "", HOME: cwd, DOSSIER_HOME: join(cwd, "data") },
-    encoding: "utf8",
-  });
-  if (result.error) throw result.error;
-  return result;
+function dossier(args: string[]): Promise<CliOutcome> {
+  return runCliInProcess(args, { cwd, env: { HOME: cwd, DOSSIER_HOME: join(cwd, "data") } });
 }
 
 /** Writes a small run through the store API. */
@@ -138,11 +134,11 @@ function writeRun(): void {
 }
 
 describe("dossier eval process", () => {
-  it("prints the metrics of a stored run found by id prefix", () => {
+  it("prints the metrics of a stored run found by id prefix", async () => {
     writeRun();
-    const result = dossier(["eval", "process", "20260101-ab"]);
+    const result = await dossier(["eval", "process", "20260101-ab"]);
     expect(result.stderr).toBe("");
-    expect(result.status).toBe(0);
+    expect(result.code).toBe(0);
     expect(result.stdout).toContain(`Process metrics of run ${RUN_ID}`);
     // Queries "EV sales" and "ev sales" normalise to one: 1 repeat of 2 → 50%.
     expect(result.stdout).toMatch(/^search-query repetition\s+50\.0%\s+2 queries, 1 distinct$/m);
@@ -155,10 +151,10 @@ describe("dossier eval process", () => {
     expect(result.stdout).toMatch(/^wall time \(s\)\s+110\.0$/m);
   });
 
-  it("prints one JSON line with --json and writes JSONL with --out", () => {
+  it("prints one JSON line with --json and writes JSONL with --out", async () => {
     writeRun();
-    const result = dossier(["eval", "process", RUN_ID, "--json", "--out", "m.jsonl"]);
-    expect(result.status).toBe(0);
+    const result = await dossier(["eval", "process", RUN_ID, "--json", "--out", "m.jsonl"]);
+    expect(result.code).toBe(0);
     const metrics = JSON.parse(result.stdout) as ProcessMetrics;
     expect(metrics.runId).toBe(RUN_ID);
     expect(metrics.tools).toMatchObject({ calls: 3, failures: 1, requests: 3, steps: 2, callsPerStep: 1.5 });
@@ -174,10 +170,10 @@ describe("dossier eval process", () => {
     expect(lines.map((l) => (JSON.parse(l) as { kind: string }).kind)).toEqual(["metrics", "tool", "tool"]);
   });
 
-  it("reports an unknown run as NOT_FOUND", () => {
+  it("reports an unknown run as NOT_FOUND", async () => {
     writeRun();
-    const result = dossier(["eval", "process", "nope"]);
-    expect(result.status).toBe(1);
+    const result = await dossier(["eval", "process", "nope"]);
+    expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^dossier: error \[NOT_FOUND\]: no run matches "nope"/);
   });
 });

@@ -1,20 +1,23 @@
-import { spawn, spawnSync } from "node:child_process";
+/**
+ * `dossier eval race` in-process: summaries, recomputation from stored judgments, and the full
+ * protocol against a loopback OpenAI-compatible judge.
+ */
+
 import fs from "node:fs";
 import os from "node:os";
-import { join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { benchmarkPath, haveBenchmarkFile } from "../../../../test/benchmarks.ts";
+import { type CliOutcome, runCliInProcess } from "../../../../test/cli-io.ts";
 import { startFakeOpenAI } from "../../../../test/fake-openai/server.ts";
 import type { RecordedRequest, Reply } from "../../../../test/fake-openai/types.ts";
 import { raceCriteria as criteria, raceJudgment as judgment } from "../../../eval/race/test-fixtures.ts";
 
-const REPO = fileURLToPath(new URL("../../../../", import.meta.url));
-const BIN = join(REPO, "bin/dossier.js");
-const RESULTS = resolve(
-  REPO,
-  "../shared/benchmarks/deepresearch_bench/results/race/claude-3-7-sonnet-latest",
+const RESULTS = benchmarkPath("deepresearch_bench/results/race/claude-3-7-sonnet-latest");
+const HAVE_RESULTS = haveBenchmarkFile(
+  join(RESULTS, "raw_results.jsonl"),
+  "dossier eval race --summarize against the published results",
 );
-const HAVE_RESULTS = fs.existsSync(join(RESULTS, "raw_results.jsonl"));
 
 let cwd: string;
 beforeEach(() => {
@@ -24,40 +27,9 @@ afterEach(() => {
   fs.rmSync(cwd, { recursive: true, force: true });
 });
 
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-const baseEnv = () => ({ PATH: process.env.PATH ?? "", HOME: cwd });
-
-/** Runs the real binary (synchronously: no in-process server involved). */
-function dossierSync(args: string[], env: Record<string, string> = {}): Run {
-  const r = spawnSync(process.execPath, [BIN, ...args], {
-    cwd,
-    env: { ...baseEnv(), ...env },
-    encoding: "utf8",
-  });
-  if (r.error) throw r.error;
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-/** Runs the real binary without blocking the event loop, so an in-process server can answer it. */
-function dossier(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...baseEnv(), ...env } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => {
-      stdout += d.toString();
-    });
-    child.stderr.on("data", (d: Buffer) => {
-      stderr += d.toString();
-    });
-    child.on("error", fail);
-    child.on("close", (status) => done({ status, stdout, stderr }));
-  });
+/** Runs `dossier <args>` in-process with a minimal environment plus `env`. */
+function dossier(args: string[], env: Record<string, string> = {}): Promise<CliOutcome> {
+  return runCliInProcess(args, { cwd, env: { HOME: cwd, ...env } });
 }
 
 const writeJsonl = (name: string, rows: unknown[]) => {
@@ -85,9 +57,9 @@ const EXPECTED_TABLE = [
 ].join("\n");
 
 describe("dossier eval race --summarize", () => {
-  it.skipIf(!HAVE_RESULTS)("reproduces race_result.txt of the benchmark's published results", () => {
-    const r = dossierSync(["eval", "race", "--summarize", join(RESULTS, "raw_results.jsonl")]);
-    expect(r.status).toBe(0);
+  it.skipIf(!HAVE_RESULTS)("reproduces race_result.txt of the benchmark's published results", async () => {
+    const r = await dossier(["eval", "race", "--summarize", join(RESULTS, "raw_results.jsonl")]);
+    expect(r.code).toBe(0);
     expect(r.stderr).toBe("");
     const expected = fs
       .readFileSync(join(RESULTS, "race_result.txt"), "utf8")
@@ -110,7 +82,7 @@ describe("dossier eval race --summarize", () => {
 });
 
 describe("dossier eval race --judgments", () => {
-  it("recomputes every score from stored judge outputs, printing a table or one JSON object", () => {
+  it("recomputes every score from stored judge outputs, printing a table or one JSON object", async () => {
     const c = writeJsonl("criteria.jsonl", [
       criteria(1, "Task A"),
       criteria(2, "Task B"),
@@ -121,8 +93,8 @@ describe("dossier eval race --judgments", () => {
       { id: 2, prompt: "Task B", judgment: JUDGMENTS["Task B"] },
       { id: 3, prompt: "Task C", judgment: null, error: "judge failed" },
     ]);
-    const table = dossierSync(["eval", "race", "--criteria", c, "--judgments", j, "--out", "out"]);
-    expect(table.status).toBe(0);
+    const table = await dossier(["eval", "race", "--criteria", c, "--judgments", j, "--out", "out"]);
+    expect(table.code).toBe(0);
     expect(table.stdout).toBe(EXPECTED_TABLE);
     expect(table.stderr).toBe("race: task 3 failed: judge failed\n");
     expect(fs.readFileSync(join(cwd, "out/race_result.txt"), "utf8")).toBe(
@@ -144,7 +116,7 @@ describe("dossier eval race --judgments", () => {
     });
     expect(rows[2]).toEqual({ id: 3, prompt: "Task C", error: "judge failed" });
 
-    const json = dossierSync(["eval", "race", "--criteria", c, "--judgments", j, "--json"]);
+    const json = await dossier(["eval", "race", "--criteria", c, "--judgments", j, "--json"]);
     const parsed = JSON.parse(json.stdout) as Record<string, number>;
     expect(Object.keys(parsed)).toEqual([
       "overall",
@@ -160,9 +132,9 @@ describe("dossier eval race --judgments", () => {
     expect([parsed.tasks, parsed.failed]).toEqual([2, 1]);
   });
 
-  it("rejects mixing the forms with a usage error", () => {
-    const r = dossierSync(["eval", "race", "--summarize", "x.jsonl", "--criteria", "c.jsonl"]);
-    expect(r.status).toBe(2);
+  it("rejects mixing the forms with a usage error", async () => {
+    const r = await dossier(["eval", "race", "--summarize", "x.jsonl", "--criteria", "c.jsonl"]);
+    expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^dossier: error \[INPUT_INVALID\]: --summarize takes no other input file/);
   });
 });
@@ -238,7 +210,7 @@ describe("dossier eval race (full protocol)", () => {
         ],
         env,
       );
-      expect(run.status).toBe(0);
+      expect(run.code).toBe(0);
       expect(run.stdout).toBe(`${EXPECTED_TABLE}  Judge: openai-compatible:judge; unparsable answers: 1\n`);
       expect(run.stderr).toContain(
         "race: task 3 failed (join): reference article not found for this prompt\n",
@@ -268,7 +240,7 @@ describe("dossier eval race (full protocol)", () => {
       expect(cleaned).toHaveLength(2);
 
       // The stored judgments recompute to the same figures without a model.
-      const again = dossierSync([
+      const again = await dossier([
         "eval",
         "race",
         "--criteria",
@@ -297,7 +269,7 @@ describe("dossier eval race (full protocol)", () => {
         ],
         env,
       );
-      expect(other.status).toBe(0);
+      expect(other.code).toBe(0);
       expect(JSON.parse(other.stdout)).toMatchObject({ tasks: 2, failed: 1 });
       expect(new Set(seen)).toEqual(new Set(["other"]));
     } finally {
@@ -329,7 +301,7 @@ describe("dossier eval race (full protocol)", () => {
           DOSSIER_BASE_URL: server.url,
         },
       );
-      expect(run.status).toBe(0);
+      expect(run.code).toBe(0);
       expect(run.stdout).toMatch(/^ {2}Generated:\s+1$/m);
       expect(run.stdout).toMatch(/^ {2}Failed:\s+0$/m);
       // 2 weight samples + 4 dimensions
@@ -351,11 +323,11 @@ describe("dossier eval race (full protocol)", () => {
     }
   });
 
-  it("needs a judge model", () => {
+  it("needs a judge model", async () => {
     const c = writeJsonl("criteria.jsonl", [criteria(1, "Task A")]);
     const t = writeJsonl("target.jsonl", [{ id: 1, prompt: "Task A", article: "x" }]);
-    const r = dossierSync(["eval", "race", "--criteria", c, "--target", t, "--reference", t]);
-    expect(r.status).toBe(2);
+    const r = await dossier(["eval", "race", "--criteria", c, "--target", t, "--reference", t]);
+    expect(r.code).toBe(2);
     expect(r.stderr).toMatch(
       /^dossier: error \[MODEL_NOT_CONFIGURED\]: no model configured for role "judge"/,
     );

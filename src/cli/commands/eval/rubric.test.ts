@@ -1,9 +1,12 @@
-import { spawn } from "node:child_process";
+/**
+ * `dossier eval rubric` in-process against a loopback OpenAI-compatible judge.
+ */
+
 import fs from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type CliOutcome, runCliInProcess } from "../../../../test/cli-io.ts";
 import {
   type FakeOpenAI,
   type RecordedRequest,
@@ -11,8 +14,6 @@ import {
   startFakeOpenAI,
 } from "../../../../test/fake-openai/index.ts";
 import type { QueryRubric } from "../../../eval/rubric/rubric-types.ts";
-
-const BIN = fileURLToPath(new URL("../../../../bin/dossier.js", import.meta.url));
 
 let cwd: string;
 let server: FakeOpenAI | undefined;
@@ -27,27 +28,9 @@ afterEach(async () => {
   fs.rmSync(cwd, { recursive: true, force: true });
 });
 
-/** Runs the real binary without blocking the event loop (the fake server answers in-process). */
-function dossier(
-  args: string[],
-  env: Record<string, string>,
-): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd,
-      env: { PATH: process.env.PATH ?? "", HOME: cwd, ...env },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => {
-      stdout += d.toString("utf8");
-    });
-    child.stderr.on("data", (d: Buffer) => {
-      stderr += d.toString("utf8");
-    });
-    child.on("error", reject);
-    child.on("close", (status) => resolvePromise({ status, stdout, stderr }));
-  });
+/** Runs `dossier <args>` in-process with a minimal environment plus `env`. */
+function dossier(args: string[], env: Record<string, string>): Promise<CliOutcome> {
+  return runCliInProcess(args, { cwd, env: { HOME: cwd, ...env } });
 }
 
 const rubric: QueryRubric = {
@@ -131,7 +114,7 @@ describe("dossier eval rubric score", () => {
       env,
     );
     expect(result.stderr).toBe("");
-    expect(result.status).toBe(0);
+    expect(result.code).toBe(0);
     // (5·1 + 3·(1/3) + 1·0 − 2·(2/3)) / 11 = 14/33 = 0.424; min −2/11, max 9/11.
     expect(result.stdout).toMatch(/^a\.md\s+0\.424\s+-0\.182\s+0\.818\s+4\/4\s+0$/m);
     expect(result.stdout).toMatch(/^4\s+error\s+-2\s+Outdated data\s+7$/m);
@@ -169,7 +152,7 @@ describe("dossier eval rubric score", () => {
       env,
     );
     expect(result.stderr).toBe("");
-    expect(result.status).toBe(0);
+    expect(result.code).toBe(0);
     const lines = result.stdout.trim().split("\n");
     expect(lines).toHaveLength(1);
     const summary = JSON.parse(lines[0]!) as {
@@ -188,7 +171,7 @@ describe("dossier eval rubric score", () => {
     fs.writeFileSync(join(cwd, "r.json"), JSON.stringify(rubric));
     fs.writeFileSync(join(cwd, "a.md"), "x");
     const result = await dossier(["eval", "rubric", "score", "--rubric", "r.json", "--report", "a.md"], {});
-    expect(result.status).toBe(2);
+    expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^dossier: error \[MODEL_NOT_CONFIGURED\]: .*DOSSIER_MODEL/);
   });
 });
@@ -212,7 +195,7 @@ describe("dossier eval rubric generate", () => {
       env,
     );
     expect(result.stderr).toBe("");
-    expect(result.status).toBe(0);
+    expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^7\s+error\s+-2\s+Stale data$/m);
     expect(result.stdout).toContain('repaired: item 7 ("Stale data"): weight 2 → -2 (error)');
     const saved = JSON.parse(fs.readFileSync(join(cwd, "r.json"), "utf8")) as QueryRubric;
