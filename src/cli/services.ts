@@ -1,27 +1,34 @@
 /**
- * What a CLI command needs besides its flags: the loaded configuration, the store and a tool
- * gateway, opened once and closed when the command ends.
+ * What a CLI command needs besides its flags: the composition root built from the command's
+ * surroundings and global flags, opened once and closed when the command ends.
  */
 
 import type { LoadedConfig } from "../runtime/config-load.ts";
-import { openSqliteStore } from "../store/sqlite-store.ts";
+import type { Dossier } from "../runtime/dossier.ts";
 import type { Store } from "../store/types.ts";
-import { ToolGateway } from "../tools/gateway.ts";
+import type { ToolGateway } from "../tools/gateway.ts";
+import { createDossierForCli } from "./dossier-cli.ts";
 import type { CliIo } from "./io.ts";
-import { type GlobalFlags, homeDir, loadCliConfig } from "./settings.ts";
+import type { GlobalFlags } from "./settings.ts";
 
 /** Opened services of a command. */
 export interface CliServices {
+  dossier: Dossier;
   loaded: LoadedConfig;
   store: Store;
   gateway: ToolGateway;
+  /** Closes the store (runs under way are cancelled first). */
   close(): void;
 }
 
-/** Loads the configuration, opens the store under the data directory and builds a gateway. */
+/** Builds the Dossier of a command: configuration, store under the data directory, gateway. */
 export function openCliServices(io: CliIo, flags: GlobalFlags): CliServices {
-  const loaded = loadCliConfig(io, flags);
-  const store = openSqliteStore({ home: homeDir(io, loaded) });
-  const gateway = new ToolGateway({ cache: store.cache });
-  return { loaded, store, gateway, close: () => store.close() };
+  const dossier = createDossierForCli(io, flags);
+  return {
+    dossier,
+    loaded: dossier.loaded,
+    store: dossier.store,
+    gateway: dossier.gateway,
+    close: () => void dossier.close(),
+  };
 }

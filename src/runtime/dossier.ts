@@ -134,13 +134,20 @@ export function createDossier(options: DossierOptions = {}): Dossier {
       return estimateResearch({ ...input, registry: models });
     },
     runs: runsApi(store, active),
-    async close() {
-      if (closed) return;
+    close() {
+      if (closed) return Promise.resolve();
       closed = true;
       const running = [...active.values()];
+      const closeStore = () => {
+        if (ownStore) store.close();
+      };
+      // With nothing under way the store closes before close() returns.
+      if (running.length === 0) {
+        closeStore();
+        return Promise.resolve();
+      }
       for (const handle of running) handle.cancel("Dossier closed");
-      await Promise.allSettled(running.map((h) => h.done));
-      if (ownStore) store.close();
+      return Promise.allSettled(running.map((h) => h.done)).then(closeStore);
     },
   };
   return dossier;

@@ -13,6 +13,7 @@ import type { ReportDocument } from "../core/report.ts";
 import type { RunRecord, RunStatus } from "../core/run.ts";
 import type { UsageTotals } from "../core/usage.ts";
 import type { LlmClientOptions } from "../llm/client.ts";
+import { renderMarkdown } from "../render/markdown.ts";
 import type { IndexSummary } from "../tools/corpus/types.ts";
 import type { Config } from "./config.ts";
 import { eventStream } from "./event-stream.ts";
@@ -50,7 +51,7 @@ export interface ResearchResult {
   stopReason: string;
   /** The report, when the strategy produced one. */
   report: ReportDocument | null;
-  /** The report as Markdown, when there is one. */
+  /** The report as Markdown (as the `.md` file holds it), when there is one. */
   markdown: string | null;
   /** Files the report was written to. */
   paths: string[];
@@ -155,7 +156,7 @@ function resultOf(
     status: record.status,
     stopReason: record.stopReason ?? record.status,
     report: outcome?.report ?? null,
-    markdown: outcome?.report.markdown ?? null,
+    markdown: outcome ? renderMarkdown(outcome.report) : null,
     paths: outcome?.paths ?? [],
     usage: record.usage ?? null,
     error,
