@@ -1,13 +1,12 @@
-import fs from "node:fs";
-import { resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { BENCHMARKS_DIR, haveBenchmarkFile } from "../../../test/benchmarks.ts";
 import { parseCsv } from "./csv.ts";
 import { loadXbench, parseXbenchCsv, xbenchPath, xorDecrypt, xorEncrypt } from "./xbench.ts";
 
-const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
-const benchmarks = resolve(repoRoot, "../shared/benchmarks");
-const haveBenchmarks = fs.existsSync(xbenchPath(benchmarks, "2505"));
+const benchmarks = BENCHMARKS_DIR;
+const haveBenchmarks =
+  haveBenchmarkFile(xbenchPath(benchmarks, "2505"), "loading the real xbench 2505 questions") &&
+  haveBenchmarkFile(xbenchPath(benchmarks, "2510"), "loading the real xbench 2510 questions");
 
 describe("parseCsv", () => {
   it("handles quotes, doubled quotes, embedded newlines, CRLF and a BOM", () => {

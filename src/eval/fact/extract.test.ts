@@ -1,7 +1,5 @@
-import { existsSync } from "node:fs";
-import { resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { benchmarkPath, haveBenchmarkFile } from "../../../test/benchmarks.ts";
 import { renderReferences } from "../../core/citations.ts";
 import { readJsonl } from "../race/jsonl.ts";
 import { cleanStatement, extractCitations, markerNumbers } from "./extract.ts";
@@ -157,11 +155,9 @@ describe("extractCitations", () => {
     expect(cleanStatement("  1. **Bold** claim [1] , with `code` [2].")).toBe("Bold claim, with code.");
   });
 
-  const RAW = resolve(
-    fileURLToPath(new URL("../../../", import.meta.url)),
-    "../shared/benchmarks/deepresearch_bench/data/test_data/raw_data/claude-3-7-sonnet-latest.jsonl",
-  );
-  it.skipIf(!existsSync(RAW))("resolves every citation of the benchmark's example reports", () => {
+  const RAW = benchmarkPath("deepresearch_bench/data/test_data/raw_data/claude-3-7-sonnet-latest.jsonl");
+  const HAVE_RAW = haveBenchmarkFile(RAW, "resolving the citations of the benchmark's example reports");
+  it.skipIf(!HAVE_RAW)("resolves every citation of the benchmark's example reports", () => {
     const reports = readJsonl(RAW, factReportSchema);
     const extractions = reports.map((r) => extractCitations(r.article));
     expect(extractions.filter((e) => e.triples.length === 0)).toHaveLength(0);

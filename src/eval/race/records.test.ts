@@ -1,15 +1,16 @@
-import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { benchmarkPath, haveBenchmarkFile } from "../../../test/benchmarks.ts";
 import { parseJsonl, readJsonl } from "./jsonl.ts";
 import { buildJudgePrompt, criteriaForJudge } from "./judge-prompt.ts";
 import { promptLanguage } from "./language.ts";
 import { raceArticleSchema, raceCriteriaSchema, raceQuerySchema } from "./records.ts";
 
-const REPO = fileURLToPath(new URL("../../../", import.meta.url));
-const BENCH = resolve(REPO, "../shared/benchmarks/deepresearch_bench");
-const HAVE_BENCH = existsSync(resolve(BENCH, "data/criteria_data/criteria.jsonl"));
+const BENCH = benchmarkPath("deepresearch_bench");
+const HAVE_BENCH = haveBenchmarkFile(
+  resolve(BENCH, "data/criteria_data/criteria.jsonl"),
+  "loading the DeepResearch Bench data files",
+);
 
 describe("benchmark files", () => {
   it.skipIf(!HAVE_BENCH)("load with the schemas and join on the exact prompt", () => {

@@ -1,17 +1,16 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { benchmarkPath, haveBenchmarkFile } from "../../../test/benchmarks.ts";
 import { readJsonl } from "./jsonl.ts";
 import { raceResultRowSchema } from "./records.ts";
 import { formatRaceResultText, formatRaceTable, summarizeRaceResults } from "./summary.ts";
 
-const REPO = fileURLToPath(new URL("../../../", import.meta.url));
-const RESULTS = resolve(
-  REPO,
-  "../shared/benchmarks/deepresearch_bench/results/race/claude-3-7-sonnet-latest",
+const RESULTS = benchmarkPath("deepresearch_bench/results/race/claude-3-7-sonnet-latest");
+const HAVE_BENCH = haveBenchmarkFile(
+  resolve(RESULTS, "raw_results.jsonl"),
+  "reproducing the published RACE summary",
 );
-const HAVE_BENCH = existsSync(resolve(RESULTS, "raw_results.jsonl"));
 
 describe("summarizeRaceResults", () => {
   it("averages the rows that scored, counts error rows as failed, and treats a missing field as 0", () => {

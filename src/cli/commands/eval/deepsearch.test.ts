@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import os from "node:os";
-import { join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { BENCHMARKS_DIR, haveBenchmarkFile } from "../../../../test/benchmarks.ts";
 import { recordingIo } from "../../../../test/cli-io.ts";
 import {
   type FakeOpenAI,
@@ -12,8 +12,11 @@ import {
 import { xbenchPath } from "../../../eval/deepsearch/xbench.ts";
 import { runCli } from "../../program.ts";
 
-const repoRoot = fileURLToPath(new URL("../../../../", import.meta.url));
-const benchmarks = resolve(repoRoot, "../shared/benchmarks");
+const benchmarks = BENCHMARKS_DIR;
+const HAVE_XBENCH = haveBenchmarkFile(
+  xbenchPath(benchmarks, "2510"),
+  "dossier eval deepsearch --xbench 2510",
+);
 
 let cwd: string;
 let server: FakeOpenAI | undefined;
@@ -78,7 +81,7 @@ describe("dossier eval deepsearch", () => {
     ]);
   });
 
-  it.skipIf(!fs.existsSync(xbenchPath(benchmarks, "2510")))("loads xbench 2510 with --xbench", async () => {
+  it.skipIf(!HAVE_XBENCH)("loads xbench 2510 with --xbench", async () => {
     server = await startFakeOpenAI({ handler: equivalence });
     fs.writeFileSync(join(cwd, "a.jsonl"), `${JSON.stringify({ id: "101", answer: "none" })}\n`);
     const io = fakeIo({ DOSSIER_MODEL: "openai-compatible:judge", DOSSIER_BASE_URL: server.url });
