@@ -1,6 +1,8 @@
 /**
  * The `llm` node of the graph strategy: deduplicates, merges and cross-checks evidence already
  * collected, without any new retrieval, and reports agreements and conflicts with citations.
+ * Its note reaches the writers of the sections it serves. On failure the node fails (warning
+ * `CONSOLIDATE_FAILED`); the evidence it would have merged stays usable.
  */
 
 import { isDossierError } from "../core/errors.ts";
@@ -22,8 +24,14 @@ export async function consolidateEvidence(
     limit: 30,
     perSource: 6,
   });
-  if (evidence.length === 0)
+  if (evidence.length === 0) {
+    ctx.emit({
+      type: "warning",
+      code: "CONSOLIDATE_FAILED",
+      message: `${input.node.id}: no evidence was available to consolidate`,
+    });
     return { summary: "No evidence was available to consolidate.", evidence, ok: false };
+  }
   try {
     const result = await ctx.generate({
       role: "searcher",
@@ -40,6 +48,11 @@ export async function consolidateEvidence(
     return { summary: result.text.trim(), evidence, ok: true };
   } catch (error) {
     if (isDossierError(error, "CANCELLED")) throw error;
+    ctx.emit({
+      type: "warning",
+      code: "CONSOLIDATE_FAILED",
+      message: `${input.node.id}: consolidation failed (${isDossierError(error) ? error.code : "error"}); the node fails`,
+    });
     return {
       summary: `Consolidation failed (${isDossierError(error) ? error.code : "error"}).`,
       evidence,

@@ -1,5 +1,7 @@
 /**
- * The graph planner (graph strategy): sees the task, the fixed outline, the whole current DAG
+ * The graph planner (graph strategy). Once, right after the outline is fixed, it drafts the
+ * first real plan (INITPLAN): search subtasks that cover every level-1 section, with legal
+ * dependencies. Then, every cycle, it sees the task, the fixed outline, the whole current DAG
  * with each node's results, and both rubrics; assesses each executed node, decides whether the
  * plan must change (and only for the reasons the design allows), emits the full DAG and the
  * frontier actions to run now, or asks for the report to be written.
@@ -139,6 +141,60 @@ export async function planNextCycle(ctx: RunContext, input: PlanCycleInput): Pro
     system: graphPlannerSystem(ctx, input.language, input.maxDepth),
     prompt,
     maxOutputTokens: 4000,
+  });
+  return value;
+}
+
+/** The first plan: new subtasks only (the survey, outline and report nodes exist already). */
+export const initialPlanSchema = z.object({
+  rationale: z.string().describe("how the subtasks cover the outline, in one or two sentences"),
+  nodes: z
+    .array(planNodeProposalSchema)
+    .max(16)
+    .default([])
+    .describe("new search and llm subtasks with new ids; every level-1 section served by a search node"),
+});
+/** The first plan. */
+export type InitialPlan = z.infer<typeof initialPlanSchema>;
+
+/** Options of {@link proposeInitialPlan}. */
+export interface InitialPlanInput {
+  spec: string;
+  outline: Outline;
+  graph: PlanGraph;
+  persistentRubric: string;
+  language: string;
+  maxDepth: number;
+}
+
+/** Asks the planner for the first plan built from the fixed outline (INITPLAN). */
+export async function proposeInitialPlan(ctx: RunContext, input: InitialPlanInput): Promise<InitialPlan> {
+  const { value } = await ctx.structured({
+    role: "planner",
+    schema: initialPlanSchema,
+    system: [
+      "You draft the first research plan of a team, now that the report outline is fixed. Propose the subtasks that",
+      "will collect the evidence each section needs: search nodes (retrieve evidence) and, where sources must be",
+      "merged or cross-checked, llm nodes (no retrieval) that depend on the searches they check. Every level-1 section",
+      "needs at least one search node naming it in its sections; merge sections that one search can serve; keep goals",
+      "specific (entities, metrics, periods). Use new ids; dependencies only on listed or earlier new nodes, with a",
+      `strictly smaller depth; depth at most ${input.maxDepth - 1}. Do not add outline or report nodes.`,
+      `Resolve relative time against today's date, ${ctx.currentDate}. Write titles and goals in ${languageName(input.language)}.`,
+    ].join("\n"),
+    prompt: [
+      `Research question: ${ctx.query}`,
+      input.spec,
+      "",
+      "Fixed outline:",
+      outlineToText(input.outline),
+      "",
+      "Plan so far:",
+      ...input.graph.nodes.map(describeNode),
+      "",
+      "Persistent rubric:",
+      input.persistentRubric,
+    ].join("\n"),
+    maxOutputTokens: 3000,
   });
   return value;
 }

@@ -94,7 +94,7 @@ export const eventPayloadSchemas = {
   }),
   "gate-verdict": z.object({
     nodeId: z.string(),
-    verdict: z.enum(["approve", "revise", "drop"]),
+    verdict: z.enum(["approve", "revise", "drop", "run-revised"]),
     round: z.number().int(),
     feedback: z.string(),
   }),

@@ -3,16 +3,19 @@
  * actions chosen) and the ephemeral-rubric refresh that closes each cycle.
  */
 
+import { formatEvidence, rankEvidence, selectEvidence } from "../agents/evidence-select.ts";
 import { planNextCycle } from "../agents/graph-planner.ts";
 import type { PlannedOutline } from "../agents/outliner.ts";
 import { type EphemeralRubric, ephemeralRubric, ephemeralRubricText } from "../agents/rubricer.ts";
 import type { RunContext } from "../agents/run-context.ts";
+import { servesSection } from "../agents/writer-brief.ts";
 import { exceededLimit } from "../core/budget.ts";
 import { isDossierError } from "../core/errors.ts";
 import { flattenOutline } from "../core/outline.ts";
 import type { PlanGraph } from "../core/plan-graph.ts";
 import { checkLegality } from "../core/plan-graph-legality.ts";
 import type { NodeResult } from "./graph-execute.ts";
+import { failureOf, fallback } from "./graph-fallbacks.ts";
 import { mergeProposal, repairGraph } from "./graph-plan.ts";
 
 /** What a planner turn needs. */
@@ -53,10 +56,8 @@ export async function planCycle(
     if (isDossierError(error, "CANCELLED")) throw error;
     const limit = exceededLimit(error);
     if (limit) return { stop: `budget:${limit}` };
-    ctx.emit({
-      type: "warning",
-      code: "PLANNER_FAILED",
-      message: `planner failed (${isDossierError(error) ? error.code : "error"}); running the current frontier`,
+    fallback(ctx, "PLANNER_FAILED", {
+      message: `planner failed (${failureOf(error)}); the plan is kept and the ready frontier runs`,
     });
     return { graph: input.graph, actions: [], synthesize: false };
   }
@@ -92,6 +93,11 @@ export async function planCycle(
       decision = await ask(problems);
     } catch (error) {
       if (isDossierError(error, "CANCELLED")) throw error;
+      const limit = exceededLimit(error);
+      if (limit) return { stop: `budget:${limit}` };
+      fallback(ctx, "PLANNER_FAILED", {
+        message: `re-asked planner failed (${failureOf(error)}); the plan is kept and the ready frontier runs`,
+      });
       return { graph: input.graph, actions: [], synthesize: false };
     }
     merged = mergeProposal(input.graph, decision.plan, input.maxDepth);
@@ -123,7 +129,50 @@ export async function planCycle(
   return { graph: merged.graph, actions: decision.actions, synthesize: decision.synthesize };
 }
 
-/** Regenerates the ephemeral rubric from evidence coverage; null when the rubricer fails. */
+/** Excerpts per section shown to the ephemeral rubric, and their length. */
+export const GAP_EXCERPTS = { perSection: 4, chars: 240 } as const;
+
+/**
+ * The evidence state by outline section, for the ephemeral rubric: per section the subtasks
+ * that served it and up to four excerpts (their own evidence first, then the most relevant of
+ * the run), each cut to 240 characters — bounded however much evidence the run holds.
+ */
+export function evidenceBySection(
+  ctx: Pick<RunContext, "evidence">,
+  input: { graph: PlanGraph; planned: PlannedOutline; results: ReadonlyMap<string, NodeResult> },
+): string {
+  const pool = ctx.evidence.evidence();
+  return flattenOutline(input.planned.outline)
+    .map((s) => {
+      const nodes = input.graph.nodes.filter(
+        (n) => servesSection(n.sections, s.id) && input.results.has(n.id),
+      );
+      const own = nodes.flatMap((n) => input.results.get(n.id)!.evidenceIds);
+      const text = `${s.title} ${s.plan}`;
+      const byId = new Map(pool.map((e) => [e.id, e]));
+      const preferred = rankEvidence(
+        text,
+        own.map((id) => byId.get(id)).filter((e) => e !== undefined),
+      ).map((e) => e.id);
+      const excerpts = selectEvidence({
+        text,
+        pool,
+        preferred,
+        limit: GAP_EXCERPTS.perSection,
+        perSource: 2,
+      });
+      const served = nodes.length
+        ? `served by ${nodes.map((n) => `${n.id} (${input.results.get(n.id)!.evidenceIds.length} evidence)`).join(", ")}`
+        : "no subtask has served it yet";
+      const body = excerpts.length
+        ? formatEvidence(excerpts, (id) => ctx.evidence.getSource(id), GAP_EXCERPTS.chars)
+        : "(no relevant excerpt)";
+      return `Section ${s.id} ${s.title} — ${served}\n${body}`;
+    })
+    .join("\n\n");
+}
+
+/** Regenerates the ephemeral rubric from the evidence itself; null (warning `GAPS_FALLBACK`) when the rubricer fails. */
 export async function refreshGaps(
   ctx: RunContext,
   input: {
@@ -134,29 +183,18 @@ export async function refreshGaps(
     language: string;
   },
 ): Promise<EphemeralRubric | null> {
-  const coverage = flattenOutline(input.planned.outline)
-    .map((s) => {
-      const nodes = input.graph.nodes.filter((n) => n.sections?.includes(s.id) && input.results.has(n.id));
-      const count = nodes.reduce((sum, n) => sum + (input.results.get(n.id)?.evidenceIds.length ?? 0), 0);
-      const summaries = nodes
-        .map((n) => `${n.id}: ${input.results.get(n.id)!.summary.slice(0, 200)}`)
-        .join(" | ");
-      return `${s.id} ${s.title}: ${count} evidence${summaries ? ` — ${summaries}` : ""}`;
-    })
-    .join("\n");
-  const general = [...input.results.entries()]
-    .filter(([id]) => !input.graph.nodes.find((n) => n.id === id)?.sections?.length)
-    .map(([id, r]) => `${id}: ${r.evidenceIds.length} evidence — ${r.summary.slice(0, 200)}`)
-    .join("\n");
   try {
     return await ephemeralRubric(ctx, {
       spec: input.spec,
       outline: input.planned.outline,
-      coverage: `${coverage}${general ? `\nNot tied to a section:\n${general}` : ""}`,
+      evidence: evidenceBySection(ctx, input),
       language: input.language,
     });
   } catch (error) {
     if (isDossierError(error, "CANCELLED")) throw error;
+    fallback(ctx, "GAPS_FALLBACK", {
+      message: `ephemeral rubric failed (${failureOf(error)}); no gaps this cycle, research goes on`,
+    });
     return null;
   }
 }

@@ -15,6 +15,7 @@ import type { Evidence } from "../core/source.ts";
 
 /** What a node leaves behind. */
 export interface NodeResult {
+  /** The inner agent's summary, or the llm node's consolidation note. */
   summary: string;
   evidenceIds: string[];
 }
@@ -28,6 +29,10 @@ export interface ExecuteOptions {
   /** Results of executed nodes, for llm nodes' inputs. */
   results: ReadonlyMap<string, NodeResult>;
   innerRounds?: number;
+  /** The persistent rubric, for inner Search agents (absent during the survey). */
+  persistentRubric?: string;
+  /** The current ephemeral gaps that concern a node's sections. */
+  gapsFor?: (node: PlanNode) => string;
 }
 
 /** Runs one node; returns its result and whether it succeeded. Never throws except on cancellation. */
@@ -45,6 +50,8 @@ export async function executeNode(
         language: options.language,
         shouldStop: options.shouldStop,
         ...(options.innerRounds ? { maxRounds: options.innerRounds } : {}),
+        ...(options.persistentRubric ? { persistentRubric: options.persistentRubric } : {}),
+        ...(options.gapsFor ? { gaps: options.gapsFor(node) } : {}),
       });
       return {
         ok: r.evidence.length > 0,

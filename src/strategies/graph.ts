@@ -1,38 +1,36 @@
 /**
  * The graph strategy (seed: DuMate-DeepResearch; the default). Router → coarse phase (2–3
  * broad search nodes, then the outline node: the Writer builds the outline from the coarse
- * evidence and it is fixed) → persistent rubric → planner loop: assess executed nodes, re-plan
+ * evidence and it is fixed) → persistent rubric → INITPLAN (the first real DAG from the outline:
+ * search nodes covering every level-1 section) → planner loop: assess executed nodes, re-plan
  * the full DAG only for allowed reasons (legality-checked; an illegal plan is re-asked, then
- * repaired or rejected), pass frontier actions through the reflection gate, run them
- * concurrently (search nodes via inner Search agents, llm nodes consolidate), regenerate the
- * ephemeral rubric — until the frontier is empty, the planner asks for the report, the rubric
+ * repaired or rejected), pass frontier actions through the reflection gate (the critic sees
+ * the executed nodes and their outcomes), run them concurrently (search nodes via inner Search
+ * agents that see both rubrics, llm nodes consolidate), regenerate the ephemeral rubric from
+ * the evidence — until the frontier is empty, the planner asks for the report, the rubric
  * reports no gap, the iteration cap, or a budget. The Writer then writes from the fixed
- * outline conditioned on the persistent rubric only.
+ * outline conditioned on the persistent rubric only, each section with the findings of the
+ * nodes that served it. Every role has a fallback (graph-fallbacks.ts).
  */
 
 import { reflectionGate } from "../agents/critic.ts";
-import { type PlannedOutline, proposeOutline } from "../agents/outliner.ts";
+import { describeNode } from "../agents/graph-planner.ts";
 import type { ResearchTools } from "../agents/research-tools.ts";
-import { type ClarifyCallback, routeTask, specToText, type TaskSpec } from "../agents/router.ts";
-import { type EphemeralRubric, persistentRubric, persistentRubricText } from "../agents/rubricer.ts";
+import { type ClarifyCallback, specToText } from "../agents/router.ts";
+import type { EphemeralRubric } from "../agents/rubricer.ts";
 import type { RunContext } from "../agents/run-context.ts";
 import { exceededLimit } from "../core/budget.ts";
-import { isDossierError } from "../core/errors.ts";
-import { createOutline, flattenOutline, outlineLeaves } from "../core/outline.ts";
-import {
-  addNodes,
-  type PlanGraph,
-  pruneNodes,
-  readyFrontier,
-  setNodeStatus,
-  updateNode,
-} from "../core/plan-graph.ts";
+import { flattenOutline, outlineLeaves } from "../core/outline.ts";
+import { addNodes, type PlanGraph, readyFrontier, setNodeStatus, updateNode } from "../core/plan-graph.ts";
 import { PLAN_DEFAULT_MAX_DEPTH } from "../core/plan-graph-legality.ts";
 import { explorationGuard } from "./exploration-budget.ts";
 import { planCycle, refreshGaps } from "./graph-cycle.ts";
-import { executeBatch, type NodeResult } from "./graph-execute.ts";
+import { type ExecuteOptions, executeBatch, type NodeResult } from "./graph-execute.ts";
+import { fixOutline, frameTask, persistentGuidance } from "./graph-framing.ts";
+import { gapsForNode } from "./graph-gaps.ts";
+import { initialPlan } from "./graph-init.ts";
+import { writeGraphReport } from "./graph-report.ts";
 import type { ResearchOutcome } from "./types.ts";
-import { writeReport } from "./report-writer.ts";
 
 /** Options of the graph strategy. */
 export interface GraphOptions {
@@ -51,23 +49,14 @@ export interface GraphOptions {
   explorationShare?: number;
 }
 
-/** Runs the graph strategy. */
-export async function runGraph(ctx: RunContext, options: GraphOptions): Promise<ResearchOutcome> {
-  const maxDepth = options.maxDepth ?? PLAN_DEFAULT_MAX_DEPTH;
-  const shouldStop = explorationGuard(ctx, options.explorationShare);
-  const results = new Map<string, NodeResult>();
-
-  ctx.emit({ type: "phase", phase: "framing" });
-  const spec = await ctx.inScope("router", () => frame(ctx, options));
-  const specText = specToText(spec);
-  const context = `Research question: ${ctx.query}\n${specText}`;
-
-  // Coarse phase: broad searches, then the outline node.
-  const broad = spec.broadQueries.slice(0, 3);
+/** The coarse phase's plan: broad search nodes, the outline node after them, the report node last. */
+export function coarseGraph(broadQueries: readonly string[]): PlanGraph {
+  const broad = broadQueries.slice(0, 3);
+  const surveyIds = broad.map((_, i) => `T-${i + 1}`);
   const outlineId = `T-${broad.length + 1}`;
-  let graph: PlanGraph = addNodes({ nodes: [] }, [
+  return addNodes({ nodes: [] }, [
     ...broad.map((q, i) => ({
-      id: `T-${i + 1}`,
+      id: surveyIds[i]!,
       type: "search" as const,
       title: `Survey: ${q}`.slice(0, 120),
       goal: q,
@@ -76,65 +65,85 @@ export async function runGraph(ctx: RunContext, options: GraphOptions): Promise<
     })),
     {
       id: outlineId,
-      type: "outline" as const,
+      type: "outline",
       title: "Outline",
       goal: "Build the report outline from the survey",
-      deps: broad.map((_, i) => `T-${i + 1}`),
+      deps: surveyIds,
       depth: 2,
     },
     {
       id: `T-${broad.length + 2}`,
-      type: "report" as const,
+      type: "report",
       title: "Report",
       goal: "Write the report",
-      deps: [...broad.map((_, i) => `T-${i + 1}`), outlineId],
+      deps: [...surveyIds, outlineId],
       depth: 3,
     },
   ]);
+}
+
+/** Runs the graph strategy. */
+export async function runGraph(ctx: RunContext, options: GraphOptions): Promise<ResearchOutcome> {
+  const maxDepth = options.maxDepth ?? PLAN_DEFAULT_MAX_DEPTH;
+  const shouldStop = explorationGuard(ctx, options.explorationShare);
+  const results = new Map<string, NodeResult>();
+
+  ctx.emit({ type: "phase", phase: "framing" });
+  const spec = await ctx.inScope("router", () =>
+    frameTask(ctx, { language: options.language, ...(options.clarify ? { clarify: options.clarify } : {}) }),
+  );
+  const specText = specToText(spec);
+  let graph = coarseGraph(spec.broadQueries);
   ctx.emit({ type: "plan-update", iteration: 0, graph });
-  ctx.emit({ type: "phase", phase: "surveying", detail: `${broad.length} broad searches` });
   const record = (node: { id: string }, ok: boolean, result: NodeResult) => {
     results.set(node.id, result);
     graph = setNodeStatus(graph, node.id, ok ? "done" : "failed", result);
   };
-  const coarse = readyFrontier(graph);
-  for (const n of coarse) graph = setNodeStatus(graph, n.id, "running");
-  await executeBatch(
-    ctx,
-    coarse,
-    { tools: options.tools, language: options.language, context, shouldStop, results, innerRounds: 2 },
-    record,
-  );
+  const base: ExecuteOptions = {
+    tools: options.tools,
+    language: options.language,
+    context: `Research question: ${ctx.query}\n${specText}`,
+    shouldStop,
+    results,
+  };
+  const survey = readyFrontier(graph);
+  ctx.emit({ type: "phase", phase: "surveying", detail: `${survey.length} broad searches` });
+  for (const n of survey) graph = setNodeStatus(graph, n.id, "running");
+  await executeBatch(ctx, survey, { ...base, innerRounds: 2 }, record);
 
   ctx.emit({ type: "phase", phase: "outlining" });
-  graph = setNodeStatus(graph, outlineId, "running");
-  ctx.emit({ type: "node-start", nodeId: outlineId, nodeType: "outline", title: "Outline" });
-  const planned = await ctx.inScope("outline", () => buildOutline(ctx, spec, options.language));
+  const outlineNode = graph.nodes.find((n) => n.type === "outline")!;
+  graph = setNodeStatus(graph, outlineNode.id, "running");
+  ctx.emit({ type: "node-start", nodeId: outlineNode.id, nodeType: "outline", title: "Outline" });
+  const planned = await ctx.inScope("outline", () => fixOutline(ctx, spec, options.language));
   ctx.emit({ type: "outline-update", outline: planned.outline, reason: "fixed outline from the survey" });
-  ctx.emit({
-    type: "node-end",
-    nodeId: outlineId,
-    status: "done",
-    summary: `${outlineLeaves(planned.outline).length} sections`,
-  });
-  graph = setNodeStatus(graph, outlineId, "done", {
-    summary: `${outlineLeaves(planned.outline).length} sections`,
-    evidenceIds: [],
-  });
+  const sections = `${outlineLeaves(planned.outline).length} sections`;
+  ctx.emit({ type: "node-end", nodeId: outlineNode.id, status: "done", summary: sections });
+  graph = setNodeStatus(graph, outlineNode.id, "done", { summary: sections, evidenceIds: [] });
   ctx.emit({ type: "plan-update", iteration: 0, graph });
+  const outlineText = flattenOutline(planned.outline)
+    .map((s) => `${s.id} ${s.title}`)
+    .join("; ");
+  base.context = `${base.context}\nOutline sections: ${outlineText}`;
 
   ctx.emit({ type: "phase", phase: "rubric" });
-  const persistent = await ctx.inScope("rubric", async () => {
-    try {
-      return persistentRubricText(
-        await persistentRubric(ctx, { spec: specText, outline: planned.outline, language: options.language }),
-      );
-    } catch (error) {
-      if (isDossierError(error, "CANCELLED")) throw error;
-      return "- Coverage: every outline section is supported by evidence. Guidance: check each section has cited sources.";
-    }
-  });
+  const persistent = await ctx.inScope("rubric", () =>
+    persistentGuidance(ctx, { spec: specText, planned, language: options.language }),
+  );
   ctx.emit({ type: "rubric-update", kind: "persistent", rubric: persistent });
+  base.persistentRubric = persistent;
+
+  ctx.emit({ type: "phase", phase: "planning", detail: "initial plan" });
+  graph = await ctx.inScope("planner", () =>
+    initialPlan(ctx, {
+      graph,
+      spec: specText,
+      outline: planned.outline,
+      persistent,
+      language: options.language,
+      maxDepth,
+    }),
+  );
 
   let ephemeral: EphemeralRubric | null = null;
   let stopReason: string | null = null;
@@ -188,21 +197,18 @@ export async function runGraph(ctx: RunContext, options: GraphOptions): Promise<
     const actions = chosen.length > 0 ? chosen : frontier;
 
     ctx.emit({ type: "phase", phase: "gating", detail: `${actions.length} actions` });
+    const executed = graph.nodes
+      .filter((n) => n.status === "done" || n.status === "failed")
+      .map(describeNode);
     const gate = await ctx.inScope("gate", () =>
       reflectionGate(ctx, {
         actions,
-        context: `${context}\nOutline sections: ${flattenOutline(planned.outline)
-          .map((s) => `${s.id} ${s.title}`)
-          .join("; ")}`,
+        context: base.context,
+        executed: executed.join("\n"),
         maxRounds: options.gateRounds ?? 2,
       }),
     );
     for (const r of gate.revised) graph = updateNode(graph, r.id, { title: r.title, goal: r.goal });
-    if (gate.dropped.length)
-      graph = pruneNodes(
-        graph,
-        gate.dropped.map((d) => d.node.id),
-      );
     const approved = gate.approved.map((a) => graph.nodes.find((n) => n.id === a.id)!);
     for (const n of approved) graph = setNodeStatus(graph, n.id, "running");
     ctx.emit({ type: "plan-update", iteration, graph });
@@ -212,16 +218,14 @@ export async function runGraph(ctx: RunContext, options: GraphOptions): Promise<
       phase: "researching",
       detail: `iteration ${iteration}: ${approved.length} nodes`,
     });
+    const gaps = ephemeral;
     await executeBatch(
       ctx,
       approved,
       {
-        tools: options.tools,
-        language: options.language,
-        context,
-        shouldStop,
-        results,
+        ...base,
         ...(options.innerRounds ? { innerRounds: options.innerRounds } : {}),
+        gapsFor: (node) => gapsForNode(gaps, node),
       },
       record,
     );
@@ -241,24 +245,14 @@ export async function runGraph(ctx: RunContext, options: GraphOptions): Promise<
 
   const report = graph.nodes.find((n) => n.type === "report" && n.status === "pending");
   if (report) ctx.emit({ type: "node-start", nodeId: report.id, nodeType: "report", title: report.title });
-  const hints: Record<string, string[]> = { ...planned.evidenceHints };
-  for (const node of graph.nodes) {
-    for (const section of node.sections ?? [])
-      hints[section] = [...(hints[section] ?? []), ...(results.get(node.id)?.evidenceIds ?? [])];
-  }
-  const doc = await writeReport(ctx, {
-    title: spec.topic,
+  const doc = await writeGraphReport(ctx, {
+    spec,
+    planned,
+    graph,
+    results,
+    persistent,
     language: options.language,
-    trace: [...results.entries()].map(([id, r]) => `[${id}] ${r.summary}`).join("\n"),
-    evidence: ctx.evidence.evidence(),
-    fallbackSections: [...results.entries()].map(([id, r]) => ({
-      title: graph.nodes.find((n) => n.id === id)?.title ?? id,
-      text: r.summary,
-      allowed: new Set(r.evidenceIds),
-    })),
     stopReason: stopReason?.startsWith("budget:") ? stopReason : "completed",
-    outline: { ...planned, evidenceHints: hints },
-    guidance: `Quality criteria for this report (persistent rubric):\n${persistent}`,
   });
   if (report)
     ctx.emit({
@@ -268,48 +262,4 @@ export async function runGraph(ctx: RunContext, options: GraphOptions): Promise<
       summary: `${doc.references.length} references`,
     });
   return { stopReason: doc.stopReason, report: doc };
-}
-
-async function frame(ctx: RunContext, options: GraphOptions): Promise<TaskSpec> {
-  try {
-    const { spec, answers } = await routeTask(ctx, {
-      language: options.language,
-      ...(options.clarify ? { clarify: options.clarify } : {}),
-    });
-    ctx.emit({ type: "task-framed", spec, assumptions: answers.length ? [] : spec.assumptions });
-    return spec;
-  } catch (error) {
-    if (isDossierError(error, "CANCELLED")) throw error;
-    const spec: TaskSpec = {
-      topic: ctx.query,
-      objectives: [ctx.query],
-      constraints: [],
-      timeScope: { description: `as of ${ctx.currentDate}` },
-      requiredOutputs: [],
-      broadQueries: [ctx.query.slice(0, 200), `${ctx.query.slice(0, 180)} overview`],
-      ambiguous: false,
-      clarifyingQuestions: [],
-      assumptions: ["the router failed; the question is taken as written"],
-    };
-    ctx.emit({ type: "task-framed", spec, assumptions: spec.assumptions });
-    return spec;
-  }
-}
-
-async function buildOutline(ctx: RunContext, spec: TaskSpec, language: string): Promise<PlannedOutline> {
-  try {
-    return await proposeOutline(ctx, {
-      trace: specToText(spec),
-      evidence: ctx.evidence.evidence(),
-      language,
-    });
-  } catch (error) {
-    if (isDossierError(error, "CANCELLED")) throw error;
-    const objectives = spec.objectives.slice(0, 8);
-    return {
-      title: spec.topic,
-      outline: createOutline(objectives.map((o) => ({ title: o.slice(0, 100), plan: o }))),
-      evidenceHints: {},
-    };
-  }
 }

@@ -55,7 +55,7 @@ const json = (value: unknown): Reply => ({ kind: "text", text: JSON.stringify(va
 
 /** Options of the graph answers. */
 export interface GraphScriptOptions {
-  /** Planner iterations that add search nodes before it keeps the plan. Default 1. */
+  /** Planner iterations that add search nodes before it keeps the plan. Default 0. */
   expandIterations?: number;
   /** The ephemeral rubric reports no gap from this cycle on (1-based); default never. */
   noGapsFromCycle?: number;
@@ -94,7 +94,7 @@ export function plannerAnswer(user: string, call: number, options: GraphScriptOp
   const assessments = toAssess.map((nodeId) => ({ nodeId, verdict: "ADEQUATE", reason: "usable evidence" }));
   const max = Math.max(...nodes.map((n) => Number(n.id.slice(2))));
   const pending = nodes.filter((n) => n.status === "pending" && n.type !== "report");
-  if (call <= (options.expandIterations ?? 1)) {
+  if (call <= (options.expandIterations ?? 0)) {
     const report = nodes.find((n) => n.type === "report")!;
     const a = {
       id: `T-${max + 1}`,
@@ -153,7 +153,8 @@ export function plannerAnswer(user: string, call: number, options: GraphScriptOp
 
 /** The critic: approves, except node ids it is told to reject. */
 export function criticAnswer(user: string, options: GraphScriptOptions): Reply {
-  const ids = [...user.matchAll(/^(T-\d+) \[/gm)].map((m) => m[1]!);
+  const planned = user.slice(user.indexOf("Planned actions:"));
+  const ids = [...planned.matchAll(/^(T-\d+) \[/gm)].map((m) => m[1]!);
   return json({
     verdicts: ids.map((nodeId) =>
       options.criticRejects?.includes(nodeId)
@@ -165,7 +166,8 @@ export function criticAnswer(user: string, options: GraphScriptOptions): Reply {
 
 /** The revision: sharpens each rejected goal. */
 export function revisionAnswer(user: string): Reply {
-  const ids = [...user.matchAll(/^(T-\d+) \[/gm)].map((m) => m[1]!);
+  const rejected = user.slice(user.indexOf("Rejected actions"));
+  const ids = [...rejected.matchAll(/^(T-\d+) \[/gm)].map((m) => m[1]!);
   return json({
     revisions: ids.map((nodeId) => ({
       nodeId,
@@ -200,21 +202,45 @@ export function ephemeralAnswer(cycle: number, options: GraphScriptOptions): Rep
               description: "EPHEMERAL-GAP section 2 lacks figures",
               action: "search for figures",
             },
+            {
+              type: "shallow-depth",
+              sections: ["4"],
+              description: "EPHEMERAL-GAP section 4 has only general statements",
+              action: "search for forecasts with their authors",
+            },
           ],
           noFurtherRetrieval: false,
         },
   );
 }
 
-/** An inner search step: reads the first result once, then finishes. */
+/** The subtask an inner search prompt is about: its goal. */
+function subtaskGoal(user: string): string {
+  return /^Subtask T-\d+: .*? — (.*)$/m.exec(user)?.[1]?.trim() ?? "the subtask";
+}
+
+/**
+ * An inner search step. Round 1 writes the search rubric and searches the subtask's goal;
+ * round 2 reads the first result and finishes (or finishes at once when nothing was found).
+ * With `innerQueries` it keeps asking for that many new queries every round.
+ */
 export function innerStepAnswer(user: string, options: GraphScriptOptions, call: number): Reply {
-  const urls = [...user.matchAll(/ — (https?:\/\/\S+)/g)].map((m) => m[1]!);
-  const read = user.includes("read_page");
+  const round = Number(/^Plan round (\d+) of/m.exec(user)?.[1] ?? "1");
+  const rubric =
+    round === 1
+      ? {
+          rubric: [
+            { name: "relevance", guidance: "keep results about the subtask only" },
+            { name: "specificity", guidance: "prefer figures and dates" },
+            { name: "reliability", guidance: "prefer primary sources" },
+          ],
+        }
+      : {};
   if (options.innerQueries) {
-    const round = (user.match(/^Round \d+/gm) ?? []).length;
     return json({
-      rubric: [{ kind: "missing", note: "more figures" }],
-      thought: "keep searching",
+      ...rubric,
+      state: "more figures needed",
+      goal: "keep searching",
       queries: Array.from(
         { length: options.innerQueries },
         (_, i) => `call ${call} round ${round} query ${i + 1}`,
@@ -223,14 +249,83 @@ export function innerStepAnswer(user: string, options: GraphScriptOptions, call:
       done: false,
     });
   }
-  if (!read && urls.length > 0) {
+  if (round === 1)
     return json({
-      rubric: [{ kind: "lead", note: "the first result looks relevant" }],
-      thought: "read it",
-      queries: [],
-      read: [urls[0]],
+      ...rubric,
+      state: "nothing yet",
+      goal: "survey the subtask",
+      queries: [subtaskGoal(user)],
+      read: [],
       done: false,
     });
-  }
-  return json({ rubric: [], thought: "covered", queries: [], read: [], done: !options.innerNeverDone });
+  const urls = [...user.matchAll(/ — (https?:\/\/\S+)/g)].map((m) => m[1]!);
+  const read = user.includes("read_page");
+  if (!read && urls.length > 0)
+    return json({
+      state: "the first result looks relevant",
+      goal: "read it",
+      queries: [],
+      read: [urls[0]],
+      done: !options.innerNeverDone,
+    });
+  return json({ state: "covered", goal: "finish", queries: [], read: [], done: !options.innerNeverDone });
 }
+
+/** Level-1 sections of the "Fixed outline" block of a planner prompt. */
+export function parseLevelOne(user: string): { id: string; title: string }[] {
+  const block = user.slice(user.indexOf("Fixed outline:"));
+  return [...block.matchAll(/^(\d+) ([^—\n]+?)(?: — .*)?$/gm)].map((m) => ({
+    id: m[1]!,
+    title: m[2]!.trim(),
+  }));
+}
+
+/** INITPLAN: one search node per two level-1 sections, and an llm node cross-checking them. */
+export function initPlanAnswer(user: string): Reply {
+  const sections = parseLevelOne(user);
+  let next = Math.max(0, ...parsePlan(user).map((n) => Number(n.id.slice(2)))) + 1;
+  const searches = [];
+  for (let i = 0; i < sections.length; i += 2) {
+    const pair = sections.slice(i, i + 2);
+    searches.push({
+      id: `T-${next++}`,
+      type: "search",
+      title: `Evidence for ${pair.map((p) => p.title).join(" and ")}`,
+      goal: `topic ${next} ${pair.map((p) => p.title.toLowerCase()).join(" and ")} figures`,
+      deps: [],
+      depth: 2,
+      sections: pair.map((p) => p.id),
+    });
+  }
+  const check = {
+    id: `T-${next}`,
+    type: "llm",
+    title: "Cross-check the figures",
+    goal: "cross-check the figures the searches found",
+    deps: searches.map((n) => n.id),
+    depth: 3,
+    sections: sections.map((p) => p.id),
+  };
+  return json({ rationale: "one search per two sections, then a cross-check", nodes: [...searches, check] });
+}
+
+/**
+ * Calls of a default graph run of the script: two survey nodes, the outline of four sections,
+ * INITPLAN's two search nodes and one llm node, three planner turns (run the searches, run the
+ * cross-check, synthesize), each search node planning two rounds and reading one page.
+ */
+export const DEFAULT_GRAPH_CALLS = {
+  router: 1,
+  outline: 1,
+  "persistent-rubric": 1,
+  "init-plan": 1,
+  "graph-planner": 3,
+  critic: 2,
+  "inner-step": 8,
+  reader: 4,
+  "sub-report": 4,
+  consolidate: 1,
+  "ephemeral-rubric": 2,
+  section: 4,
+  coherence: 1,
+} as const;

@@ -1,22 +1,39 @@
 /**
  * A scripted research model for end-to-end tests and benchmarks: an OpenAI-compatible handler
  * that recognises each agent by its instructions and answers the way a competent model would —
- * plans subtasks, reads the first search result, writes sub-reports, outlines and sections that
- * cite the evidence ids it was shown. Every call is counted per role; a call it does not
- * recognise is recorded as unexpected and answered with an error.
+ * plans, reads the first search result, writes sub-reports, outlines and sections that cite
+ * the evidence ids it was shown. Every call is counted per role and its prompts are kept.
+ *
+ * Strict by declaration: a test names the calls it expects per role (see
+ * call-expectations.ts); an undeclared or surplus call is recorded as unexpected, a role
+ * called less than declared as unused, and the research world fails the test on either after
+ * it ends. A call no role recognises is always unexpected and answered with an error.
  */
 
 import type { RecordedRequest, Reply } from "../fake-openai/types.ts";
+import { type CallExpectations, isBeyond, showExpectation, unusedRoles } from "./call-expectations.ts";
 import {
   criticAnswer,
   ephemeralAnswer,
   type GraphScriptOptions,
+  initPlanAnswer,
   innerStepAnswer,
   persistentAnswer,
   plannerAnswer,
   revisionAnswer,
   routerAnswer,
 } from "./graph-answers.ts";
+import {
+  citedIds,
+  coherenceAnswer,
+  type MinddrScriptOptions,
+  minddrPlannerAnswer,
+  outlineAnswer,
+  readerAnswer,
+  searchStepAnswer,
+  sectionAnswer,
+  subReportAnswer,
+} from "./minddr-answers.ts";
 
 /** Roles the script recognises. */
 export type ScriptRole =
@@ -28,6 +45,7 @@ export type ScriptRole =
   | "section"
   | "coherence"
   | "router"
+  | "init-plan"
   | "graph-planner"
   | "critic"
   | "revision"
@@ -37,17 +55,13 @@ export type ScriptRole =
   | "consolidate";
 
 /** Options of the script. */
-export interface ModelScriptOptions extends GraphScriptOptions {
-  /** Subtasks the planner proposes (3–8). Default 5. */
-  subtasks?: number;
+export interface ModelScriptOptions extends GraphScriptOptions, MinddrScriptOptions {
+  /** Calls expected per role; when set, every other role is expected never to be called. */
+  expectCalls?: CallExpectations<ScriptRole>;
   /** Latency of every answer, in ms (applied inside the handler). Default 0. */
   latencyMs?: number;
-  /** Section writers add an invented citation `[E999]`. */
-  inventCitation?: boolean;
-  /** Reader adds one excerpt that is not on the page. */
-  paraphraseExcerpt?: boolean;
-  /** Search steps read the first result before finishing. Default true. */
-  readPages?: boolean;
+  /** Chaos: this share (0–1) of JSON answers is cut short, chosen by a seeded generator. */
+  truncateJson?: { share: number; seed?: number };
   /** Called before each answer (e.g. to advance a test clock). */
   onCall?: (role: ScriptRole) => void;
   /** Overrides the answer for a role (return undefined to use the default). */
@@ -67,17 +81,25 @@ export interface ModelScript {
   maxInFlight: Record<ScriptRole, number>;
   /** System prompts seen, per role. */
   systems: Record<ScriptRole, string[]>;
+  /** User-side prompt text seen, per role. */
+  prompts: Record<ScriptRole, string[]>;
+  /** Unrecognised calls and calls beyond the declared expectations. */
   unexpected: string[];
+  /** Declares (replaces) the calls expected per role for the rest of the test. */
+  expectCalls(expectations: CallExpectations<ScriptRole>): void;
+  /** Everything wrong with the calls so far: unexpected calls, then unused roles. */
+  violations(): string[];
 }
 
 const ROLE_MARKERS: [ScriptRole, string][] = [
   ["router", "router of a research system"],
+  ["init-plan", "first research plan of a team"],
   ["graph-planner", "research plan of a team as a directed acyclic graph"],
   ["critic", "critic of a research team"],
   ["revision", "Revise the rejected research actions"],
   ["persistent-rubric", "quality standard a research team works to"],
   ["ephemeral-rubric", "check the research state of a team"],
-  ["inner-step", "subtask of a research plan"],
+  ["inner-step", "inner search agent of a research plan"],
   ["consolidate", "consolidate research evidence without searching further"],
   ["planner", "planning agent of a research team"],
   ["search-step", "search agent working on one subtask"],
@@ -92,21 +114,30 @@ function text(content: ChatBody["messages"][number]["content"]): string {
   return typeof content === "string" ? content : content.map((p) => p.text ?? "").join("");
 }
 
-const ids = (s: string) => [...new Set([...s.matchAll(/\[(E\d+)\]/g)].map((m) => m[1]!))];
-const json = (value: unknown): Reply => ({ kind: "text", text: JSON.stringify(value) });
+/** A small seeded generator (mulberry32), so chaos runs are reproducible. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
 
 /** Creates the script. */
 export function createModelScript(options: ModelScriptOptions = {}): ModelScript {
-  const zero = () => Object.fromEntries(ROLE_MARKERS.map(([r]) => [r, 0])) as Record<ScriptRole, number>;
-  const counts = zero();
-  const maxInFlight = zero();
-  const inFlight = zero();
-  const systems = Object.fromEntries(ROLE_MARKERS.map(([r]) => [r, [] as string[]])) as Record<
-    ScriptRole,
-    string[]
-  >;
+  const perRole = <T>(make: () => T) =>
+    Object.fromEntries(ROLE_MARKERS.map(([r]) => [r, make()])) as Record<ScriptRole, T>;
+  const counts = perRole(() => 0);
+  const maxInFlight = perRole(() => 0);
+  const inFlight = perRole(() => 0);
+  const systems = perRole(() => [] as string[]);
+  const prompts = perRole(() => [] as string[]);
   const unexpected: string[] = [];
-  const n = options.subtasks ?? 5;
+  let expectations: CallExpectations<ScriptRole> | null = options.expectCalls ?? null;
+  const chaos = options.truncateJson ? seeded(options.truncateJson.seed ?? 7) : null;
 
   const answer = (role: ScriptRole, user: string, body: ChatBody): Reply => {
     const custom = options.override?.(role, body);
@@ -114,6 +145,8 @@ export function createModelScript(options: ModelScriptOptions = {}): ModelScript
     switch (role) {
       case "router":
         return routerAnswer(user);
+      case "init-plan":
+        return initPlanAnswer(user);
       case "graph-planner":
         return plannerAnswer(user, counts["graph-planner"], options);
       case "critic":
@@ -127,87 +160,48 @@ export function createModelScript(options: ModelScriptOptions = {}): ModelScript
       case "inner-step":
         return innerStepAnswer(user, options, counts["inner-step"]);
       case "consolidate": {
-        const found = ids(user).slice(0, 3);
+        const found = citedIds(user).slice(0, 3);
         return {
           kind: "text",
-          text: `The sources agree on the main figures ${found.map((id) => `[${id}]`).join(" ")}.`,
+          text: `CONSOLIDATION-NOTE the sources agree on the main figures ${found.map((id) => `[${id}]`).join(" ")}.`,
         };
       }
-      case "planner": {
-        const question = /<question>\n([\s\S]*?)\n<\/question>/.exec(user)?.[1]?.trim() ?? "the question";
-        return json({
-          intent: "Understand the question and cover its main aspects with evidence.",
-          title: "Research report",
-          subtasks: Array.from({ length: n }, (_, i) => ({
-            title: `Aspect ${i + 1}`,
-            goal: `Find evidence about aspect ${i + 1} of the question`,
-            queries: [i === 0 ? question : `aspect ${i + 1} evidence`],
-          })),
-        });
-      }
-      case "search-step": {
-        const urls = [...user.matchAll(/ — (https?:\/\/\S+)/g)].map((m) => m[1]!);
-        const alreadyRead = user.includes("read_page");
-        if ((options.readPages ?? true) && urls.length > 0 && !alreadyRead) {
-          return json({
-            thought: "Read the best result.",
-            done: false,
-            actions: [{ tool: "read_page", url: urls[0], goal: "key facts" }],
-          });
-        }
-        return json({ thought: "The goal is covered.", done: true, actions: [] });
-      }
-      case "reader": {
-        const page =
-          /===== BEGIN UNTRUSTED PAGE TEXT \S+ =====\nTitle: .*\n\n([\s\S]*?)\n===== END/.exec(user)?.[1] ??
-          "";
-        const sentences = page.split(/(?<=\.)\s+/).filter((s) => s.length > 20);
-        const evidence = sentences.slice(0, 2);
-        if (options.paraphraseExcerpt) evidence.push("A sentence that the page never contained at all.");
-        return json({
-          rationale: "The page states relevant facts.",
-          evidence,
-          summary: sentences[0] ?? "Nothing relevant.",
-        });
-      }
-      case "sub-report": {
-        const found = ids(user).slice(0, 3);
-        return {
-          kind: "text",
-          text: `The subtask found relevant facts ${found.map((id) => `[${id}]`).join(" ")}.`,
-        };
-      }
-      case "outline": {
-        const catalogue = ids(user);
-        const sections = ["Background", "Findings", "Comparison", "Outlook"].map((title, i) => ({
-          title,
-          plan: `Explain the ${title.toLowerCase()} with the collected evidence`,
-          evidence: catalogue.slice(i * 2, i * 2 + 3),
-          subsections: [],
-        }));
-        return json({ title: "Research report on the question", sections });
-      }
-      case "section": {
-        const evidence = [...user.matchAll(/\[(E\d+)\] \([^)]*\) ([^\n]+)/g)].slice(0, 3);
-        const body = evidence.map(([, id, excerpt]) => `${excerpt!.replace(/…$/, "")} [${id}]`).join(" ");
-        return { kind: "text", text: `${body}${options.inventCitation ? " An invented claim [E999]." : ""}` };
-      }
-      case "coherence": {
-        const found = ids(user).slice(0, 2);
-        return json({
-          title: "Research report",
-          introduction: `This report answers the question with the evidence gathered ${found.map((id) => `[${id}]`).join("")}.`,
-          conclusion: "Taken together, the sections answer the question and show what remains open.",
-        });
-      }
+      case "planner":
+        return minddrPlannerAnswer(user, options);
+      case "search-step":
+        return searchStepAnswer(user, options);
+      case "reader":
+        return readerAnswer(user, options);
+      case "sub-report":
+        return subReportAnswer(user);
+      case "outline":
+        return outlineAnswer(user);
+      case "section":
+        return sectionAnswer(user, options);
+      case "coherence":
+        return coherenceAnswer(user);
     }
+  };
+
+  const disturb = (reply: Reply): Reply => {
+    if (!chaos || reply.kind !== "text" || !reply.text.trimStart().startsWith("{")) return reply;
+    if (chaos() >= options.truncateJson!.share) return reply;
+    const cut = Math.floor(reply.text.length * (0.3 + 0.6 * chaos()));
+    return { ...reply, text: reply.text.slice(0, cut) };
   };
 
   return {
     counts,
     maxInFlight,
     systems,
+    prompts,
     unexpected,
+    expectCalls(next) {
+      expectations = next;
+    },
+    violations() {
+      return [...unexpected.map((u) => `unexpected call: ${u}`), ...unusedRoles(expectations, counts)];
+    },
     async handler(request) {
       const body = request.body as ChatBody;
       const system = body.messages
@@ -220,7 +214,7 @@ export function createModelScript(options: ModelScriptOptions = {}): ModelScript
         .join("\n");
       const role = ROLE_MARKERS.find(([, marker]) => system.includes(marker))?.[0];
       if (!role) {
-        unexpected.push(system.slice(0, 200));
+        unexpected.push(`unrecognised role: ${system.slice(0, 200)}`);
         return {
           kind: "error",
           status: 400,
@@ -228,13 +222,18 @@ export function createModelScript(options: ModelScriptOptions = {}): ModelScript
         };
       }
       counts[role]++;
+      if (isBeyond(expectations, role, counts[role]))
+        unexpected.push(
+          `role ${role}: call ${counts[role]} beyond the expected ${showExpectation(expectations?.[role])}`,
+        );
       systems[role].push(system);
+      prompts[role].push(user);
       options.onCall?.(role);
       inFlight[role]++;
       maxInFlight[role] = Math.max(maxInFlight[role], inFlight[role]);
       try {
         if (options.latencyMs) await new Promise((r) => setTimeout(r, options.latencyMs));
-        return answer(role, user, body);
+        return disturb(answer(role, user, body));
       } finally {
         inFlight[role]--;
       }

@@ -2,6 +2,11 @@
  * A research world on loopback for end-to-end tests and benchmarks: the fake OpenAI-compatible
  * model server driven by the model script, a SearXNG-format search server whose results point
  * at pages of a fake web server, a configuration that uses them, and a store in a temp dir.
+ *
+ * Under vitest, importing this module registers an `afterEach` hook in the importing test
+ * file: every world started during a test has its model script checked when the test ends,
+ * and the test fails on any unexpected call or any role used less than declared — no test
+ * has to remember to check. (A world started in `beforeAll` is checked after the first test.)
  */
 
 import { mkdtempSync, rmSync } from "node:fs";
@@ -57,6 +62,25 @@ export function pageText(n: number): string {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Scripts of worlds started since the last check. */
+const started = new Set<ModelScript>();
+
+/** The violations of every script started since the last call, which forgets them. */
+export function takeScriptViolations(): string[] {
+  const problems = [...started].flatMap((s) => s.violations());
+  started.clear();
+  return problems;
+}
+
+if (process.env.VITEST) {
+  const { afterEach } = await import("vitest");
+  afterEach(() => {
+    const problems = takeScriptViolations();
+    if (problems.length > 0)
+      throw new Error(`the scripted model saw calls the test did not expect:\n${problems.join("\n")}`);
+  });
+}
+
 async function runWorld(
   world: Omit<ResearchWorld, "research" | "close">,
   request: ResearchRequest,
@@ -88,6 +112,7 @@ async function runWorld(
 /** Starts the servers and builds the configuration. */
 export async function startResearchWorld(options: WorldOptions = {}): Promise<ResearchWorld> {
   const script = createModelScript(options);
+  started.add(script);
   const model = await startFakeOpenAI({ handler: script.handler });
   const routes: Record<string, (req: unknown, res: import("node:http").ServerResponse) => Promise<void>> = {};
   for (let n = 1; n <= 20; n++) {
