@@ -1,9 +1,14 @@
 /**
- * Entry point of the `dossier` binary.
+ * Entry point of the `dossier` binary. `--version` answers without loading the program.
  */
 
 import { processIo } from "./io.ts";
-import { runCli } from "./program.ts";
 
-const code = await runCli(process.argv.slice(2), processIo());
-process.exitCode = code;
+const argv = process.argv.slice(2);
+if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
+  const { VERSION } = await import("./version.ts");
+  process.stdout.write(`${VERSION}\n`);
+} else {
+  const { runCli } = await import("./program.ts");
+  process.exitCode = await runCli(argv, processIo());
+}
