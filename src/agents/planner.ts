@@ -1,6 +1,10 @@
 /**
- * The Planning agent (minddr): analyses the intent of the question and splits it into 3–8
- * independent subtasks, each with a goal and seed search queries.
+ * The Planning agent (minddr): analyses the intent of the question — what is really asked, its
+ * constraints and the outputs it requires — and splits it into 3–8 independent subtasks, each
+ * with a goal and seed search queries.
+ *
+ * Fallback (in the strategy): without a valid plan the question is researched as one subtask
+ * (warning `PLAN_FALLBACK`).
  */
 
 import { z } from "zod";
@@ -23,6 +27,14 @@ export const researchPlanSchema = z.object({
     .min(10)
     .describe("what the user really wants to know, the scope and the expected deliverable"),
   title: z.string().min(3).describe("a working title for the report"),
+  constraints: z
+    .array(z.string())
+    .default([])
+    .describe("constraints the report must respect: scope, region, time span, audience; empty if none"),
+  requiredOutputs: z
+    .array(z.string())
+    .default([])
+    .describe("outputs the question asks for explicitly, e.g. a comparison table; empty if none"),
   subtasks: z
     .array(subtaskSchema)
     .min(3)
@@ -48,6 +60,7 @@ export function plannerSystem(ctx: Pick<RunContext, "currentDate">, options: Pla
     "Each subtask needs a concrete goal and first search queries. Together the subtasks must cover the question:",
     "background and current state, quantitative evidence, comparisons, stakeholders, risks and outlook where relevant.",
     "Avoid overlap between subtasks and avoid subtasks that only summarise others.",
+    "Name the constraints the question sets and the outputs it asks for explicitly (e.g. a table, a ranking).",
     `The searchers can use: ${options.tools.join(", ")}. Write queries that suit them.`,
     `Write titles and goals in ${languageName(options.language)}; queries may use whatever language finds the best sources.`,
   ].join("\n");

@@ -1,7 +1,8 @@
 /**
  * The sub-report that closes a DeepSearch agent: a short account of what the subtask found,
  * citing only the agent's own evidence. Without evidence it says so (no model call); when the
- * model cannot be called it falls back to an extractive list of the best evidence.
+ * model cannot be called it falls back to an extractive list of the best evidence (warning
+ * `SUB_REPORT_FALLBACK`).
  */
 
 import { isDossierError } from "../core/errors.ts";
@@ -40,6 +41,11 @@ export async function writeSubReport(
     return result.text.trim();
   } catch (error) {
     if (isDossierError(error, "CANCELLED")) throw error;
+    ctx.emit({
+      type: "warning",
+      code: "SUB_REPORT_FALLBACK",
+      message: `sub-report of "${subtask.title}" failed (${isDossierError(error) ? error.code : "error"}); listing its best evidence instead`,
+    });
     return chosen
       .slice(0, 8)
       .map((e) => `- ${e.text.replace(/\s+/g, " ").slice(0, 240)} [${e.id}]`)

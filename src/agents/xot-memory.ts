@@ -1,7 +1,10 @@
 /**
- * XoT memory: the shared, append-only reasoning trace of a run — the planner's rationale, each
- * agent's key thoughts and findings, and their sub-reports — that later agents (the Report
- * agent) read alongside the tool memory.
+ * XoT memory (MindDR §3.1): the shared, append-only reasoning trace of a run — the planner's
+ * rationale, each agent's thoughts and key findings, and their sub-reports. Every agent reads
+ * it: a DeepSearch agent sees the planner's rationale and what the other agents have found so
+ * far (so it neither repeats nor contradicts them unknowingly); the Report agent reads the whole
+ * trace alongside the tool memory. Each entry is also recorded as an `xot-add` event, so the
+ * trace is part of the audit log.
  */
 
 /** One entry of the trace. */
@@ -12,13 +15,30 @@ export interface XotEntry {
   text: string;
 }
 
+/** Options of {@link XotMemory}. */
+export interface XotMemoryOptions {
+  /** Receives every appended entry (to record it as an event). */
+  onAppend?: (entry: Readonly<XotEntry>) => void;
+}
+
+const PRIORITY = { rationale: 0, "sub-report": 1, finding: 2, note: 3, thought: 4 } as const;
+
 /** The trace. Entries are never changed or removed. */
 export class XotMemory {
   readonly #entries: XotEntry[] = [];
+  readonly #onAppend: ((entry: Readonly<XotEntry>) => void) | undefined;
 
-  /** Appends an entry. */
+  constructor(options: XotMemoryOptions = {}) {
+    this.#onAppend = options.onAppend;
+  }
+
+  /** Appends an entry (blank texts are ignored). */
   append(entry: XotEntry): void {
-    this.#entries.push(Object.freeze({ ...entry }));
+    const text = entry.text.trim();
+    if (!text) return;
+    const frozen = Object.freeze({ ...entry, text });
+    this.#entries.push(frozen);
+    this.#onAppend?.(frozen);
   }
 
   /** All entries, oldest first. */
@@ -27,29 +47,58 @@ export class XotMemory {
   }
 
   /**
-   * The trace as text for a prompt, at most `maxChars` long: sub-reports and findings are kept
-   * before thoughts, and each entry is cut to `perEntry` characters.
+   * The whole trace as text for a prompt, at most `maxChars` long: the rationale, sub-reports
+   * and findings are kept before thoughts, each entry cut to `perEntry` characters, and the
+   * kept entries shown in the order they were written.
    */
   render(maxChars = 12_000, perEntry = 1_200): string {
-    const priority = { rationale: 0, "sub-report": 1, finding: 2, note: 3, thought: 4 } as const;
-    const ranked = this.#entries
-      .map((e, index) => ({ e, index }))
-      .sort((a, b) => priority[a.e.kind] - priority[b.e.kind] || a.index - b.index);
-    const kept = new Set<number>();
-    let used = 0;
-    for (const { e, index } of ranked) {
-      const size = Math.min(e.text.length, perEntry) + e.agent.length + 16;
-      if (used + size > maxChars) continue;
-      used += size;
-      kept.add(index);
-    }
-    return this.#entries
-      .map((e, index) => ({ e, index }))
-      .filter(({ index }) => kept.has(index))
-      .map(
-        ({ e }) =>
-          `[${e.agent} · ${e.kind}] ${e.text.length > perEntry ? `${e.text.slice(0, perEntry)}…` : e.text}`,
-      )
-      .join("\n");
+    return renderEntries(this.#entries, maxChars, perEntry, (a, b) => PRIORITY[a.kind] - PRIORITY[b.kind]);
   }
+
+  /**
+   * What agent `agent` should know from the others, at most `maxChars` long: the planner's
+   * rationale, then the other agents' findings and sub-reports, the newest first when space
+   * runs out. The agent's own entries and other agents' thoughts are left out. Empty when
+   * nothing is there yet.
+   */
+  renderFor(agent: string, maxChars = 3_000, perEntry = 400): string {
+    const shared = this.#entries.filter(
+      (e) => e.agent !== agent && (e.kind === "rationale" || e.kind === "finding" || e.kind === "sub-report"),
+    );
+    const order = new Map(shared.map((e, i) => [e, i]));
+    return renderEntries(
+      shared,
+      maxChars,
+      perEntry,
+      (a, b) =>
+        Number(b.kind === "rationale") - Number(a.kind === "rationale") ||
+        (order.get(b) ?? 0) - (order.get(a) ?? 0),
+    );
+  }
+}
+
+function renderEntries(
+  entries: readonly XotEntry[],
+  maxChars: number,
+  perEntry: number,
+  rank: (a: XotEntry, b: XotEntry) => number,
+): string {
+  const ranked = entries
+    .map((e, index) => ({ e, index }))
+    .sort((a, b) => rank(a.e, b.e) || a.index - b.index);
+  const kept = new Set<number>();
+  let used = 0;
+  for (const { e, index } of ranked) {
+    const size = Math.min(e.text.length, perEntry) + e.agent.length + 16;
+    if (used + size > maxChars) continue;
+    used += size;
+    kept.add(index);
+  }
+  return entries
+    .filter((_, index) => kept.has(index))
+    .map(
+      (e) =>
+        `[${e.agent} · ${e.kind}] ${e.text.length > perEntry ? `${e.text.slice(0, perEntry)}…` : e.text}`,
+    )
+    .join("\n");
 }

@@ -114,6 +114,8 @@ export const eventPayloadSchemas = {
     details: z.unknown().optional(),
   }),
   warning: z.object({ code: z.string(), message: z.string() }),
+  /** An entry of the shared reasoning trace (XoT memory) that every agent of the run may read. */
+  "xot-add": z.object({ agent: z.string(), kind: z.string(), text: z.string() }),
   "report-ready": z.object({
     formats: z.array(z.string()),
     paths: z.array(z.string()).optional(),

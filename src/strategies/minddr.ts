@@ -1,23 +1,34 @@
 /**
- * The minddr strategy (seed: MindDR §3.1): a Planning agent splits the question into 3–8
- * independent subtasks; one DeepSearch agent per subtask runs concurrently, each in its own
- * context; their reasoning (XoT memory) and evidence (tool memory) go to the Report agent,
- * which outlines, writes each section in its own call with only the evidence relevant to it,
- * runs a coherence pass, and hands the draft to the shared citation pass and checks.
+ * The minddr strategy (seed: MindDR §3.1): a Planning agent analyses the intent and splits the
+ * question into 3–8 independent subtasks; one DeepSearch agent per subtask runs concurrently,
+ * each in its own context but reading the shared XoT memory (the planner's rationale and the
+ * other agents' findings); the Report agent reads the XoT memory and the tool memory (all
+ * evidence), outlines, writes each section in its own call with the sub-reports and the
+ * evidence relevant to it, runs a coherence pass over the whole draft, and hands the draft to
+ * the shared citation pass and checks. Every XoT entry is an `xot-add` event.
+ *
+ * Fallbacks, each a `warning` event, so no single role's failure ends a run without a report:
+ * - planner fails → the question is researched as one subtask (`PLAN_FALLBACK`);
+ * - a search step fails → that agent stops and reports what it has (`SEARCH_STEP_FALLBACK`);
+ * - the page reader fails → the page stays unread, the agent goes on (`READER_FALLBACK`);
+ * - a sub-report fails → an extractive list of the agent's best evidence (`SUB_REPORT_FALLBACK`);
+ * - a DeepSearch agent fails unexpectedly → it counts as finding nothing (`SEARCH_AGENT_FAILED`);
+ * - the outline fails → the report is made of the sub-reports (`OUTLINE_FALLBACK`);
+ * - a section writer fails → an extractive summary of its evidence (`SECTION_FALLBACK`);
+ * - the coherence pass fails → no introduction or conclusion (`COHERENCE_SKIPPED`).
  */
 
 import PQueue from "p-queue";
 import { type DeepSearchResult, deepSearch } from "../agents/deep-searcher.ts";
-import { planResearch, type ResearchPlan } from "../agents/planner.ts";
+import { planResearch, type ResearchPlan, type Subtask } from "../agents/planner.ts";
 import type { ResearchTools } from "../agents/research-tools.ts";
 import type { RunContext } from "../agents/run-context.ts";
 import { XotMemory } from "../agents/xot-memory.ts";
 import { exceededLimit } from "../core/budget.ts";
 import { isDossierError } from "../core/errors.ts";
 import { addNodes, type PlanGraph, setNodeStatus } from "../core/plan-graph.ts";
-import type { Evidence } from "../core/source.ts";
 import { explorationGuard } from "./exploration-budget.ts";
-import { writeReport } from "./report-writer.ts";
+import { type Finding, writeReport } from "./report-writer.ts";
 import type { ResearchOutcome } from "./types.ts";
 
 export type { ResearchOutcome } from "./types.ts";
@@ -27,22 +38,24 @@ export interface MinddrOptions {
   tools: ResearchTools;
   /** Language code the report is written in. */
   language: string;
-  /** Model-driven steps per DeepSearch agent after its seed step. Default 4. */
+  /** Model-driven steps per DeepSearch agent after its seed step. Default 12; the budget may end it sooner. */
   maxSteps?: number;
   /** Share of tokens/cost/time exploration may use. Default 0.6. */
   explorationShare?: number;
 }
 
-
 /** Runs the minddr strategy in a run context. */
 export async function runMinddr(ctx: RunContext, options: MinddrOptions): Promise<ResearchOutcome> {
-  const xot = new XotMemory();
+  const xot = new XotMemory({ onAppend: (entry) => ctx.emit({ type: "xot-add", ...entry }) });
   const shouldStop = explorationGuard(ctx, options.explorationShare);
   let stopReason: string | null = null;
 
   ctx.emit({ type: "phase", phase: "planning" });
-  const plan = await ctx.inScope("planner", () => planOrFallback(ctx, options));
-  xot.append({ agent: "planner", kind: "rationale", text: plan.intent });
+  const plan = await ctx.inScope("planner", async () => {
+    const p = await planOrFallback(ctx, options);
+    xot.append({ agent: "planner", kind: "rationale", text: rationale(p) });
+    return p;
+  });
   ctx.emit({
     type: "task-framed",
     spec: {
@@ -50,28 +63,13 @@ export async function runMinddr(ctx: RunContext, options: MinddrOptions): Promis
       title: plan.title,
       language: options.language,
       currentDate: ctx.currentDate,
+      constraints: plan.constraints,
+      requiredOutputs: plan.requiredOutputs,
       subtasks: plan.subtasks,
     },
   });
 
-  let graph: PlanGraph = addNodes({ nodes: [] }, [
-    ...plan.subtasks.map((s, i) => ({
-      id: `T-${i + 1}`,
-      type: "search" as const,
-      title: s.title,
-      goal: s.goal,
-      deps: [],
-      depth: 1,
-    })),
-    {
-      id: `T-${plan.subtasks.length + 1}`,
-      type: "report" as const,
-      title: "Report",
-      goal: "Write the cited report",
-      deps: plan.subtasks.map((_, i) => `T-${i + 1}`),
-      depth: 2,
-    },
-  ]);
+  let graph = initialGraph(plan.subtasks);
   ctx.emit({ type: "plan-update", iteration: 0, graph });
 
   ctx.emit({ type: "phase", phase: "searching", detail: `${plan.subtasks.length} subtasks` });
@@ -85,15 +83,17 @@ export async function runMinddr(ctx: RunContext, options: MinddrOptions): Promis
             ctx.emit({ type: "node-start", nodeId, nodeType: "search", title: subtask.title });
             graph = setNodeStatus(graph, nodeId, "running");
             // The agent checks the exploration guard before each model step; its seed step always runs.
-            const result = await deepSearch(ctx, {
-              nodeId,
-              subtask,
-              tools: options.tools,
-              xot,
-              language: options.language,
-              ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
-              shouldStop,
-            });
+            const result = await searchOrNothing(ctx, nodeId, subtask, () =>
+              deepSearch(ctx, {
+                nodeId,
+                subtask,
+                tools: options.tools,
+                xot,
+                language: options.language,
+                ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
+                shouldStop,
+              }),
+            );
             if (result.stopReason.startsWith("budget:") && !stopReason) stopReason = result.stopReason;
             const failed = result.evidence.length === 0;
             graph = setNodeStatus(graph, nodeId, failed ? "failed" : "done", {
@@ -126,10 +126,12 @@ export async function runMinddr(ctx: RunContext, options: MinddrOptions): Promis
     language: options.language,
     trace: xot.render(),
     evidence: ctx.evidence.evidence(),
+    findings: subReportFindings(results),
+    spec: { constraints: plan.constraints, requiredOutputs: plan.requiredOutputs },
     fallbackSections: results.map((r) => ({
       title: r.title,
       text: r.subReport,
-      allowed: new Set(r.evidence.map((e: Evidence) => e.id)),
+      allowed: new Set(r.evidence.map((e) => e.id)),
     })),
     stopReason: stopReason ?? "completed",
   });
@@ -140,6 +142,73 @@ export async function runMinddr(ctx: RunContext, options: MinddrOptions): Promis
     summary: `${report.references.length} references`,
   });
   return { stopReason: stopReason ?? "completed", report };
+}
+
+/** The sub-reports as findings for the writers: each writer sees the ones relevant to its section. */
+export function subReportFindings(results: readonly DeepSearchResult[]): Finding[] {
+  return results
+    .filter((r) => r.evidence.length > 0 && r.subReport.trim())
+    .map((r) => ({ label: `sub-report ${r.nodeId}: ${r.title}`, text: r.subReport }));
+}
+
+function rationale(plan: ResearchPlan): string {
+  return [
+    plan.intent,
+    ...(plan.constraints.length ? [`Constraints: ${plan.constraints.join("; ")}`] : []),
+    `Subtasks: ${plan.subtasks.map((s, i) => `T-${i + 1} ${s.title} (${s.goal})`).join("; ")}`,
+  ].join("\n");
+}
+
+function initialGraph(subtasks: readonly Subtask[]): PlanGraph {
+  return addNodes({ nodes: [] }, [
+    ...subtasks.map((s, i) => ({
+      id: `T-${i + 1}`,
+      type: "search" as const,
+      title: s.title,
+      goal: s.goal,
+      deps: [],
+      depth: 1,
+    })),
+    {
+      id: `T-${subtasks.length + 1}`,
+      type: "report" as const,
+      title: "Report",
+      goal: "Write the cited report",
+      deps: subtasks.map((_, i) => `T-${i + 1}`),
+      depth: 2,
+    },
+  ]);
+}
+
+/** Runs one agent; an unexpected failure (not cancellation) becomes an empty result. */
+async function searchOrNothing(
+  ctx: RunContext,
+  nodeId: string,
+  subtask: Subtask,
+  run: () => Promise<DeepSearchResult>,
+): Promise<DeepSearchResult> {
+  try {
+    return await run();
+  } catch (error) {
+    if (isDossierError(error, "CANCELLED") || ctx.signal.aborted) throw error;
+    const code = isDossierError(error) ? error.code : "error";
+    ctx.emit({
+      type: "warning",
+      code: "SEARCH_AGENT_FAILED",
+      message: `search agent ${nodeId} failed (${code}); going on without its findings`,
+    });
+    const noFindings = `No findings for "${subtask.title}": the search agent failed (${code}).`;
+    return {
+      nodeId,
+      title: subtask.title,
+      subReport: noFindings,
+      evidence: [],
+      steps: 0,
+      toolCalls: 0,
+      failedCalls: 0,
+      stopReason: `error:${code}`,
+    };
+  }
 }
 
 async function planOrFallback(ctx: RunContext, options: MinddrOptions): Promise<ResearchPlan> {
@@ -156,6 +225,8 @@ async function planOrFallback(ctx: RunContext, options: MinddrOptions): Promise<
     return {
       intent: ctx.query,
       title: ctx.query.length > 90 ? `${ctx.query.slice(0, 87)}…` : ctx.query,
+      constraints: [],
+      requiredOutputs: [],
       subtasks: [{ title: ctx.query.slice(0, 80), goal: ctx.query, queries: [ctx.query.slice(0, 200)] }],
     };
   }

@@ -9,7 +9,7 @@
 
 import PQueue from "p-queue";
 import { coherencePass } from "../agents/coherence.ts";
-import { selectEvidence } from "../agents/evidence-select.ts";
+import { rankEvidence, selectEvidence } from "../agents/evidence-select.ts";
 import { reportLabel } from "../agents/language.ts";
 import { type PlannedOutline, proposeOutline } from "../agents/outliner.ts";
 import type { RunContext } from "../agents/run-context.ts";
@@ -117,7 +117,10 @@ export async function writeReport(ctx: RunContext, options: WriteReportOptions):
           const evidence = selectEvidence({
             text,
             pool: options.evidence,
-            preferred: [...citedInFindings(findings), ...(planned.evidenceHints[section.id] ?? [])],
+            preferred: preferredEvidence(options.evidence, text, [
+              ...citedInFindings(findings),
+              ...(planned.evidenceHints[section.id] ?? []),
+            ]),
             limit: Math.min(options.evidencePerSection ?? 16, room),
           });
           const result = await writeSection(ctx, {
@@ -142,8 +145,6 @@ export async function writeReport(ctx: RunContext, options: WriteReportOptions):
       ),
     ),
   );
-  const byId = new Map(written.map((w) => [w.sectionId, w]));
-
   ctx.emit({ type: "phase", phase: "editing" });
   const coherence = await ctx.inScope("coherence", () =>
     coherencePass(ctx, {
@@ -153,6 +154,8 @@ export async function writeReport(ctx: RunContext, options: WriteReportOptions):
       ...(options.guidance ? { guidance: options.guidance } : {}),
     }),
   );
+  // The coherence pass may revise section openings and closings (citations kept intact).
+  const byId = new Map((coherence?.sections ?? written).map((w) => [w.sectionId, w]));
   const union = new Set(written.flatMap((w) => [...w.allowed]));
   const parts: ReportPart[] = [];
   if (coherence) parts.push({ text: coherence.introduction, allowed: union });
@@ -176,6 +179,16 @@ export async function writeReport(ctx: RunContext, options: WriteReportOptions):
     language: options.language,
     stopReason: options.stopReason,
   });
+}
+
+/**
+ * The evidence a section writer should see first — what its findings cite and what the outline
+ * assigned — ordered by relevance to the section (ties keep that order).
+ */
+function preferredEvidence(pool: readonly Evidence[], text: string, ids: readonly string[]): string[] {
+  const byId = new Map(pool.map((e) => [e.id, e]));
+  const chosen = [...new Set(ids)].map((id) => byId.get(id)).filter((e) => e !== undefined);
+  return rankEvidence(text, chosen).map((e) => e.id);
 }
 
 function fromFallback(ctx: RunContext, options: WriteReportOptions): ReportDocument {
