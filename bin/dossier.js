@@ -12,7 +12,7 @@ if (major < 22 || (major === 22 && minor < 13) || major === 23) {
 }
 // Node 22 marks node:sqlite experimental; the store relies on it knowingly, so that one warning is not shown.
 const emitWarning = process.emitWarning;
-process.emitWarning = function (warning, ...rest) {
+process.emitWarning = (warning, ...rest) => {
   const text = typeof warning === "string" ? warning : warning?.message;
   if (typeof text === "string" && text.startsWith("SQLite is an experimental feature")) return;
   return emitWarning.call(process, warning, ...rest);
