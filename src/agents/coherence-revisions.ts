@@ -32,6 +32,7 @@ export interface RevisedDraft {
 }
 
 const ID_GROUP = /\[\s*(E\d+(?:\s*[,;，、]\s*E\d+)*)\s*\]/giu;
+const LEAD_AND_GROUP = /([ \t]*)\[\s*(E\d+(?:\s*[,;，、]\s*E\d+)*)\s*\]/giu;
 
 /** Evidence ids cited in a text as `[E1]` or `[E1, E2]`, upper-cased, in order. */
 export function citedEvidenceIds(text: string): string[] {
@@ -46,9 +47,9 @@ export function citedEvidenceIds(text: string): string[] {
 
 /** `text` with every cited id outside `allowed` removed (and groups left empty dropped). */
 export function restrictCitations(text: string, allowed: ReadonlySet<string>): string {
-  return text.replace(ID_GROUP, (_whole, list: string) => {
+  return text.replace(LEAD_AND_GROUP, (_whole, lead: string, list: string) => {
     const kept = list.split(/\s*[,;，、]\s*/).filter((id) => allowed.has(id.toUpperCase()));
-    return kept.length ? `[${kept.join(", ")}]` : "";
+    return kept.length ? `${lead}[${kept.join(", ")}]` : "";
   });
 }
 

@@ -130,8 +130,13 @@ export function coherenceSystem(
     .join("\n");
 }
 
-/** Runs the pass; returns null (after a `COHERENCE_SKIPPED` warning) when it cannot. */
+/**
+ * Runs the pass; returns null without a call when no section has written text, and null after
+ * a `COHERENCE_SKIPPED` warning when the editor cannot answer.
+ */
 export async function coherencePass(ctx: RunContext, input: CoherenceInput): Promise<CoherenceResult | null> {
+  // Nothing was written (no evidence): there is nothing to introduce or conclude.
+  if (input.sections.every((s) => !s.content.trim())) return null;
   const draft = renderDraft(input.sections, input.maxDraftChars);
   let value: Coherence;
   try {

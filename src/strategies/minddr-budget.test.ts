@@ -11,6 +11,9 @@ afterEach(async () => {
 
 const query = "How is topic adoption changing?";
 
+/** Writing calls a budget may cut short: at most one outline, four sections and one edit. */
+const WRITING = { outline: [0, 1], section: [0, 4], coherence: [0, 1] } as const;
+
 function expectReport(result: Awaited<ReturnType<ResearchWorld["research"]>>, stopReason: string) {
   expect(result.record.status).toBe("completed");
   expect(result.record.stopReason).toBe(stopReason);
@@ -22,7 +25,11 @@ function expectReport(result: Awaited<ReturnType<ResearchWorld["research"]>>, st
 
 describe("minddr under budgets", () => {
   it("stops exploring at the tool-call limit and still writes the report", async () => {
-    world = await startResearchWorld({ subtasks: 5 });
+    // Two agents get their searches and page reads; the other three find the tool budget spent.
+    world = await startResearchWorld({
+      subtasks: 5,
+      expectCalls: { ...WRITING, planner: 1, "search-step": [2, 5], reader: [1, 2], "sub-report": [1, 2] },
+    });
     const result = await world.research({
       query,
       strategy: "minddr",
@@ -35,7 +42,10 @@ describe("minddr under budgets", () => {
   });
 
   it("stops exploring at the token limit, never exceeding it", async () => {
-    world = await startResearchWorld({ subtasks: 5 });
+    world = await startResearchWorld({
+      subtasks: 5,
+      expectCalls: { ...WRITING, planner: 1, "search-step": [1, 10], reader: [0, 5], "sub-report": [0, 5] },
+    });
     const maxTokens = 12_000;
     const result = await world.research({ query, strategy: "minddr", budget: { maxTokens }, concurrency: 1 });
     expectReport(result, "budget:tokens");
@@ -44,7 +54,18 @@ describe("minddr under budgets", () => {
   });
 
   it("stops at the iteration limit (search steps)", async () => {
-    world = await startResearchWorld({ subtasks: 3 });
+    world = await startResearchWorld({
+      subtasks: 3,
+      expectCalls: {
+        planner: 1,
+        "search-step": 2,
+        reader: 1,
+        "sub-report": 3,
+        outline: 1,
+        section: 4,
+        coherence: 1,
+      },
+    });
     const result = await world.research({
       query,
       strategy: "minddr",
@@ -56,7 +77,11 @@ describe("minddr under budgets", () => {
   });
 
   it("stops at the cost limit, never exceeding it", async () => {
-    world = await startResearchWorld({ subtasks: 5, price: { inputPerMTok: 10, outputPerMTok: 30 } });
+    world = await startResearchWorld({
+      subtasks: 5,
+      price: { inputPerMTok: 10, outputPerMTok: 30 },
+      expectCalls: { ...WRITING, planner: 1, "search-step": [1, 10], reader: [0, 5], "sub-report": [0, 5] },
+    });
     const maxCostUsd = 0.2;
     const result = await world.research({
       query,
@@ -73,6 +98,7 @@ describe("minddr under budgets", () => {
     const clock: Clock = { now: () => Date.UTC(2026, 10, 22) + offset, sleep: systemClock.sleep };
     world = await startResearchWorld({
       subtasks: 5,
+      expectCalls: { ...WRITING, planner: 1, "search-step": [1, 10], reader: [0, 5], "sub-report": [0, 5] },
       onCall: () => {
         offset += 10_000;
       },

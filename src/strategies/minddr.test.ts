@@ -1,9 +1,22 @@
 import { afterEach, describe, expect, it } from "vitest";
+import type { CallExpectations } from "../../test/research/call-expectations.ts";
+import type { ScriptRole } from "../../test/research/model-script.ts";
 import { type ResearchWorld, startResearchWorld } from "../../test/research/world.ts";
 import { citedNumbers } from "../core/citations.ts";
 import { computeProcessMetrics } from "../eval/process/process-metrics.ts";
 
 let world: ResearchWorld | undefined;
+
+/** The calls of a minddr run whose agents each read one page: exact per role. */
+const minddrCalls = (subtasks: number): CallExpectations<ScriptRole> => ({
+  planner: 1,
+  "search-step": 2 * subtasks,
+  reader: subtasks,
+  "sub-report": subtasks,
+  outline: 1,
+  section: 4,
+  coherence: 1,
+});
 afterEach(async () => {
   await world?.close();
   world = undefined;
@@ -11,7 +24,7 @@ afterEach(async () => {
 
 describe("minddr end to end", () => {
   it("plans, searches concurrently, reads pages and writes a report whose every citation resolves", async () => {
-    world = await startResearchWorld({ subtasks: 5, latencyMs: 100 });
+    world = await startResearchWorld({ subtasks: 5, latencyMs: 100, expectCalls: minddrCalls(5) });
     const result = await world.research({
       query: "How is topic adoption changing?",
       strategy: "minddr",
@@ -64,7 +77,7 @@ describe("minddr end to end", () => {
   });
 
   it("drops an evidence id the model invents and counts it", async () => {
-    world = await startResearchWorld({ subtasks: 3, inventCitation: true });
+    world = await startResearchWorld({ subtasks: 3, inventCitation: true, expectCalls: minddrCalls(3) });
     const result = await world.research({ query: "What drives topic growth?", strategy: "minddr" });
     const report = result.outcome!.report;
     expect(report.markdown).not.toContain("E999");
@@ -73,7 +86,7 @@ describe("minddr end to end", () => {
   });
 
   it("drops page excerpts that are not verbatim and notes it on the tool call", async () => {
-    world = await startResearchWorld({ subtasks: 3, paraphraseExcerpt: true });
+    world = await startResearchWorld({ subtasks: 3, paraphraseExcerpt: true, expectCalls: minddrCalls(3) });
     const result = await world.research({ query: "What drives topic growth?", strategy: "minddr" });
     const notes = result.events.flatMap((e) =>
       e.type === "tool-end" && e.tool === "crawl_page" ? [e.note ?? ""] : [],
@@ -84,7 +97,12 @@ describe("minddr end to end", () => {
   });
 
   it("keeps going when every search fails, and says so", async () => {
-    world = await startResearchWorld({ subtasks: 3, searchFailsWith: 500 });
+    // No evidence: each agent takes one step and stops; no sub-report, section or coherence call.
+    world = await startResearchWorld({
+      subtasks: 3,
+      searchFailsWith: 500,
+      expectCalls: { planner: 1, "search-step": 3, outline: 1 },
+    });
     const result = await world.research({ query: "What drives topic growth?", strategy: "minddr" });
     expect(result.record.status).toBe("completed");
     const failed = result.events.filter((e) => e.type === "node-end" && e.status === "failed");
@@ -96,7 +114,7 @@ describe("minddr end to end", () => {
   });
 
   it("writes under Chinese instructions for a Chinese question", async () => {
-    world = await startResearchWorld({ subtasks: 3 });
+    world = await startResearchWorld({ subtasks: 3, expectCalls: minddrCalls(3) });
     const result = await world.research({ query: "固态电池的商业化进展如何？", strategy: "minddr" });
     expect(result.record.status).toBe("completed");
     expect(result.outcome!.report.language).toBe("zh");
