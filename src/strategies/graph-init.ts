@@ -30,7 +30,8 @@ export interface InitPlanInput {
 
 /**
  * Normalises the planner's new nodes against `graph`: search and llm nodes only, fresh ids,
- * dependencies on existing nodes or earlier new nodes only, known section ids only, depth one
+ * dependencies on existing nodes or earlier kept new nodes only (an id the planner proposed
+ * always means its proposal), known section ids only, depth one
  * below the deepest dependency (at least 2, at most `maxDepth - 1`; deeper nodes are dropped).
  */
 export function normaliseInitialNodes(
@@ -42,6 +43,8 @@ export function normaliseInitialNodes(
   const known = new Set(flattenOutline(outline).map((s) => s.id));
   const depthOf = new Map(graph.nodes.filter((n) => n.status !== "pruned").map((n) => [n.id, n.depth]));
   const reportIds = new Set(graph.nodes.filter((n) => n.type === "report").map((n) => n.id));
+  // A dependency on an id the planner proposed means that proposal, even where the id is taken.
+  const proposedIds = new Set(proposed.map((p) => p.id));
   const rename = new Map<string, string>();
   const out: PlanNodeProposal[] = [];
   let next = Number(nextNodeId(graph).slice(2));
@@ -50,7 +53,7 @@ export function normaliseInitialNodes(
     const deps = [
       ...new Set(
         p.deps
-          .map((d) => rename.get(d) ?? (depthOf.has(d) && !reportIds.has(d) ? d : ""))
+          .map((d) => rename.get(d) ?? (!proposedIds.has(d) && depthOf.has(d) && !reportIds.has(d) ? d : ""))
           .filter((d) => d !== "" && depthOf.has(d)),
       ),
     ];

@@ -85,7 +85,7 @@ export function coarseGraph(broadQueries: readonly string[]): PlanGraph {
 /** Runs the graph strategy. */
 export async function runGraph(ctx: RunContext, options: GraphOptions): Promise<ResearchOutcome> {
   const maxDepth = options.maxDepth ?? PLAN_DEFAULT_MAX_DEPTH;
-  const shouldStop = explorationGuard(ctx, options.explorationShare);
+  const shouldStop = explorationGuard(ctx, options.explorationShare, { outerLoopIterations: true });
   const results = new Map<string, NodeResult>();
 
   ctx.emit({ type: "phase", phase: "framing" });

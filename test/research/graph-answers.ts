@@ -137,7 +137,13 @@ export function plannerAnswer(user: string, call: number, options: GraphScriptOp
         reasons: ["uncovered-sections"],
         explanation: "sections need targeted evidence",
       },
-      plan: [...others, a, b, c, { ...proposal(report), deps: live, depth: 3 }],
+      plan: [
+        ...others,
+        a,
+        b,
+        c,
+        { ...proposal(report), deps: live, depth: Math.max(c.depth, ...others.map((n) => n.depth)) + 1 },
+      ],
       actions: [a.id, b.id],
       synthesize: false,
     });
