@@ -16,6 +16,11 @@ export const ERROR_CODES = [
   "PROVIDER_NOT_CONFIGURED",
   /** A model or tool provider answered with an error. */
   "PROVIDER_ERROR",
+  /**
+   * The model cannot be used at all: its endpoint refuses connections or does not resolve, or
+   * it answers 401/403 (credentials) or 404 (unknown model). A run stops at once.
+   */
+  "MODEL_UNREACHABLE",
   /** A provider answered 429 (or equivalent) and retries were exhausted. */
   "RATE_LIMITED",
   /** A call did not finish within its time limit. */

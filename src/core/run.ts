@@ -5,10 +5,18 @@
 import { z } from "zod";
 import { usageTotalsSchema } from "./usage.ts";
 
-/** Lifecycle of a run. */
-export const runStatusSchema = z.enum(["running", "completed", "failed", "cancelled"]);
+/**
+ * Lifecycle of a run. `interrupted`: the process running it is gone (killed, crashed) without
+ * recording an end; such a run can be resumed.
+ */
+export const runStatusSchema = z.enum(["running", "completed", "failed", "cancelled", "interrupted"]);
 /** Lifecycle of a run. */
 export type RunStatus = z.infer<typeof runStatusSchema>;
+
+/** The process a run belongs to: its host, pid and the process's start time (ISO). */
+export const runOwnerSchema = z.object({ host: z.string(), pid: z.number().int(), startedAt: z.string() });
+/** The process a run belongs to. */
+export type RunOwner = z.infer<typeof runOwnerSchema>;
 
 /** A stored run. */
 export const runRecordSchema = z.object({
@@ -23,6 +31,10 @@ export const runRecordSchema = z.object({
   stopReason: z.string().nullable(),
   usage: usageTotalsSchema.nullable(),
   error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  /** The process that runs (or ran) it. */
+  owner: runOwnerSchema.nullable().default(null),
+  /** When its owner last said it was alive (ISO). */
+  heartbeatAt: z.string().nullable().default(null),
 });
 /** A stored run. */
 export type RunRecord = z.infer<typeof runRecordSchema>;

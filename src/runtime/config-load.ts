@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { z } from "zod";
 import { DossierError } from "../core/errors.ts";
+import { redactUrlsIn } from "../core/url-redact.ts";
 import { ROLES } from "../llm/model-spec.ts";
 import { type Config, configSchema } from "./config.ts";
 
@@ -223,9 +224,10 @@ function configError(
   let origin: SettingOrigin | undefined;
   for (let n = path.length; n > 0 && !origin; n--) origin = origins[path.slice(0, n).join(".")];
   const label = origin?.label ?? path.join(".");
-  const shown = origin ? ` ${JSON.stringify(origin.raw)}` : "";
+  const raw = typeof origin?.raw === "string" ? redactUrlsIn(origin.raw) : origin?.raw;
+  const shown = origin ? ` ${JSON.stringify(raw)}` : "";
   const expected = issue.message.replace(/^Invalid input: /, "");
   return new DossierError("CONFIG_INVALID", `invalid setting ${label}:${shown} — ${expected}`, {
-    details: { setting: label, path: path.join("."), value: origin?.raw ?? null, expected },
+    details: { setting: label, path: path.join("."), value: raw ?? null, expected },
   });
 }

@@ -20,7 +20,11 @@ export const DEFAULT_HOME = "./.dossier";
 const modelString = z.string().refine(isModelSpec, { message: `expected ${MODEL_SPEC_FORM}` });
 const httpUrl = z
   .string()
-  .refine((v) => /^https?:\/\/[^\s]+$/i.test(v) && URL.canParse(v), { message: "expected an http(s) URL" });
+  .refine((v) => /^https?:\/\/[^\s]+$/i.test(v) && URL.canParse(v), { message: "expected an http(s) URL" })
+  .refine((v) => !URL.canParse(v) || (!new URL(v).username && !new URL(v).password), {
+    message:
+      "credentials in the URL (user:password@) are not accepted; put the key in its own setting (e.g. DOSSIER_API_KEY) or in a reverse proxy",
+  });
 
 /** The configuration. */
 export const configSchema = z

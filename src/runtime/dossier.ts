@@ -5,10 +5,12 @@
  * the runs it has under way, so any of them can be cancelled by id.
  */
 
+import { existsSync, mkdirSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { LanguageModel } from "ai";
 import type { Clock } from "../core/clock.ts";
 import { systemClock } from "../core/clock.ts";
+import { DossierError } from "../core/errors.ts";
 import type { LlmClientOptions } from "../llm/client.ts";
 import type { ModelRegistry } from "../llm/registry.ts";
 import { openSqliteStore } from "../store/sqlite-store.ts";
@@ -16,12 +18,14 @@ import type { Store } from "../store/types.ts";
 import { createStrategyRegistry, type StrategyRegistry } from "../strategies/registry.ts";
 import type { StrategyDefinition } from "../strategies/types.ts";
 import { type ProviderPolicy, ToolGateway } from "../tools/gateway.ts";
+import { type AskOptions, type AskResult, askWith } from "./ask-run.ts";
 import type { Config } from "./config.ts";
 import { type ConfigOverrides, type LoadedConfig, loadConfig, type SettingOrigin } from "./config-load.ts";
 import { estimateResearch, type ResearchEstimate } from "./estimate.ts";
 import { registryFromConfig } from "./models.ts";
 import { estimateInput } from "./research-estimate.ts";
 import { type ResearchHandle, type ResearchOptions, startResearchHandle } from "./research-handle.ts";
+import { markInterruptedRuns } from "./run-liveness.ts";
 import { type RunsApi, runsApi } from "./runs-api.ts";
 
 /** Options of {@link createDossier}. Everything is optional; defaults read the environment. */
@@ -66,6 +70,8 @@ export interface Dossier {
   readonly clock: Clock;
   /** Starts a research run; see {@link ResearchHandle}. */
   research(question: string, options?: ResearchOptions): ResearchHandle;
+  /** Answers a deep-search question (the `smtl` strategy by default): a short answer with its evidence. */
+  ask(question: string, options?: AskOptions): Promise<AskResult>;
   /** The dry estimate of a research run; runs nothing. */
   estimate(question: string, options?: ResearchOptions): ResearchEstimate;
   /** Stored runs, their events, and the runs under way. */
@@ -87,6 +93,7 @@ export function createDossier(options: DossierOptions = {}): Dossier {
   });
   const config = loaded.config;
   const home = resolve(cwd, config.home);
+  if (!options.store) checkHome(home, loaded.origins.home?.label ?? "home");
   const clock = options.clock ?? systemClock;
   const ownStore = options.store === undefined;
   const store = options.store ?? openSqliteStore({ home });
@@ -95,6 +102,8 @@ export function createDossier(options: DossierOptions = {}): Dossier {
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
   const strategies = createStrategyRegistry(options.strategies ?? []);
+  // Runs whose process died (killed, crashed) are recorded as interrupted, not left running.
+  markInterruptedRuns(store, clock);
   const gateway = new ToolGateway({ cache: store.cache, clock });
   const active = new Map<string, ResearchHandle>();
   let closed = false;
@@ -129,6 +138,9 @@ export function createDossier(options: DossierOptions = {}): Dossier {
       );
       return handle;
     },
+    ask(question, askOptions = {}) {
+      return askWith((q, o) => dossier.research(q, o), question, askOptions);
+    },
     estimate(question, researchOptions = {}) {
       const input = estimateInput(question, researchOptions, { config, registry: models, strategies });
       return estimateResearch({ ...input, registry: models });
@@ -151,4 +163,22 @@ export function createDossier(options: DossierOptions = {}): Dossier {
     },
   };
   return dossier;
+}
+
+/** The data directory must be (or become) a writable directory. */
+function checkHome(home: string, label: string): void {
+  if (existsSync(home) && !statSync(home).isDirectory()) {
+    throw new DossierError("CONFIG_INVALID", `invalid setting ${label}: ${home} is a file, not a directory`, {
+      details: { setting: label, path: home },
+    });
+  }
+  try {
+    mkdirSync(home, { recursive: true });
+  } catch (cause) {
+    throw new DossierError(
+      "CONFIG_INVALID",
+      `invalid setting ${label}: cannot create the data directory ${home} (${(cause as NodeJS.ErrnoException).code ?? "error"})`,
+      { cause, details: { setting: label, path: home } },
+    );
+  }
 }

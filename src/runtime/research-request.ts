@@ -38,11 +38,18 @@ export const researchRequestSchema = z.object({
   currentDate: z
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}$/, "expected YYYY-MM-DD")
+    .refine(isCalendarDate, "not a calendar date (expected YYYY-MM-DD, e.g. 2026-03-31)")
     .optional(),
   concurrency: z.number().int().min(1).max(64).optional(),
   /** Model-driven steps per search agent (minddr; same as `strategyOptions.maxSteps`). */
   maxSteps: z.number().int().min(0).max(30).optional(),
 });
+/** True for a YYYY-MM-DD string naming a real day. */
+function isCalendarDate(value: string): boolean {
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
+}
+
 /** A research request as given. */
 export type ResearchRequest = z.input<typeof researchRequestSchema>;
 /** A research request with defaults applied. */

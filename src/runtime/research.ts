@@ -8,7 +8,7 @@
 import { basename, resolve } from "node:path";
 import { guessQueryLanguage } from "../agents/language.ts";
 import type { ClarifyCallback } from "../agents/router.ts";
-import type { Clock } from "../core/clock.ts";
+import { type Clock, systemClock } from "../core/clock.ts";
 import { DossierError } from "../core/errors.ts";
 import type { ReportDocument } from "../core/report.ts";
 import type { ModelRegistry } from "../llm/registry.ts";
@@ -25,14 +25,15 @@ import { type ProviderPolicy, ToolGateway } from "../tools/gateway.ts";
 import { createSearchProviders, searchBaseUrlsFromEnv } from "../tools/search/providers.ts";
 import type { SearchProvider } from "../tools/types.ts";
 import type { Config } from "./config.ts";
-import { reportPaths, writeReportFiles } from "./report-files.ts";
+import { checkReportTargets, reportPaths, writeReportFiles } from "./report-files.ts";
 import {
   type ParsedResearchRequest,
   type ResearchRequest,
   researchRequestSchema,
 } from "./research-request.ts";
 import { createResearchTools, READER_POLICY } from "./research-tools.ts";
-import { type RunHandle, startRun } from "./run.ts";
+import { type RunHandle, type StartRunOptions, startRun } from "./run.ts";
+import { createRunId } from "./run-id.ts";
 
 /** What a research run needs around it. */
 export interface ResearchEnvironment {
@@ -57,6 +58,8 @@ export interface ResearchEnvironment {
   toolPolicy?: Partial<ProviderPolicy>;
   /** The strategies to choose from (default: the built-in ones). */
   strategies?: StrategyRegistry;
+  /** LLM client policy (retries, timeouts). */
+  llm?: StartRunOptions<ResearchRunOutcome>["llm"];
 }
 
 /** The outcome of a research run. */
@@ -67,6 +70,10 @@ export interface ResearchRunOutcome extends ResearchOutcome {
 /** A prepared research run. */
 export interface PreparedResearch {
   request: ParsedResearchRequest;
+  /** The run's id (given or new). */
+  runId: string;
+  /** The report files the run will write, checked writable. */
+  paths: string[];
   /** The chosen strategy's name. */
   strategy: string;
   definition: StrategyDefinition<unknown>;
@@ -120,7 +127,17 @@ export async function prepareResearch(
       );
     }
     for (const role of definition.roles) env.registry.forRole(role);
+    checkCostBudget(definition, env.registry, request.budget.maxCostUsd);
   }
+  const runId = env.runId ?? createRunId((env.clock ?? systemClock).now());
+  const paths = reportPaths({
+    ...(request.out ? { out: request.out } : {}),
+    home: env.config.home,
+    cwd,
+    runId,
+    formats: request.formats as ReportFormat[],
+  });
+  checkReportTargets(paths, request.out ? resolve(cwd, request.out) : undefined);
 
   const { providers, missing } = createSearchProviders(env.config, undefined, {
     providerBaseUrls: searchBaseUrlsFromEnv(env.env ?? {}),
@@ -173,6 +190,8 @@ export async function prepareResearch(
 
   const language = request.language === "auto" ? guessQueryLanguage(request.query) : request.language;
   return {
+    runId,
+    paths,
     request,
     strategy: definition.name,
     definition,
@@ -199,6 +218,7 @@ export function startResearch(
     formats: request.formats,
     budget: request.budget,
     concurrency: request.concurrency ?? env.config.concurrency,
+    strategyOptions: prepared.strategyOptions,
     ...(request.currentDate ? { currentDate: request.currentDate } : {}),
     ...(prepared.corpus ? { corpus: prepared.corpus.name } : {}),
   };
@@ -209,7 +229,9 @@ export function startResearch(
     options,
     ...(env.clock ? { clock: env.clock } : {}),
     ...(env.signal ? { signal: env.signal } : {}),
-    ...(env.runId ? { runId: env.runId } : {}),
+    runId: prepared.runId,
+    ...(env.llm ? { llm: env.llm } : {}),
+    ...(env.config.baseUrl ? { modelEndpoint: env.config.baseUrl } : {}),
     strategy: async (ctx) => {
       for (const notice of prepared.notices) ctx.emit({ type: "warning", code: "NOTICE", message: notice });
       const gateway = new ToolGateway({
@@ -241,13 +263,7 @@ export function startResearch(
         language: prepared.language,
         ...(env.clarify ? { clarify: env.clarify } : {}),
       });
-      const paths = reportPaths({
-        out: request.out,
-        home: env.config.home,
-        cwd,
-        runId: ctx.runId,
-        formats: request.formats as ReportFormat[],
-      });
+      const paths = prepared.paths;
       writeReportFiles(outcome.report, request.formats as ReportFormat[], paths);
       ctx.emit({ type: "report-ready", formats: request.formats, paths, stats: reportStats(outcome.report) });
       return { ...outcome, paths };
@@ -298,4 +314,23 @@ export function parseStrategyOptions(
       ? `${issue.keys.join(", ")} ${issue.keys.length > 1 ? "are not options" : "is not an option"} of the ${definition.name} strategy`
       : `${where}: ${issue.message}`;
   throw new DossierError("INPUT_INVALID", `strategy ${definition.name}: ${message}`);
+}
+
+/** `--max-cost` is a promise only a priced model can keep: refuse it when a model has no price. */
+function checkCostBudget(
+  definition: StrategyDefinition<unknown>,
+  registry: ModelRegistry,
+  maxCostUsd: number | undefined,
+): void {
+  if (maxCostUsd === undefined) return;
+  const unpriced = [...new Set(definition.roles.map((role) => registry.forRole(role)))]
+    .filter((model) => !model.price)
+    .map((model) => model.name);
+  if (unpriced.length === 0) return;
+  const names = [...new Set(unpriced)];
+  throw new DossierError(
+    "INPUT_INVALID",
+    `--max-cost needs a price for every model the run uses, and ${names.join(", ")} ${names.length > 1 ? "have" : "has"} none: add "prices": { "${names[0]}": { "inputPerMTok": …, "outputPerMTok": … } } to dossier.config.json (0 and 0 for a free local model), or use --max-tokens instead`,
+    { details: { unpriced: names } },
+  );
 }

@@ -16,10 +16,12 @@ import { createSequentialIds, type IdGenerator } from "../core/ids.ts";
 import type { RunRecord } from "../core/run.ts";
 import { type RunOptionsInput, runOptionsSchema } from "../core/run-options.ts";
 import { addCallUsage, emptyUsage, type UsageTotals } from "../core/usage.ts";
-import { LlmClient, type LlmClientOptions } from "../llm/client.ts";
+import type { LlmClientOptions } from "../llm/client.ts";
 import type { ModelRegistry } from "../llm/registry.ts";
 import type { Store } from "../store/types.ts";
+import { GuardedLlmClient } from "./guarded-llm.ts";
 import { createRunId } from "./run-id.ts";
+import { currentOwner, HEARTBEAT_MS } from "./run-liveness.ts";
 
 /** What a strategy returns. */
 export interface StrategyOutcome {
@@ -45,6 +47,8 @@ export interface StartRunOptions<T extends StrategyOutcome> {
   signal?: AbortSignal;
   /** Passed to the LLM client (retry policy, timeouts, jitter). */
   llm?: Pick<LlmClientOptions, "retry" | "timeoutMs" | "random" | "defaultMaxOutputTokens">;
+  /** The model endpoint, named (without secrets) when the model cannot be reached. */
+  modelEndpoint?: string;
 }
 
 /** How a run ended. */
@@ -81,7 +85,17 @@ export function startRun<T extends StrategyOutcome>(opts: StartRunOptions<T>): R
     strategy: options.strategy,
     options,
     createdAt: now(),
+    owner: currentOwner(),
   });
+  const heartbeat = setInterval(() => {
+    try {
+      opts.store.runs.update(runId, { updatedAt: now(), heartbeatAt: now() });
+    } catch {
+      // A missed heartbeat only makes the run look idle for a while.
+    }
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
+  let fatal: DossierError | null = null;
   const scopes = new AsyncLocalStorage<string>();
   const emit = (event: EventInput) => {
     const scope = scopes.getStore();
@@ -99,19 +113,30 @@ export function startRun<T extends StrategyOutcome>(opts: StartRunOptions<T>): R
   const ids = opts.ids ?? createSequentialIds();
   const budget = new BudgetLedger({ limits: options.budget, clock });
   const journal = opts.store.journal(runId);
-  const llm = new LlmClient({
-    ...opts.llm,
-    registry: opts.registry,
-    budget,
-    emit,
-    journal,
-    clock,
-    signal: controller.signal,
-    ids,
-    onUsage: (call) => {
-      usage = addCallUsage(usage, call);
+  const llm = new GuardedLlmClient(
+    {
+      ...opts.llm,
+      registry: opts.registry,
+      budget,
+      emit,
+      journal,
+      clock,
+      signal: controller.signal,
+      ids,
+      onUsage: (call) => {
+        usage = addCallUsage(usage, call);
+      },
     },
-  });
+    {
+      endpoint: opts.modelEndpoint,
+      // A model that cannot be used ends the run at once, as failed.
+      onUnreachable: (error) => {
+        if (fatal || controller.signal.aborted) return;
+        fatal = error;
+        controller.abort(error);
+      },
+    },
+  );
   const ctx: RunContext = {
     runId,
     query: opts.query,
@@ -140,8 +165,10 @@ export function startRun<T extends StrategyOutcome>(opts: StartRunOptions<T>): R
       error = toDossierError(caught);
     } finally {
       opts.signal?.removeEventListener("abort", onOuterAbort);
+      clearInterval(heartbeat);
     }
-    const cancelled = controller.signal.aborted;
+    if (fatal) error = fatal;
+    const cancelled = controller.signal.aborted && !fatal;
     const status = cancelled ? "cancelled" : error ? "failed" : "completed";
     const limit = exceededLimit(error);
     const stopReason = cancelled

@@ -50,6 +50,11 @@ export const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX cache_by_expiry ON cache (expires_at);
   `,
+  `
+  ALTER TABLE runs ADD COLUMN owner_json TEXT;
+  ALTER TABLE runs ADD COLUMN heartbeat_at TEXT;
+  CREATE INDEX runs_by_status ON runs (status);
+  `,
 ];
 
 /** The schema version this code writes. */

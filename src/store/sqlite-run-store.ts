@@ -19,6 +19,8 @@ interface RunRow {
   stop_reason: string | null;
   usage_json: string | null;
   error_json: string | null;
+  owner_json: string | null;
+  heartbeat_at: string | null;
 }
 
 function fromRow(row: RunRow): RunRecord {
@@ -34,13 +36,15 @@ function fromRow(row: RunRow): RunRecord {
     stopReason: row.stop_reason,
     usage: row.usage_json ? JSON.parse(row.usage_json) : null,
     error: row.error_json ? JSON.parse(row.error_json) : null,
+    owner: row.owner_json ? JSON.parse(row.owner_json) : null,
+    heartbeatAt: row.heartbeat_at,
   });
 }
 
 /** Creates the SQLite RunStore. */
 export function createSqliteRunStore(db: DatabaseSync): RunStore {
   const insert = db.prepare(
-    "INSERT INTO runs (id, query, strategy, options_json, status, created_at, updated_at) VALUES (?, ?, ?, ?, 'running', ?, ?)",
+    "INSERT INTO runs (id, query, strategy, options_json, status, created_at, updated_at, owner_json, heartbeat_at) VALUES (?, ?, ?, ?, 'running', ?, ?, ?, ?)",
   );
   const byId = db.prepare("SELECT * FROM runs WHERE id = ?");
 
@@ -59,6 +63,8 @@ export function createSqliteRunStore(db: DatabaseSync): RunStore {
           JSON.stringify(run.options),
           run.createdAt,
           run.createdAt,
+          run.owner ? JSON.stringify(run.owner) : null,
+          run.owner ? run.createdAt : null,
         );
       } catch (cause) {
         throw new DossierError("STORE_ERROR", `cannot create run ${run.id}: ${(cause as Error).message}`, {
@@ -82,6 +88,7 @@ export function createSqliteRunStore(db: DatabaseSync): RunStore {
         put("usage_json", update.usage === null ? null : JSON.stringify(update.usage));
       if (update.error !== undefined)
         put("error_json", update.error === null ? null : JSON.stringify(update.error));
+      if (update.heartbeatAt !== undefined) put("heartbeat_at", update.heartbeatAt);
       const result = db.prepare(`UPDATE runs SET ${sets.join(", ")} WHERE id = ?`).run(...values, id);
       if (result.changes === 0)
         throw new DossierError("NOT_FOUND", `no run ${id}`, { details: { runId: id } });

@@ -182,9 +182,24 @@ describe("RunStore", () => {
       stopReason: null,
       usage: null,
       error: null,
+      owner: null,
+      heartbeatAt: null,
     });
     expect(runs.get("r1")).toEqual(created);
     expect(runs.get("r2")).toBeUndefined();
+  });
+
+  it("records the owner of a run with a first heartbeat, and later heartbeats", () => {
+    const { runs } = open();
+    const owner = { host: "h1", pid: 42, startedAt: "2026-02-03T04:00:00.000Z" };
+    const created = runs.create({ ...newRun("r1", "2026-02-03T04:05:06.000Z"), owner });
+    expect(created).toMatchObject({ owner, heartbeatAt: "2026-02-03T04:05:06.000Z" });
+    const beat = runs.update("r1", {
+      updatedAt: "2026-02-03T04:05:08.000Z",
+      heartbeatAt: "2026-02-03T04:05:08.000Z",
+    });
+    expect(beat).toMatchObject({ status: "running", heartbeatAt: "2026-02-03T04:05:08.000Z" });
+    expect(runs.update("r1", { updatedAt: "x", status: "interrupted" }).status).toBe("interrupted");
   });
 
   it("refuses a second run with the same id", () => {

@@ -5,7 +5,7 @@
 
 import type { DossierEvent, EventInput } from "../core/events.ts";
 import type { StepJournal } from "../core/journal.ts";
-import type { RunRecord, RunStatus } from "../core/run.ts";
+import type { RunOwner, RunRecord, RunStatus } from "../core/run.ts";
 import type { UsageTotals } from "../core/usage.ts";
 
 /** Fields of a new run. */
@@ -15,6 +15,8 @@ export interface NewRun {
   strategy: string;
   options: Record<string, unknown>;
   createdAt: string;
+  /** The process that runs it (recorded with a first heartbeat at `createdAt`). */
+  owner?: RunOwner;
 }
 
 /** A change to a run. */
@@ -25,6 +27,7 @@ export interface RunUpdate {
   stopReason?: string | null;
   usage?: UsageTotals | null;
   error?: { code: string; message: string } | null;
+  heartbeatAt?: string | null;
 }
 
 /** Runs and their outcomes. */

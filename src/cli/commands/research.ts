@@ -130,14 +130,19 @@ export async function runResearch(io: CliIo, query: string, flags: ResearchFlags
   const dossier = createDossierForCli(io, flags);
   const budget = budgetFromFlags(dossier.config.budget, flags);
   const request = requestFromFlags(query, flags, budget, dossier.config.language);
-  // Ctrl-C aborts indexing or the run (recorded as cancelled); a second Ctrl-C quits at once.
+  // Ctrl-C or SIGTERM aborts indexing or the run (recorded as cancelled); a second Ctrl-C quits at once.
   const interrupt = new AbortController();
   let interrupts = 0;
+  let terminated = false;
   const onSigint = () => {
     interrupts++;
     if (interrupts > 1) process.exit(130);
     io.err("\ndossier: cancelling (press Ctrl-C again to quit at once)…\n");
     interrupt.abort("interrupted (Ctrl-C)");
+  };
+  const onSigterm = () => {
+    terminated = true;
+    interrupt.abort("terminated (SIGTERM)");
   };
   try {
     const { query: _q, ...options } = request;
@@ -148,6 +153,7 @@ export async function runResearch(io: CliIo, query: string, flags: ResearchFlags
       return 0;
     }
     process.on("SIGINT", onSigint);
+    process.on("SIGTERM", onSigterm);
     const interactive = flags.interactive === true && io.isTty && Boolean(process.stdin.isTTY);
     const progress =
       io.isTty && !flags.json ? createProgressLine((t) => io.err(t), process.stderr.columns ?? 120) : null;
@@ -187,6 +193,7 @@ export async function runResearch(io: CliIo, query: string, flags: ResearchFlags
           toolCalls: u?.toolCalls ?? 0,
           wallMs: record.finishedAt ? Date.parse(record.finishedAt) - Date.parse(record.createdAt) : null,
           stopReason: record.stopReason,
+          ...(record.error ? { error: record.error } : {}),
         })}\n`,
       );
     } else if (report) {
@@ -201,22 +208,19 @@ export async function runResearch(io: CliIo, query: string, flags: ResearchFlags
       );
     }
     if (record.status === "cancelled") {
-      if (!flags.json)
-        io.err(
-          `dossier: run ${record.id} cancelled; its events are kept (dossier runs events ${record.id})\n`,
-        );
-      return 130;
+      io.err(`dossier: run ${record.id} cancelled; its events are kept (dossier runs events ${record.id})\n`);
+      return terminated ? 143 : 130;
     }
     if (record.status === "failed") {
-      if (!flags.json)
-        io.err(
-          `dossier: error [${record.error?.code ?? "INTERNAL"}]: ${record.error?.message ?? record.stopReason}\n`,
-        );
+      io.err(
+        `dossier: error [${record.error?.code ?? "INTERNAL"}]: ${record.error?.message ?? record.stopReason}\n`,
+      );
       return 1;
     }
     return 0;
   } finally {
     process.off("SIGINT", onSigint);
+    process.off("SIGTERM", onSigterm);
     await dossier.close();
   }
 }

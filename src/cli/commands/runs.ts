@@ -90,17 +90,20 @@ export function registerRunsCommand(program: Command, io: CliIo): void {
     .command("list")
     .description("list recent runs, newest first")
     .option("--limit <n>", "how many", "20")
-    .option("--status <status>", "only runs with this status (running, completed, failed, cancelled)")
+    .option(
+      "--status <status>",
+      "only runs with this status (running, completed, failed, cancelled, interrupted)",
+    )
     .option("--json", "print JSON")
     .action((opts: { limit: string; status?: string; json?: boolean }, cmd: Command) => {
       const limit = Number(opts.limit);
       if (!Number.isInteger(limit) || limit < 1)
         throw new DossierError("INPUT_INVALID", `--limit must be a positive integer, got "${opts.limit}"`);
       const status = opts.status as RunRecord["status"] | undefined;
-      if (status && !["running", "completed", "failed", "cancelled"].includes(status)) {
+      if (status && !["running", "completed", "failed", "cancelled", "interrupted"].includes(status)) {
         throw new DossierError(
           "INPUT_INVALID",
-          `--status must be running, completed, failed or cancelled, got "${status}"`,
+          `--status must be running, completed, failed, cancelled or interrupted, got "${status}"`,
         );
       }
       const services = openCliServices(io, cmd.optsWithGlobals<GlobalFlags>());
