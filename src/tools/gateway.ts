@@ -28,6 +28,11 @@ export interface ProviderPolicy {
   ratePerSecond?: number;
   /** Time limit of one attempt. */
   timeoutMs: number;
+  /**
+   * Time limit of one call across all its attempts (retries start only while time is left, and
+   * the last attempt gets only what is left). Default 1.5 × `timeoutMs`.
+   */
+  deadlineMs?: number;
   retry: RetryPolicy;
   breaker: BreakerPolicy;
   /** How long results stay cached (0 = not cached). */
@@ -193,8 +198,9 @@ export class ToolGateway {
     }
 
     try {
-      const value = await state.queue.add(() =>
-        withRetry((attempt) => this.#attempt(call, state.policy, attempt), {
+      const value = await state.queue.add(() => {
+        const startedAt = this.#clock.now();
+        return withRetry((attempt) => this.#attempt(call, state.policy, attempt, startedAt), {
           policy: state.policy.retry,
           clock: this.#clock,
           signal,
@@ -206,8 +212,8 @@ export class ToolGateway {
               ? { retryable: e.retryable, retryAfterMs: retryAfter }
               : { retryable: e.retryable };
           },
-        }),
-      );
+        });
+      });
       state.breaker.onSuccess();
       if (useCache)
         cache.set("tool", key, { value }, { nowMs: this.#clock.now(), ttlMs: state.policy.cacheTtlMs });
@@ -260,18 +266,47 @@ export class ToolGateway {
     return last;
   }
 
-  async #attempt<T>(call: ToolCall<T>, policy: ProviderPolicy, _attempt: number): Promise<T> {
+  async #attempt<T>(
+    call: ToolCall<T>,
+    policy: ProviderPolicy,
+    attempt: number,
+    startedAt: number,
+  ): Promise<T> {
+    const deadlineMs = policy.deadlineMs ?? Math.round(policy.timeoutMs * 1.5);
+    const elapsed = this.#clock.now() - startedAt;
+    const left = deadlineMs - elapsed;
+    if (left <= 0) {
+      throw new DossierError(
+        "TIMEOUT",
+        `${call.provider}: no answer after ${attempt} attempt(s) in ${elapsed} ms (deadline ${deadlineMs} ms)`,
+        {
+          retryable: false,
+          details: { provider: call.provider, deadlineMs, elapsedMs: elapsed, attempts: attempt },
+        },
+      );
+    }
+    const limit = Math.min(policy.timeoutMs, left);
     const timeout = new AbortController();
-    const timer = setTimeout(
-      () =>
-        timeout.abort(
-          new DossierError("TIMEOUT", `${call.provider}: no answer within ${policy.timeoutMs} ms`, {
-            retryable: true,
-            details: { provider: call.provider, timeoutMs: policy.timeoutMs },
-          }),
+    const timer = setTimeout(() => {
+      const spent = this.#clock.now() - startedAt;
+      const last = limit < policy.timeoutMs;
+      timeout.abort(
+        new DossierError(
+          "TIMEOUT",
+          `${call.provider}: no answer within ${limit} ms (attempt ${attempt + 1}, ${spent} ms since the first${last ? "; deadline reached" : ""})`,
+          {
+            retryable: !last,
+            details: {
+              provider: call.provider,
+              timeoutMs: limit,
+              elapsedMs: spent,
+              attempt: attempt + 1,
+              deadlineMs,
+            },
+          },
         ),
-      policy.timeoutMs,
-    );
+      );
+    }, limit);
     const signals = [timeout.signal, ...(this.#options.signal ? [this.#options.signal] : [])];
     const signal = AbortSignal.any(signals);
     try {
