@@ -32,6 +32,13 @@ describe("isSchemaModeUnsupported", () => {
       }),
     ],
     [new UnsupportedFunctionalityError({ functionality: "responseFormat" })],
+    [
+      apiError(
+        400,
+        "Invalid JSON payload received. Unknown name \"responseJsonSchema\" at 'generation_config'",
+      ),
+    ],
+    [apiError(400, "output_format: this model does not support structured outputs")],
   ])("recognises a rejected schema mode (%#)", (error) => {
     expect(isSchemaModeUnsupported(error)).toBe(true);
   });

@@ -80,7 +80,7 @@ export function nativeProviderOptions(provider: ProviderName): Record<string, Re
 }
 
 const FORMAT_WORDS =
-  /response_format|json_schema|responseformat|structured[ _-]?output|output_config|response_schema|guided_json|grammar/i;
+  /response_?format|json[_ ]?schema|structured[ _-]?outputs?|output_(?:config|format)|response_?(?:json_?)?schema|guided_(?:json|decoding)|grammar/i;
 const REJECT_WORDS =
   /not (?:be )?supported|unsupported|does not support|doesn't support|unknown|unrecognized|not allowed|invalid|not implemented|extra (?:inputs|fields)/i;
 
