@@ -41,6 +41,8 @@ export const ERROR_CODES = [
   "INPUT_INVALID",
   /** A named thing (run, corpus, source) does not exist. */
   "NOT_FOUND",
+  /** The thing is in a state that does not allow this (e.g. a run still running in another process). */
+  "CONFLICT",
   /** The embedded store failed or holds data of an unknown schema version. */
   "STORE_ERROR",
   /** A tool call failed. */

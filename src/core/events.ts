@@ -20,6 +20,14 @@ export const eventPayloadSchemas = {
     strategy: z.string(),
     options: z.record(z.string(), z.unknown()),
   }),
+  /** A run taken up again after it was interrupted, cancelled or failed; replays its journal. */
+  "run-resume": z.object({
+    previousStatus: z.string(),
+    /** Model and tool results the journal holds (replayed instead of called again). */
+    journaledSteps: z.number().int(),
+    /** Wall time the earlier attempts spent (counts against the budget). */
+    previousWallMs: z.number(),
+  }),
   "task-framed": z.object({ spec: z.unknown(), assumptions: z.array(z.string()).optional() }),
   phase: z.object({ phase: z.string(), detail: z.string().optional() }),
   "plan-update": z.object({ iteration: z.number().int(), graph: z.unknown(), diff: z.unknown().optional() }),
