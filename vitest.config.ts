@@ -6,8 +6,15 @@ export default defineConfig({
     environment: "node",
     testTimeout: 20_000,
     hookTimeout: 20_000,
+    // One process per test file, isolated: a test file may register process handlers and
+    // module-level hooks. Vitest's default in `run` is one worker fewer than the cores, which
+    // is a single worker on a 2-core machine; most test files wait on loopback servers and
+    // timers, so two workers per core keep the cores busy.
     pool: "forks",
+    maxWorkers: 2,
     unstubEnvs: true,
+    // No test resolves a host name through the system resolver.
+    setupFiles: ["./test/no-system-dns.ts"],
     reporters: ["default", "./test/summary-reporter.ts"],
   },
 });

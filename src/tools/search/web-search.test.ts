@@ -90,10 +90,23 @@ describe("webSearch through the gateway", () => {
   it("a host that does not resolve comes back as a NETWORK_ERROR failure", async () => {
     const gateway = new ToolGateway({ clock: instantClock(), defaults: { retry: NO_RETRY, cacheTtlMs: 0 } });
     const provider = createSearxngProvider({ baseUrl: "http://nonexistent.invalid" });
-    const outcome = await webSearch({ query: "q" }, { gateway, providers: [provider] });
+    // What fetch rejects with when the resolver knows no such host (no real lookup in tests).
+    const unresolvable = (async (input: string | URL | Request) => {
+      const { hostname } = new URL(input instanceof Request ? input.url : input);
+      throw new TypeError("fetch failed", {
+        cause: Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), {
+          code: "ENOTFOUND",
+          syscall: "getaddrinfo",
+          hostname,
+        }),
+      });
+    }) as typeof fetch;
+    const outcome = await webSearch({ query: "q" }, { gateway, providers: [provider], fetch: unresolvable });
     expect(outcome.ok).toBe(false);
-    expect(!outcome.ok && outcome.error.code).toBe("NETWORK_ERROR");
-    expect(!outcome.ok && outcome.error.message).toMatch(/^searxng: /);
+    expect(!outcome.ok && outcome.error).toMatchObject({ code: "NETWORK_ERROR", retryable: false });
+    expect(!outcome.ok && outcome.error.message).toBe(
+      "searxng: getaddrinfo ENOTFOUND nonexistent.invalid (ENOTFOUND)",
+    );
   });
 
   it("reports every provider's failure when the whole chain fails", async () => {
