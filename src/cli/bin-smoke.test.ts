@@ -116,8 +116,17 @@ describe("Ctrl-C during dossier research", () => {
       cwd: world.home,
       env,
     });
-    while (world.script.counts.planner + world.script.counts["search-step"] < 2)
+    // Interrupt once the run is under way (two model calls made), unless it ended first.
+    let ended = false;
+    void run.done.then(() => {
+      ended = true;
+    });
+    while (!ended && world.script.counts.planner + world.script.counts["search-step"] < 2)
       await new Promise((r) => setTimeout(r, 50));
+    if (ended) {
+      const early = await run.done;
+      throw new Error(`the run ended before it was interrupted (exit ${early.code}): ${early.stderr}`);
+    }
     run.kill("SIGINT");
     const result = await run.done;
     expect(result.code).toBe(130);
