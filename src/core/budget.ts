@@ -194,6 +194,14 @@ export class BudgetLedger {
     this.#used.toolCalls++;
   }
 
+  /**
+   * Counts a tool call replayed from the journal of an earlier attempt of the run: it was paid
+   * for then, so it counts now, but it is never refused.
+   */
+  recordReplayedToolCall(): void {
+    this.#used.toolCalls++;
+  }
+
   /** Starts one more outer-loop iteration (returns its 1-based number) or throws BUDGET_EXCEEDED. */
   startIteration(): number {
     this.checkTime();

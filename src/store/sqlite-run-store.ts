@@ -94,6 +94,14 @@ export function createSqliteRunStore(db: DatabaseSync): RunStore {
         throw new DossierError("NOT_FOUND", `no run ${id}`, { details: { runId: id } });
       return get(id)!;
     },
+    claim(id, owner, now) {
+      const result = db
+        .prepare(
+          "UPDATE runs SET status = 'running', owner_json = ?, heartbeat_at = ?, updated_at = ?, finished_at = NULL, stop_reason = NULL, error_json = NULL WHERE id = ? AND status IN ('interrupted', 'cancelled', 'failed')",
+        )
+        .run(JSON.stringify(owner), now, now, id);
+      return result.changes === 1 ? get(id)! : null;
+    },
     list(options = {}) {
       const limit = options.limit ?? 50;
       const rows = options.status

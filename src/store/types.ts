@@ -37,6 +37,12 @@ export interface RunStore {
   update(id: string, update: RunUpdate): RunRecord;
   /** Newest first. */
   list(options?: { limit?: number; status?: RunStatus }): RunRecord[];
+  /**
+   * Takes a run up again for `owner` (the lease): only a run that is `interrupted`, `cancelled`
+   * or `failed` becomes `running` again, atomically; returns null when the run is in another
+   * state (still running elsewhere, completed) or does not exist.
+   */
+  claim(id: string, owner: RunOwner, now: string): RunRecord | null;
   /** Resolves a unique id prefix to a run id (as `git` does for commits). */
   resolveId(prefix: string): string;
 }

@@ -167,7 +167,10 @@ export class ToolGateway {
     if (signal?.aborted) return fail(new DossierError("CANCELLED", "cancelled"));
 
     const replay = journal?.get(stepKey);
-    if (replay?.kind === "tool") return succeed(replay.value as T, true);
+    if (replay?.kind === "tool") {
+      budget?.recordReplayedToolCall();
+      return succeed(replay.value as T, true);
+    }
 
     const useCache = (call.cache ?? true) && state.policy.cacheTtlMs > 0 && cache !== undefined;
     if (useCache) {
