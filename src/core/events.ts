@@ -122,8 +122,50 @@ export const eventPayloadSchemas = {
     details: z.unknown().optional(),
   }),
   warning: z.object({ code: z.string(), message: z.string() }),
+  /** One step of a policy's trajectory: the state it saw, the action it took and its answer (warp). */
+  "trajectory-step": z.object({
+    step: z.number().int(),
+    action: z.string(),
+    state: z.unknown(),
+    answer: z.unknown(),
+  }),
+  /** An intermediate draft of the report, kept so it can be scored (trajectory pruning). */
+  "draft-snapshot": z.object({
+    index: z.number().int(),
+    step: z.number().int(),
+    expansions: z.number().int(),
+    markdown: z.string(),
+    outline: z.unknown(),
+  }),
+  /** A draft snapshot's score by an evaluation scorer (null when scoring failed). */
+  "draft-scored": z.object({ index: z.number().int(), scorer: z.string(), score: z.number().nullable() }),
   /** An entry of the shared reasoning trace (XoT memory) that every agent of the run may read. */
   "xot-add": z.object({ agent: z.string(), kind: z.string(), text: z.string() }),
+  /** One parallel step of an agent (smtl): its number and the tool calls it ran at once. */
+  "step-end": z.object({
+    step: z.number().int(),
+    toolCalls: z.number().int(),
+    failed: z.number().int(),
+  }),
+  /** A plan refinement (smtl): goal statuses and next sub-paths; `forced` at the context budget. */
+  "plan-refine": z.object({ step: z.number().int(), forced: z.boolean(), plan: z.unknown() }),
+  /** The conversation was cut back to the task and the refreshed plan at the context budget. */
+  "context-reset": z.object({
+    step: z.number().int(),
+    droppedTurns: z.number().int(),
+    tokensBefore: z.number().int(),
+    tokensAfter: z.number().int(),
+  }),
+  /** A short answer with its citations and figures (smtl; read by `ask`). */
+  "answer-ready": z.object({
+    answer: z.string(),
+    verified: z.boolean(),
+    citations: z.unknown(),
+    evidence: z.array(z.string()),
+    steps: z.number().int(),
+    toolCalls: z.number().int(),
+    toolCallsPerStep: z.number().nullable(),
+  }),
   "report-ready": z.object({
     formats: z.array(z.string()),
     paths: z.array(z.string()).optional(),

@@ -7,6 +7,7 @@ import { scriptedModel } from "../../test/scripted/scripted-model.ts";
 import { citedNumbers } from "../core/citations.ts";
 import type { DossierEvent } from "../core/events.ts";
 import { createOutline } from "../core/outline.ts";
+import { BUILTIN_STRATEGIES } from "../strategies/builtin/index.ts";
 import { assembleReport } from "../strategies/report-assembly.ts";
 import type { StrategyDefinition } from "../strategies/types.ts";
 import { createDossier, type Dossier } from "./dossier.ts";
@@ -130,7 +131,7 @@ describe("createDossier — the composition root", () => {
     const { root, docs } = project();
     const seen: unknown[] = [];
     const { dossier, model } = dossierWith(root, [{ json: { text: "two degrees" } }], seen);
-    expect(dossier.strategies.names()).toEqual(["graph", "minddr", "offline", "echo"]);
+    expect(dossier.strategies.names()).toEqual([...BUILTIN_STRATEGIES.map((s) => s.name), "echo"]);
     const handle = dossier.research("Does the echo strategy run?", {
       strategy: "echo",
       strategyOptions: { shout: true },
@@ -158,7 +159,9 @@ describe("createDossier — the composition root", () => {
     const { dossier, model } = dossierWith(root, []);
     await expect(
       dossier.research("Which strategy is this?", { strategy: "nope", docs }).done,
-    ).rejects.toThrow(/unknown strategy "nope": choose one of graph, minddr, offline, echo/);
+    ).rejects.toThrow(
+      `unknown strategy "nope": choose one of ${[...BUILTIN_STRATEGIES.map((s) => s.name), "echo"].join(", ")}`,
+    );
     await expect(
       dossier.research("Which option is this?", { strategy: "echo", strategyOptions: { loud: 1 }, docs })
         .done,

@@ -4,6 +4,8 @@ import type { StrategyDefinition } from "../types.ts";
 import { graphStrategy } from "./graph.ts";
 import { minddrStrategy } from "./minddr.ts";
 import { offlineStrategy } from "./offline.ts";
+import { smtlStrategy } from "./smtl.ts";
+import { warpStrategy } from "./warp.ts";
 
 export { graphStrategy, minddrStrategy, offlineStrategy };
 
@@ -12,4 +14,6 @@ export const BUILTIN_STRATEGIES: readonly StrategyDefinition<never>[] = [
   graphStrategy,
   minddrStrategy,
   offlineStrategy,
+  smtlStrategy,
+  warpStrategy,
 ] as unknown as StrategyDefinition<never>[];
