@@ -2,6 +2,8 @@
  * Dossier as a library. The main entry points:
  *
  * - `research(question, options)`: one call that runs a research job and returns its report;
+ * - `ask(question, options)`: one call that answers a deep-search question with a short,
+ *   verified answer, its citations and the passages behind them (strategy `smtl`);
  * - `createDossier(options)`: the composition root every interface works through — research
  *   runs with handles (events, cancel), estimates, stored runs, the strategy registry;
  * - `StrategyDefinition` + `createDossier({ strategies })`: add your own research strategy;
@@ -29,6 +31,8 @@ export {
   renderMarkdown,
   renderReport,
 } from "./render/index.ts";
+export { type AskCallOptions, ask } from "./runtime/ask-api.ts";
+export type { AskCitation, AskEvidence, AskOptions, AskResult } from "./runtime/ask-run.ts";
 export { type Config, configSchema } from "./runtime/config.ts";
 export type { ConfigOverrides } from "./runtime/config-load.ts";
 export { type LoadedConfig, loadConfig } from "./runtime/config-load.ts";
@@ -45,7 +49,9 @@ export type { RunsApi } from "./runtime/runs-api.ts";
 export { openSqliteStore } from "./store/sqlite-store.ts";
 export type { Cache, EventLog, RunStore, Store } from "./store/types.ts";
 export { graphStrategy, minddrStrategy, offlineStrategy } from "./strategies/builtin/index.ts";
+export { smtlStrategy } from "./strategies/builtin/smtl.ts";
 export { createStrategyRegistry, StrategyRegistry } from "./strategies/registry.ts";
+export type { AskOutcome, SmtlFigures } from "./strategies/smtl-answer.ts";
 export type {
   EstimatedCall,
   ResearchOutcome,
