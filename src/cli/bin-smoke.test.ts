@@ -1,8 +1,13 @@
 /**
- * Smoke tests of the real `dossier` binary in a child process: what only a process shows —
- * its exit code, what reaches its own stdout and stderr, the Node version check, and Ctrl-C.
- * Everything else about the CLI is tested in-process through `runCli`; keep this file small,
- * since every case here pays for a fresh Node start and module load.
+ * Smoke tests of the CLI in a child process: what only a process shows — its exit code, what
+ * reaches its own stdout and stderr, the Node version check, and how a research run ends on
+ * Ctrl-C, SIGTERM and SIGKILL. Everything else about the CLI is tested in-process through
+ * `runCli`; keep this file small, since every case here pays for a fresh Node start.
+ *
+ * The children run the sources (`src/cli/main.ts`, what the bin runs in a checkout without a
+ * build), so a stale `dist/` never stands in for the code under test; the bin itself is run
+ * for its Node version check, which happens before it loads anything. The installed, built
+ * bin is exercised by the packaging test.
  */
 
 import { spawn } from "node:child_process";
@@ -12,9 +17,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runCliInProcess } from "../../test/cli-io.ts";
-import { type ResearchWorld, startResearchWorld } from "../../test/research/world.ts";
+import { type FakeOpenAI, startFakeOpenAI } from "../../test/fake-openai/index.ts";
 
 const BIN = fileURLToPath(new URL("../../bin/dossier.js", import.meta.url));
+const MAIN = fileURLToPath(new URL("./main.ts", import.meta.url));
 const PACKAGE_VERSION = (
   JSON.parse(fs.readFileSync(fileURLToPath(new URL("../../package.json", import.meta.url)), "utf8")) as {
     version: string;
@@ -29,14 +35,15 @@ interface Outcome {
 }
 
 /**
- * Starts the binary with a minimal environment plus `env`; asynchronous, so servers in this
- * process can answer it. `nodeArgs` go before the script.
+ * Starts `dossier <args>` (the sources, or `options.script`) with a minimal environment plus
+ * `env`; asynchronous, so servers in this process can answer it. `nodeArgs` go before the script.
  */
 function start(
   args: string[],
-  options: { cwd: string; env?: Record<string, string>; nodeArgs?: string[] },
+  options: { cwd: string; env?: Record<string, string>; nodeArgs?: string[]; script?: string },
 ): { kill(signal: NodeJS.Signals): void; done: Promise<Outcome> } {
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, ...args], {
+  const script = options.script ?? MAIN;
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), script, ...args], {
     cwd: options.cwd,
     env: { PATH: process.env.PATH ?? "", HOME: options.cwd, ...options.env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -64,7 +71,7 @@ afterEach(() => {
   fs.rmSync(cwd, { recursive: true, force: true });
 });
 
-describe("the dossier binary", () => {
+describe("the dossier process", () => {
   it("prints help and the version on stdout and exits 0", async () => {
     const [help, version] = await Promise.all([
       start(["--help"], { cwd }).done,
@@ -87,52 +94,81 @@ describe("the dossier binary", () => {
     // The version check runs before any import, so a preload that reports an old version is
     // enough to exercise it on the pinned Node.
     const fakeOldNode = `data:text/javascript,Object.defineProperty(process,"versions",{value:{...process.versions,node:"20.0.0"}})`;
-    const result = await start(["--version"], { cwd, nodeArgs: ["--import", fakeOldNode] }).done;
+    const result = await start(["--version"], {
+      cwd,
+      script: BIN,
+      nodeArgs: ["--import", fakeOldNode],
+    }).done;
     expect(result.code).toBe(2);
     expect(result.stdout).toBe("");
     expect(result.stderr).toMatch(/^dossier: error \[CONFIG_INVALID\]: Node 20\.0\.0 [^\n]*\n$/);
   });
 });
 
-describe("Ctrl-C during dossier research", () => {
-  let world: ResearchWorld | undefined;
+// Each case starts a full research process; on a loaded machine that alone can take seconds.
+describe("dossier research ended by a signal", { timeout: 60_000 }, () => {
+  const cleanup: (() => unknown)[] = [];
   afterEach(async () => {
-    await world?.close();
-    world = undefined;
+    for (const fn of cleanup.splice(0).reverse()) await fn();
   });
 
-  it("cancels the run, exits 130 and records it as cancelled", async () => {
-    world = await startResearchWorld({ subtasks: 3, latencyMs: 400 });
+  /** Starts `dossier research` against a model that never answers, once its first call arrived. */
+  async function startResearch(args: string[] = []) {
+    const model: FakeOpenAI = await startFakeOpenAI({ latencyMs: 60_000, replies: [] });
+    cleanup.push(() => model.close());
+    fs.mkdirSync(join(cwd, "docs"));
+    fs.writeFileSync(join(cwd, "docs", "n.md"), "# Note\n\nHeat pumps kept working in the cold trial.\n");
     const env = {
-      DOSSIER_HOME: world.home,
-      DOSSIER_MODEL: "openai-compatible:fake-model",
-      DOSSIER_BASE_URL: world.model.url,
-      DOSSIER_API_KEY: "sk-test",
-      DOSSIER_SEARCH: "searxng",
-      SEARXNG_URL: world.search.baseUrl("searxng"),
-      DOSSIER_ALLOW_PRIVATE_NETWORK: "1",
+      DOSSIER_MODEL: "openai-compatible:m",
+      DOSSIER_BASE_URL: model.url,
+      DOSSIER_HOME: join(cwd, "home"),
     };
-    const run = start(["research", "How is topic adoption changing?", "--strategy", "minddr"], {
-      cwd: world.home,
-      env,
-    });
-    // Interrupt once the run is under way (two model calls made), unless it ended first.
+    const run = start(["research", "How do heat pumps do?", "--docs", "docs", ...args], { cwd, env });
+    cleanup.push(() => run.kill("SIGKILL"));
     let ended = false;
     void run.done.then(() => {
       ended = true;
     });
-    while (!ended && world.script.counts.planner + world.script.counts["search-step"] < 2)
-      await new Promise((r) => setTimeout(r, 50));
+    while (!ended && model.requests.length === 0) await new Promise((r) => setTimeout(r, 50));
     if (ended) {
       const early = await run.done;
       throw new Error(`the run ended before it was interrupted (exit ${early.code}): ${early.stderr}`);
     }
+    const runs = async () =>
+      JSON.parse((await runCliInProcess(["runs", "list", "--json"], { cwd, env })).stdout) as {
+        status: string;
+        stopReason: string | null;
+      }[];
+    return { ...run, runs };
+  }
+
+  it("Ctrl-C cancels the run: exit 130, recorded as cancelled", async () => {
+    const run = await startResearch();
     run.kill("SIGINT");
     const result = await run.done;
     expect(result.code).toBe(130);
     expect(result.stderr).toContain("cancelled");
-    const list = await runCliInProcess(["runs", "list", "--json"], { cwd: world.home, env });
-    const [record] = JSON.parse(list.stdout);
-    expect(record).toMatchObject({ status: "cancelled", stopReason: "cancelled: interrupted (Ctrl-C)" });
+    expect(await run.runs()).toMatchObject([
+      { status: "cancelled", stopReason: "cancelled: interrupted (Ctrl-C)" },
+    ]);
+  });
+
+  it("SIGTERM cancels the run: exit 143, the --json summary says cancelled", async () => {
+    const run = await startResearch(["--json"]);
+    run.kill("SIGTERM");
+    const result = await run.done;
+    expect(result.code).toBe(143);
+    const summary = JSON.parse(result.stdout.trim()) as { status: string; stopReason: string };
+    expect(summary.status).toBe("cancelled");
+    expect(summary.stopReason).toMatch(/SIGTERM/);
+  });
+
+  it("after SIGKILL the run is listed as interrupted", async () => {
+    const run = await startResearch(["--json"]);
+    run.kill("SIGKILL");
+    expect((await run.done).signal).toBe("SIGKILL");
+    const runs = await run.runs();
+    expect(runs).toHaveLength(1);
+    expect(runs[0]!.status).toBe("interrupted");
   });
 });
