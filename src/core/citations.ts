@@ -161,7 +161,7 @@ export function renderReferences(
 ): string {
   if (references.length === 0) return "";
   const lines = references.map((r) => {
-    const where = r.kind === "web" || /^https?:\/\//.test(r.locator) ? `<${r.locator}>` : `\`${r.locator}\``;
+    const where = /^https?:\/\/[^\s<>`\\]*$/i.test(r.locator) ? `<${r.locator}>` : codeSpan(r.locator);
     const kind = r.kind === "local" ? "local document, " : "";
     return `${r.number}. ${escapeTitle(r.title)}. ${where} (${kind}accessed ${r.accessed})`;
   });
@@ -180,5 +180,14 @@ export function citedNumbers(markdown: string): number[] {
 }
 
 function escapeTitle(title: string): string {
-  return title.replace(/([[\]*_`])/g, "\\$1");
+  return title.replace(/([[\]*_`\\])/g, "\\$1").replace(/</g, "&lt;");
+}
+
+/** A code span that holds `text` whatever backticks it contains. */
+function codeSpan(text: string): string {
+  const flat = text.replace(/\s+/g, " ");
+  const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = "`".repeat(longest + 1);
+  const pad = flat.startsWith("`") || flat.endsWith("`") ? " " : "";
+  return `${fence}${pad}${flat}${pad}${fence}`;
 }

@@ -1,11 +1,62 @@
 /**
  * A standalone HTML rendering of a report: styled, citations link to their reference and show
- * the cited excerpt on hover, references link to the source.
+ * the cited excerpt on hover (a `title` tooltip, no script), references link to the source.
+ *
+ * Untrusted text stays text: the Markdown is made inert first ({@link safeMarkdown}: raw HTML
+ * escaped, only http(s)/mailto/#… link targets), the rendered fragment then goes through
+ * DOMPurify as a last pass (HTML elements only, no style attributes or forms, the same target
+ * allow-list on every URL attribute), and the page carries a Content-Security-Policy that allows
+ * no script, no frames, no plugins and inline styles only.
  */
 
-import { marked } from "marked";
+import createDOMPurify, { type Config, type DOMPurify, type WindowLike } from "dompurify";
+import { JSDOM } from "jsdom";
+import { Marked } from "marked";
 import type { Reference } from "../core/citations.ts";
 import type { ReportDocument } from "../core/report.ts";
+import { isSafeLinkTarget, safeMarkdown } from "../core/safe-markdown.ts";
+import { stripControlChars } from "../core/terminal-text.ts";
+
+/** The Content-Security-Policy of an HTML report: no script, frames, plugins or forms; inline styles; images over http(s). */
+export const REPORT_CSP =
+  "default-src 'none'; script-src 'none'; object-src 'none'; frame-src 'none'; child-src 'none'; " +
+  "style-src 'unsafe-inline'; img-src https: http:; base-uri 'none'; form-action 'none'";
+
+const markdown = new Marked({ gfm: true });
+
+const PURIFY: Config = {
+  USE_PROFILES: { html: true },
+  FORBID_TAGS: [
+    ...["style", "form", "button", "textarea", "select", "option", "base", "meta", "link", "title"],
+    ...["noscript", "xmp", "noembed", "noframes", "plaintext", "iframe", "template"],
+  ],
+  FORBID_ATTR: ["style", "srcset", "action", "formaction", "background", "ping", "target"],
+  ALLOWED_URI_REGEXP: /^(?:https?:\/\/|mailto:|#)/i,
+  ALLOW_DATA_ATTR: false,
+  ALLOW_UNKNOWN_PROTOCOLS: false,
+};
+
+/** Attributes whose value is a URL. */
+const URL_ATTRIBUTES = ["href", "src", "xlink:href", "cite", "poster", "longdesc", "usemap"];
+
+let purifier: DOMPurify | undefined;
+
+/** Sanitizes an HTML fragment with DOMPurify over a jsdom window (created once, on first use). */
+export function sanitizeHtml(html: string): string {
+  if (!purifier) {
+    purifier = createDOMPurify(new JSDOM("").window as unknown as WindowLike);
+    // DOMPurify lets data: URLs through on images and media; the report allows none.
+    purifier.addHook("afterSanitizeAttributes", (node) => {
+      for (const name of URL_ATTRIBUTES) {
+        const value = node.getAttribute?.(name);
+        if (value !== null && value !== undefined && !isSafeLinkTarget(value)) node.removeAttribute(name);
+      }
+      if (node.tagName === "A" && /^https?:/i.test(node.getAttribute("href") ?? ""))
+        node.setAttribute("rel", "noopener noreferrer");
+    });
+  }
+  return purifier.sanitize(html, PURIFY) as string;
+}
 
 const STYLE = `
 :root { color-scheme: light dark; --fg: #1d1f23; --muted: #5d6470; --bg: #fff; --accent: #2457c5; --rule: #e2e5ea; }
@@ -39,30 +90,33 @@ export function escapeHtml(text: string): string {
 /** Renders the report as one self-contained HTML file. */
 export function renderHtml(doc: ReportDocument): string {
   const excerpts = excerptIndex(doc);
-  const body = doc.body.trimStart().replace(/^#\s+[^\n]*\n+/, "");
-  const html = linkCitations(marked.parse(body, { async: false, gfm: true }) as string, excerpts);
+  const body = safeMarkdown(doc.body.trimStart().replace(/^#\s+[^\n]*\n+/, ""));
+  const html = linkCitations(markdown.parse(body, { async: false }) as string, excerpts);
   const refs = doc.references.map((r) => referenceItem(r, excerpts.get(r.number))).join("\n");
   const notice = doc.notice ? `<p class="notice">${escapeHtml(doc.notice)}</p>` : "";
   const lang = doc.language && doc.language !== "auto" ? doc.language : "en";
-  return `<!doctype html>
+  // No control character reaches the page (a terminal showing the file would act on them).
+  return stripControlChars(`<!doctype html>
 <html lang="${escapeHtml(lang)}">
 <head>
 <meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${REPORT_CSP}">
+<meta name="referrer" content="no-referrer">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(doc.title)}</title>
 <style>${STYLE}</style>
 </head>
 <body>
 <main>
-<h1>${escapeHtml(doc.title)}</h1>
+${sanitizeHtml(`<h1>${escapeHtml(doc.title)}</h1>
 <p class="meta">Research question: ${escapeHtml(doc.query)}<br>Run ${escapeHtml(doc.runId)} · ${escapeHtml(doc.strategy)} · ${escapeHtml(doc.currentDate)} · ${doc.references.length} sources</p>
 ${notice}
 ${html}
-${doc.references.length ? `<h2 id="references">References</h2>\n<ol class="references">\n${refs}\n</ol>` : ""}
+${doc.references.length ? `<h2 id="references">References</h2>\n<ol class="references">\n${refs}\n</ol>` : ""}`)}
 </main>
 </body>
 </html>
-`;
+`);
 }
 
 function excerptIndex(doc: ReportDocument): Map<number, string> {
@@ -73,7 +127,10 @@ function excerptIndex(doc: ReportDocument): Map<number, string> {
       .map((id) => byId.get(id))
       .filter(Boolean)
       .join(" … ");
-    out.set(Number(n), text.length > 400 ? `${text.slice(0, 400)}…` : text);
+    const cut = text.length > 400 ? `${text.slice(0, 400)}…` : text;
+    // A tooltip that looks like it closes a raw-text element (`</script`, `-->`, `]>`) would be
+    // dropped by the sanitizer; those sequences read the same with a single angle quotation mark.
+    out.set(Number(n), cut.replace(/<(?=\/)/g, "‹").replace(/(--!?|\])>/g, "$1›"));
   }
   return out;
 }

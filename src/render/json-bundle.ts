@@ -4,6 +4,7 @@
  */
 
 import type { ReportDocument } from "../core/report.ts";
+import { terminalJson } from "../core/terminal-text.ts";
 
 /** Version of the bundle format. */
 export const BUNDLE_VERSION = 1;
@@ -11,7 +12,8 @@ export const BUNDLE_VERSION = 1;
 /** Renders the report as a JSON bundle. */
 export function renderJsonBundle(doc: ReportDocument): string {
   const cited = new Set(Object.values(doc.evidenceByNumber).flat());
-  return `${JSON.stringify(
+  // C0 characters are escaped by JSON itself; terminalJson also escapes DEL and the C1 range.
+  return `${terminalJson(
     {
       format: "dossier-report",
       version: BUNDLE_VERSION,
@@ -33,7 +35,6 @@ export function renderJsonBundle(doc: ReportDocument): string {
       checks: doc.checks,
       usage: doc.usage,
     },
-    null,
     2,
   )}\n`;
 }

@@ -10,6 +10,8 @@ import type { RunContext } from "../agents/run-context.ts";
 import { type CitationPart, citationPass } from "../core/citations.ts";
 import type { Outline } from "../core/outline.ts";
 import type { ReportChecks, ReportDocument } from "../core/report.ts";
+import { safeMarkdown } from "../core/safe-markdown.ts";
+import { stripControlChars } from "../core/terminal-text.ts";
 import { runReportChecks } from "../eval/checks/report-checks.ts";
 import { repairTablesDetailed } from "../eval/checks/tables.ts";
 import { groundingCheck } from "../eval/grounding.ts";
@@ -41,8 +43,10 @@ export function assembleReport(ctx: RunContext, options: AssembleOptions): Repor
     referencesHeading: reportLabel("references", options.language),
   });
   const repaired = repairTablesDetailed(cited.body);
-  const body = `# ${options.title}\n\n${repaired.markdown.trim()}\n`;
-  const markdown = cited.referencesMarkdown ? `${body}\n${cited.referencesMarkdown}` : body;
+  // Untrusted text stays text: raw HTML escaped, only http(s)/mailto/#… link targets, no control characters.
+  const title = stripControlChars(options.title).replace(/\s+/g, " ").trim();
+  const body = safeMarkdown(`# ${title}\n\n${repaired.markdown.trim()}\n`);
+  const markdown = cited.referencesMarkdown ? `${body}\n${safeMarkdown(cited.referencesMarkdown)}` : body;
 
   const {
     tables: tablesAfter,
@@ -89,7 +93,7 @@ export function assembleReport(ctx: RunContext, options: AssembleOptions): Repor
     runId: ctx.runId,
     query: ctx.query,
     strategy: ctx.options.strategy,
-    title: options.title,
+    title,
     createdAt: new Date(ctx.clock.now()).toISOString(),
     currentDate: ctx.currentDate,
     language: options.language,

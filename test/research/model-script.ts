@@ -34,6 +34,13 @@ import {
   sectionAnswer,
   subReportAnswer,
 } from "./minddr-answers.ts";
+import {
+  type WarpScriptOptions,
+  warpDeepenAnswer,
+  warpInitAnswer,
+  warpSearchAnswer,
+  warpWriteAnswer,
+} from "./warp-answers.ts";
 
 /** Roles the script recognises. */
 export type ScriptRole =
@@ -52,10 +59,14 @@ export type ScriptRole =
   | "persistent-rubric"
   | "ephemeral-rubric"
   | "inner-step"
-  | "consolidate";
+  | "consolidate"
+  | "warp-search"
+  | "warp-init"
+  | "warp-write"
+  | "warp-deepen";
 
 /** Options of the script. */
-export interface ModelScriptOptions extends GraphScriptOptions, MinddrScriptOptions {
+export interface ModelScriptOptions extends GraphScriptOptions, MinddrScriptOptions, WarpScriptOptions {
   /** Calls expected per role; when set, every other role is expected never to be called. */
   expectCalls?: CallExpectations<ScriptRole>;
   /** Latency of every answer, in ms (applied inside the handler). Default 0. */
@@ -108,6 +119,10 @@ const ROLE_MARKERS: [ScriptRole, string][] = [
   ["outline", "Design the outline"],
   ["section", "writing one section of a long research report"],
   ["coherence", "editor of a research report"],
+  ["warp-search", "You choose search keywords for a report being drafted"],
+  ["warp-init", "You lay out the top-level sections of a research report"],
+  ["warp-write", "You are drafting one section of a research report"],
+  ["warp-deepen", "You decide how to deepen a research report draft"],
 ];
 
 function text(content: ChatBody["messages"][number]["content"]): string {
@@ -180,6 +195,14 @@ export function createModelScript(options: ModelScriptOptions = {}): ModelScript
         return sectionAnswer(user, options);
       case "coherence":
         return coherenceAnswer(user);
+      case "warp-search":
+        return warpSearchAnswer(user);
+      case "warp-init":
+        return warpInitAnswer();
+      case "warp-write":
+        return warpWriteAnswer(user);
+      case "warp-deepen":
+        return warpDeepenAnswer(user, counts["warp-deepen"], options);
     }
   };
 

@@ -1,0 +1,131 @@
+/**
+ * The warp strategy end to end in the closed research world: through the CLI over the fake web
+ * (search engine and pages), and over a local knowledge base with `--sources local-only`, which
+ * must make no request to the web servers at all.
+ */
+
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { runCliInProcess } from "../../test/cli-io.ts";
+import type { CallExpectations } from "../../test/research/call-expectations.ts";
+import type { ScriptRole } from "../../test/research/model-script.ts";
+import { type ResearchWorld, startResearchWorld } from "../../test/research/world.ts";
+import { citedNumbers } from "../core/citations.ts";
+import type { ReportDocument } from "../core/report.ts";
+
+let world: ResearchWorld | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+/** A warp run of three sections and one expansion into two subsections, then TERMINATE. */
+const warpCalls: CallExpectations<ScriptRole> = {
+  "warp-search": 1 + 3 + 2,
+  "warp-init": 1,
+  "warp-write": 3 + 2,
+  "warp-deepen": 2,
+};
+
+function expectFullyCited(report: ReportDocument, sourceIds: Set<string>) {
+  const numbers = citedNumbers(report.body);
+  expect(numbers.length).toBeGreaterThan(0);
+  expect(Math.max(...numbers)).toBe(report.references.length);
+  for (const ref of report.references) expect(sourceIds.has(ref.sourceId)).toBe(true);
+  expect(report.checks.citations.dropped).toBe(0);
+  expect(report.checks.headings.problems).toBe(0);
+  expect(report.checks.groundedShare).toBeGreaterThan(0.5);
+}
+
+describe("warp in the research world", () => {
+  it("`dossier research --strategy warp` writes a valid, fully cited report from the web", async () => {
+    world = await startResearchWorld({ expectCalls: warpCalls });
+    const env = {
+      HOME: world.home,
+      DOSSIER_HOME: world.home,
+      DOSSIER_MODEL: "openai-compatible:fake-model",
+      DOSSIER_BASE_URL: world.model.url,
+      DOSSIER_API_KEY: "sk-test",
+      DOSSIER_SEARCH: "searxng",
+      SEARXNG_URL: world.search.baseUrl("searxng"),
+      DOSSIER_ALLOW_PRIVATE_NETWORK: "1",
+    };
+    const run = await runCliInProcess(
+      [
+        "research",
+        "How did battery costs and adoption change?",
+        "--strategy",
+        "warp",
+        "--json",
+        "--format",
+        "md,json",
+      ],
+      { cwd: world.home, env },
+    );
+    expect(run.code).toBe(0);
+    const summary = JSON.parse(run.stdout.trim());
+    expect(summary).toMatchObject({ strategy: "warp", status: "completed", stopReason: "completed" });
+    const bundle = JSON.parse(readFileSync(summary.reportPaths[1], "utf8"));
+    const report = { ...bundle, body: bundle.report.body } as ReportDocument;
+    expect(readFileSync(summary.reportPaths[0], "utf8")).toBe(bundle.report.markdown);
+    expectFullyCited(report, new Set(report.sources.map((s) => s.id)));
+    for (const ref of report.references)
+      expect(ref.locator).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/page\/\d+$/);
+    // Section 1 was expanded; its subsections follow it in document order.
+    const headings = report.body.match(/^#{2,4} .+$/gm);
+    expect(headings).toEqual([
+      "## Costs and prices",
+      "### Recent figures",
+      "### Open questions",
+      "## Supply and chemistry",
+      "## Storage and grid",
+    ]);
+    // One request per distinct query: 2 survey keywords, 5 section titles, the question once (then cached).
+    expect(world.search.requests.length).toBe(2 + 5 + 1);
+  });
+
+  it("--sources local-only runs on the local knowledge base and makes no web request", async () => {
+    world = await startResearchWorld({ expectCalls: warpCalls });
+    const docs = join(world.home, "docs");
+    mkdirSync(docs);
+    writeFileSync(
+      join(docs, "batteries.md"),
+      [
+        "# Battery notes",
+        "",
+        "## Costs and prices",
+        "",
+        "Battery pack prices fell to 115 dollars per kilowatt hour in 2024 according to the annual survey.",
+        "",
+        "## Supply and chemistry",
+        "",
+        "Sodium-ion batteries entered mass production as an alternative chemistry for cheaper vehicles.",
+      ].join("\n"),
+    );
+    writeFileSync(
+      join(docs, "grid.md"),
+      "# Grid\n\n## Storage and grid\n\nGrid-scale battery storage installations doubled in 2024 as battery prices fell.\n",
+    );
+    const result = await world.research({
+      query: "How did battery prices change and what followed?",
+      strategy: "warp",
+      sources: "local-only",
+      docs,
+    });
+    expect(result.record.status).toBe("completed");
+    expect(world.search.requests).toHaveLength(0);
+    expect(world.web.requests).toHaveLength(0);
+    const tools = new Set(result.events.flatMap((e) => (e.type === "tool-start" ? [e.tool] : [])));
+    expect([...tools]).toEqual(["local_search"]);
+    const report = result.outcome!.report;
+    const added = new Set(
+      result.events.flatMap((e) => (e.type === "source-add" ? [(e.source as { id: string }).id] : [])),
+    );
+    expectFullyCited(report, added);
+    for (const ref of report.references) {
+      expect(ref.kind).toBe("local");
+      expect(ref.locator).toMatch(/^(batteries|grid)\.md#[a-z-]+$/);
+    }
+  });
+});
