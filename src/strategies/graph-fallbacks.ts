@@ -13,10 +13,12 @@
  * | critic (reflection gate)      | the actions pass unchecked                                         | gate-skipped        |
  * | revision of rejected actions  | the actions run as they were                                       | REVISION_FAILED     |
  * | inner search step             | round 1: the node's own goal is searched; later: the agent stops  | INNER_STEP_FAILED   |
+ * | inner agent's summary         | an extractive, cited list of the node's best evidence              | SUB_REPORT_FALLBACK |
+ * | page reader (crawl_page)      | the failed read is an observation; the agent plans around it      | (a failed tool-end) |
  * | llm node (consolidation)      | the node fails; its dependencies' evidence stays usable            | CONSOLIDATE_FAILED  |
  * | ephemeral rubric              | no gaps this cycle; the loop goes on (never stops on a failure)    | GAPS_FALLBACK       |
  * | section writer                | an extractive, cited summary of the section's evidence             | SECTION_FALLBACK    |
- * | coherence pass                | no introduction or conclusion; the sections stand as written       | (none: optional)    |
+ * | coherence pass                | no introduction or conclusion; the sections stand as written       | COHERENCE_SKIPPED   |
  *
  * A budget limit is not a failure: the strategy stops exploring and writes (stopReason names
  * the limit). Cancellation always propagates.
@@ -24,7 +26,7 @@
 
 import type { RunContext } from "../agents/run-context.ts";
 
-/** Warning codes of the graph strategy's fallbacks. */
+/** Warning codes of the graph strategy's fallbacks (the summary and coherence codes are the shared agents'). */
 export const GRAPH_FALLBACK_CODES = [
   "ROUTER_FALLBACK",
   "OUTLINE_FALLBACK",
@@ -34,9 +36,11 @@ export const GRAPH_FALLBACK_CODES = [
   "gate-skipped",
   "REVISION_FAILED",
   "INNER_STEP_FAILED",
+  "SUB_REPORT_FALLBACK",
   "CONSOLIDATE_FAILED",
   "GAPS_FALLBACK",
   "SECTION_FALLBACK",
+  "COHERENCE_SKIPPED",
 ] as const;
 
 /** A fallback warning code. */
