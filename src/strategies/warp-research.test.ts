@@ -128,4 +128,39 @@ describe("warp in the research world", () => {
       expect(ref.locator).toMatch(/^(batteries|grid)\.md#[a-z-]+$/);
     }
   });
+
+  it("--estimate knows warp's call structure; --force-expand and --max-expansions reach the strategy", async () => {
+    world = await startResearchWorld({ expectCalls: {} });
+    const env = {
+      HOME: world.home,
+      DOSSIER_HOME: world.home,
+      DOSSIER_MODEL: "openai-compatible:fake-model",
+      DOSSIER_BASE_URL: world.model.url,
+      DOSSIER_API_KEY: "sk-test",
+      DOSSIER_SEARCH: "searxng",
+      SEARXNG_URL: world.search.baseUrl("searxng"),
+    };
+    const estimate = async (...flags: string[]) => {
+      const out = await runCliInProcess(
+        ["research", "How did battery costs change?", "--strategy", "warp", "--estimate", "--json", ...flags],
+        { cwd: world!.home, env },
+      );
+      expect(out.code).toBe(0);
+      return JSON.parse(out.stdout) as { strategy: string; llmCalls: [number, number] };
+    };
+    // Searches 1 + leaves, 1 outline, a write per leaf, 1-12 decisions; leaves 3-12 plus 2-7 per expansion.
+    expect(await estimate()).toMatchObject({ strategy: "warp", llmCalls: [4 + 1 + 3 + 1, 97 + 1 + 96 + 12] });
+    expect(await estimate("--max-expansions", "0")).toMatchObject({ llmCalls: [4 + 1 + 3, 13 + 1 + 12] });
+    // Forced: exactly 2 decisions, 3 drafts each judged on 7-20 rubric items, one rubric.
+    expect(await estimate("--force-expand", "2")).toMatchObject({
+      llmCalls: [8 + 1 + 7 + 2 + 1 + 21, 27 + 1 + 26 + 2 + 1 + 60],
+    });
+    const bad = await runCliInProcess(
+      ["research", "How did battery costs change?", "--strategy", "warp", "--max-expansions", "13"],
+      { cwd: world.home, env },
+    );
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("maxExpansions");
+    expect(world.model.requests).toHaveLength(0);
+  });
 });

@@ -26,6 +26,8 @@ export interface ResearchFlags extends GlobalFlags {
   maxCost?: string;
   maxIterations?: string;
   maxSteps?: string;
+  maxExpansions?: string;
+  forceExpand?: string;
   language?: string;
   out?: string;
   format?: string;
@@ -102,6 +104,10 @@ export function requestFromFlags(
   }
   const concurrency = number("--concurrency", flags.concurrency, true);
   const maxSteps = flags.maxSteps === undefined ? undefined : Number(flags.maxSteps);
+  const strategyOptions = {
+    ...(flags.maxExpansions === undefined ? {} : { maxExpansions: Number(flags.maxExpansions) }),
+    ...(flags.forceExpand === undefined ? {} : { forceExpand: Number(flags.forceExpand) }),
+  };
   return {
     query,
     ...(flags.strategy ? { strategy: flags.strategy } : {}),
@@ -115,15 +121,16 @@ export function requestFromFlags(
     ...(flags.date ? { currentDate: flags.date } : {}),
     ...(concurrency ? { concurrency } : {}),
     ...(maxSteps !== undefined ? { maxSteps } : {}),
+    ...(Object.keys(strategyOptions).length ? { strategyOptions } : {}),
   };
 }
 
 /** Runs `dossier research`. Resolves to the exit code. */
 export async function runResearch(io: CliIo, query: string, flags: ResearchFlags): Promise<number> {
-  const [{ createDossierForCli }, { reportStats }, { formatIndexSummary }, { createProgressLine }] =
+  const [{ createDossierForCli }, { printRunResult }, { formatIndexSummary }, { createProgressLine }] =
     await Promise.all([
       import("../dossier-cli.ts"),
-      import("../../runtime/research.ts"),
+      import("./research-output.ts"),
       import("../../tools/corpus/index-summary.ts"),
       import("../progress.ts"),
     ]);
@@ -174,50 +181,7 @@ export async function runResearch(io: CliIo, query: string, flags: ResearchFlags
     const result = await handle.done;
     progress?.done();
 
-    const { record, report } = result;
-    const u = record.usage;
-    if (flags.json) {
-      const stats = report ? reportStats(report) : null;
-      io.out(
-        `${JSON.stringify({
-          runId: record.id,
-          strategy: record.strategy,
-          status: record.status,
-          reportPaths: result.paths,
-          sources: stats?.sources ?? 0,
-          citations: stats?.citations ?? 0,
-          groundedShare: stats?.groundedShare ?? null,
-          tokens: { input: u?.inputTokens ?? null, output: u?.outputTokens ?? null },
-          costUsd: u?.costUsd ?? null,
-          llmCalls: u?.llmCalls ?? 0,
-          toolCalls: u?.toolCalls ?? 0,
-          wallMs: record.finishedAt ? Date.parse(record.finishedAt) - Date.parse(record.createdAt) : null,
-          stopReason: record.stopReason,
-          ...(record.error ? { error: record.error } : {}),
-        })}\n`,
-      );
-    } else if (report) {
-      const stats = reportStats(report);
-      io.out(
-        `${[
-          `Report: ${report.title}`,
-          ...result.paths.map((p) => `  ${p}`),
-          `${stats.sources} sources cited, ${stats.citations} citations${stats.groundedShare === null ? "" : `, ${(stats.groundedShare * 100).toFixed(0)}% of cited sentences grounded`}; stop: ${record.stopReason}`,
-          `run ${record.id}: ${u?.llmCalls ?? 0} model calls, ${u?.toolCalls ?? 0} tool calls, ${u?.inputTokens ?? "?"}+${u?.outputTokens ?? "?"} tokens, ${u?.costUsd === null || u?.costUsd === undefined ? "cost unknown" : `$${u.costUsd.toFixed(4)}`}`,
-        ].join("\n")}\n`,
-      );
-    }
-    if (record.status === "cancelled") {
-      io.err(`dossier: run ${record.id} cancelled; its events are kept (dossier runs events ${record.id})\n`);
-      return terminated ? 143 : 130;
-    }
-    if (record.status === "failed") {
-      io.err(
-        `dossier: error [${record.error?.code ?? "INTERNAL"}]: ${record.error?.message ?? record.stopReason}\n`,
-      );
-      return 1;
-    }
-    return 0;
+    return printRunResult(io, result, { json: flags.json === true, terminated });
   } finally {
     process.off("SIGINT", onSigint);
     process.off("SIGTERM", onSigterm);
@@ -243,6 +207,8 @@ export function registerResearchCommand(program: Command, io: CliIo): void {
     .option("--max-cost <usd>", "cost budget in USD")
     .option("--max-iterations <n>", "iterations of the strategy's loop (minddr: search steps)")
     .option("--max-steps <n>", "model-driven steps per search agent (minddr; default 12)")
+    .option("--max-expansions <n>", "sections the draft may be deepened by (warp; default 12)")
+    .option("--force-expand <n>", "always deepen n times, score every draft and keep the best (warp)")
     .option("--language <code>", "report language (default: the question's)")
     .option("--out <path>", "file base (report → report.md …) or directory for the report")
     .option("--format <list>", "md, html, json (comma list)", "md")

@@ -5,7 +5,7 @@
  */
 
 import { z } from "zod";
-import type { StrategyDefinition } from "../types.ts";
+import type { Range, StrategyDefinition } from "../types.ts";
 
 /** Options of the warp strategy. */
 export const warpOptionsSchema = z
@@ -55,7 +55,9 @@ export const warpStrategy: StrategyDefinition<z.infer<typeof warpOptionsSchema>>
       SECTIONS[0] + expansions[0]! * CHILDREN[0],
       SECTIONS[1] + expansions[1]! * CHILDREN[1],
     ] as const;
-    const decisions = [Math.min(1, options.maxExpansions), expansions[1]!] as const;
+    // Forced: exactly N decisions. Otherwise one (an immediate TERMINATE) up to the cap.
+    const decisions: Range =
+      forced === undefined ? [Math.min(1, options.maxExpansions), expansions[1]!] : [forced, forced];
     const drafts = [expansions[0]! + 1, expansions[1]! + 1] as const;
     const scoring = forced !== undefined && options.scorer === "rubric";
     return {
