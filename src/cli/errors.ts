@@ -5,6 +5,7 @@
 
 import { CommanderError } from "commander";
 import { DossierError, toDossierError } from "../core/errors.ts";
+import { terminalJson, terminalLine, terminalText } from "../core/terminal-text.ts";
 
 /** Exit code for configuration and usage errors. */
 export const EXIT_USAGE = 2;
@@ -46,7 +47,7 @@ export function exitCodeOf(error: unknown): number {
 /** The text printed for an error: one line, or the full chain with `debug`. */
 export function formatError(error: unknown, debug: boolean): string {
   const e = toDossierError(error);
-  const line = `dossier: error [${e.code}]: ${e.message.replace(/\s*\n\s*/g, " ")}`;
+  const line = `dossier: error [${e.code}]: ${terminalLine(e.message.replace(/\s*\n\s*/g, " "))}`;
   if (!debug) return `${line}\n`;
   const parts = [line, e.stack ?? ""];
   let cause = (e as Error).cause;
@@ -54,8 +55,9 @@ export function formatError(error: unknown, debug: boolean): string {
     parts.push(`caused by: ${cause instanceof Error ? (cause.stack ?? cause.message) : String(cause)}`);
     cause = cause instanceof Error ? cause.cause : undefined;
   }
-  if (Object.keys(e.details).length) parts.push(`details: ${JSON.stringify(e.details)}`);
-  return `${parts.join("\n")}\n`;
+  if (Object.keys(e.details).length) parts.push(`details: ${terminalJson(e.details)}`);
+  // Messages and stacks can carry untrusted text (a page, a model answer): no control sequence is printed.
+  return `${terminalText(parts.join("\n"))}\n`;
 }
 
 /** True for Commander's own exits (help, version, usage errors already printed). */

@@ -4,6 +4,7 @@
  */
 
 import type { DossierEvent } from "../core/events.ts";
+import { terminalLine } from "../core/terminal-text.ts";
 
 /** Progress state folded from events. */
 export interface ProgressState {
@@ -89,7 +90,7 @@ export function formatProgress(s: ProgressState): string {
     : `$${s.costUsd.toFixed(3)}`;
   const nodes = s.nodesTotal ? ` · subtasks ${s.nodesDone}/${s.nodesTotal}` : "";
   const sections = s.sections ? ` · sections ${s.sections}` : "";
-  return `${s.phase}${nodes}${sections} · ${s.sources} sources · ${s.llmCalls} model / ${s.toolCalls} tool calls · ${tokens} · ${cost}`;
+  return `${terminalLine(s.phase)}${nodes}${sections} · ${s.sources} sources · ${s.llmCalls} model / ${s.toolCalls} tool calls · ${tokens} · ${cost}`;
 }
 
 /** A progress display that redraws one line on a terminal. */

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { budgetLimitsSchema } from "../core/budget.ts";
 import { sourcesSchema } from "../core/run-options.ts";
+import { stripControlChars } from "../core/terminal-text.ts";
 
 /** The built-in research strategies (more can be registered; see `StrategyRegistry`). */
 export const STRATEGIES = ["graph", "minddr", "offline"] as const;
@@ -13,7 +14,11 @@ export type StrategyName = string;
 
 /** A research request. */
 export const researchRequestSchema = z.object({
-  query: z.string().trim().min(3, "the research question is empty or too short"),
+  /** Terminal escape sequences and control characters (but tab and newline) are removed before it is stored. */
+  query: z
+    .string()
+    .transform(stripControlChars)
+    .pipe(z.string().trim().min(3, "the research question is empty or too short")),
   /** Default: graph when a model is configured, offline when only documents are given. */
   strategy: z
     .string()

@@ -7,6 +7,7 @@
 
 import type { Command } from "commander";
 import { DossierError, type DossierErrorCode, ERROR_CODES } from "../../core/errors.ts";
+import { terminalJson, terminalLine, terminalText } from "../../core/terminal-text.ts";
 import { LlmClient } from "../../llm/client.ts";
 import { registryFromConfig } from "../../runtime/models.ts";
 import { CRAWL_PROVIDER_POLICY, type CrawlResult, crawlPage } from "../../tools/crawl/index.ts";
@@ -112,19 +113,21 @@ function printPage(io: CliIo, page: PageContent, json: boolean): void {
       text,
       pages,
     };
-    io.out(`${JSON.stringify(out)}\n`);
+    io.out(`${terminalJson(out)}\n`);
     return;
   }
   if (page.text === "") {
-    io.err(`dossier: ${page.finalUrl} has no text (${page.reason ?? "empty"})\n`);
+    io.err(`dossier: ${terminalLine(`${page.finalUrl} has no text (${page.reason ?? "empty"})`)}\n`);
     return;
   }
-  io.out(page.text.endsWith("\n") ? page.text : `${page.text}\n`);
+  // Page text is untrusted: newlines and tabs kept, every other control character shown escaped.
+  const text = terminalText(page.text);
+  io.out(text.endsWith("\n") ? text : `${text}\n`);
 }
 
 function printCrawl(io: CliIo, result: CrawlResult, json: boolean): void {
   if (json) {
-    io.out(`${JSON.stringify(result)}\n`);
+    io.out(`${terminalJson(result)}\n`);
     return;
   }
   const lines = [
@@ -139,5 +142,5 @@ function printCrawl(io: CliIo, result: CrawlResult, json: boolean): void {
   ];
   if (result.dropped)
     lines.push("", `(${result.dropped} excerpt(s) not found verbatim on the page were dropped)`);
-  io.out(`${lines.join("\n")}\n`);
+  io.out(`${lines.map(terminalLine).join("\n")}\n`);
 }

@@ -1,11 +1,14 @@
 /**
- * `dossier runs list | show <id> | events <id>`: the history of runs and their audit trails.
+ * `dossier runs list | show <id> | events <id> | resume <id>`: the history of runs, their audit
+ * trails, and taking up a run that did not finish.
  */
 
 import type { Command } from "commander";
 import { DossierError } from "../../core/errors.ts";
 import type { DossierEvent } from "../../core/events.ts";
 import type { RunRecord } from "../../core/run.ts";
+import { terminalJson, terminalLine } from "../../core/terminal-text.ts";
+import { CliExit } from "../errors.ts";
 import type { CliIo } from "../io.ts";
 import { openCliServices } from "../services.ts";
 import type { GlobalFlags } from "../settings.ts";
@@ -25,11 +28,17 @@ function usageLine(run: RunRecord): string {
 /** One line per run for `runs list`. */
 export function formatRunLine(run: RunRecord): string {
   const query = run.query.length > 60 ? `${run.query.slice(0, 57)}…` : run.query;
-  return `${run.id}  ${run.status.padEnd(9)}  ${run.strategy.padEnd(8)}  ${run.createdAt.slice(0, 19).replace("T", " ")}  ${query}`;
+  return terminalLine(
+    `${run.id}  ${run.status.padEnd(9)}  ${run.strategy.padEnd(8)}  ${run.createdAt.slice(0, 19).replace("T", " ")}  ${query}`,
+  );
 }
 
-/** A one-line summary of an event for `runs events`. */
+/** A one-line summary of an event for `runs events`: control characters shown escaped. */
 export function formatEvent(e: DossierEvent): string {
+  return terminalLine(describeEvent(e));
+}
+
+function describeEvent(e: DossierEvent): string {
   const t = e.ts.slice(11, 23);
   const head = `${String(e.seq).padStart(5)} ${t} ${e.type.padEnd(15)}${e.scope ? ` [${e.scope}]` : ""}`;
   switch (e.type) {
@@ -109,7 +118,7 @@ export function registerRunsCommand(program: Command, io: CliIo): void {
       const services = openCliServices(io, cmd.optsWithGlobals<GlobalFlags>());
       try {
         const list = services.store.runs.list({ limit, ...(status ? { status } : {}) });
-        if (opts.json) io.out(`${JSON.stringify(list)}\n`);
+        if (opts.json) io.out(`${terminalJson(list)}\n`);
         else if (list.length === 0) io.out("no runs yet\n");
         else io.out(`${list.map(formatRunLine).join("\n")}\n`);
       } finally {
@@ -129,7 +138,7 @@ export function registerRunsCommand(program: Command, io: CliIo): void {
         const report = events.at(-1);
         if (opts.json) {
           io.out(
-            `${JSON.stringify({ ...run, report: report?.type === "report-ready" ? { paths: report.paths, stats: report.stats } : null })}\n`,
+            `${terminalJson({ ...run, report: report?.type === "report-ready" ? { paths: report.paths, stats: report.stats } : null })}\n`,
           );
           return;
         }
@@ -146,7 +155,7 @@ export function registerRunsCommand(program: Command, io: CliIo): void {
         if (run.error) lines.push(`error     [${run.error.code}] ${run.error.message}`);
         if (report?.type === "report-ready" && report.paths?.length)
           lines.push(`report    ${report.paths.join(", ")}`);
-        io.out(`${lines.join("\n")}\n`);
+        io.out(`${lines.map(terminalLine).join("\n")}\n`);
       } finally {
         services.close();
       }
@@ -167,11 +176,26 @@ export function registerRunsCommand(program: Command, io: CliIo): void {
           ...(opts.type ? { types: opts.type.split(",").map((t) => t.trim()) } : {}),
         });
         io.out(
-          events.map((e) => (opts.json ? JSON.stringify(e) : formatEvent(e))).join("\n") +
+          events.map((e) => (opts.json ? terminalJson(e) : formatEvent(e))).join("\n") +
             (events.length ? "\n" : ""),
         );
       } finally {
         services.close();
       }
+    });
+
+  runs
+    .command("resume <id>")
+    .description(
+      "continue an interrupted, cancelled or failed run with the same id; completed model and tool calls are replayed from its journal",
+    )
+    .option("--json", "print one JSON summary line at the end")
+    .action(async (id: string, opts: { json?: boolean }, cmd: Command) => {
+      const { resumeRun } = await import("./runs-resume.ts");
+      const code = await resumeRun(io, id, {
+        ...cmd.optsWithGlobals<GlobalFlags>(),
+        json: opts.json === true,
+      });
+      if (code !== 0) throw new CliExit(code);
     });
 }

@@ -6,6 +6,7 @@
  * makes a network request: one embeddings call for the query).
  */
 
+import { terminalJson, terminalLine } from "../../core/terminal-text.ts";
 import {
   corpusEmbeddingSettings,
   createEmbeddingClient,
@@ -33,9 +34,9 @@ export function formatLocalHits(hits: readonly LocalSearchHit[]): string {
   if (hits.length === 0) return "no results\n";
   const blocks = hits.map((hit, i) => {
     const locator = hit.anchor ? `${hit.path}#${hit.anchor}` : hit.path;
-    const lines = [`${i + 1}. ${locator}  (score ${hit.score.toFixed(4)})`];
-    if (hit.headingPath) lines.push(`   ${hit.headingPath}`);
-    const text = hit.text.replace(/\s+/g, " ").trim();
+    const lines = [`${i + 1}. ${terminalLine(locator)}  (score ${hit.score.toFixed(4)})`];
+    if (hit.headingPath) lines.push(`   ${terminalLine(hit.headingPath)}`);
+    const text = terminalLine(hit.text.replace(/\s+/g, " ").trim());
     lines.push(`   ${text.length > 300 ? `${text.slice(0, 299)}…` : text}`);
     return lines.join("\n");
   });
@@ -62,7 +63,7 @@ export async function runLocalSearch(io: CliIo, query: string, flags: LocalSearc
     if (!result.ok) throw toolFailure(result.error, { provider: "corpus", corpus: name });
     if (flags.json) {
       const plain = result.value.map(({ path, anchor, text, score }) => ({ path, anchor, text, score }));
-      io.out(`${JSON.stringify(plain)}\n`);
+      io.out(`${terminalJson(plain)}\n`);
     } else {
       io.out(formatLocalHits(result.value));
     }

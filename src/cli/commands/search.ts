@@ -7,6 +7,7 @@
 
 import type { Command } from "commander";
 import { DossierError, type DossierErrorCode, ERROR_CODES } from "../../core/errors.ts";
+import { terminalJson, terminalLine } from "../../core/terminal-text.ts";
 import {
   createSearchProviders,
   isSearchProviderName,
@@ -72,9 +73,9 @@ function webRequest(query: string, flags: SearchFlags): Partial<SearchRequest> &
 export function formatResults(results: readonly SearchResult[]): string {
   if (results.length === 0) return "no results\n";
   const blocks = results.map((r, i) => {
-    const lines = [`${i + 1}. ${r.title}`, `   ${r.url}`];
-    if (r.snippet) lines.push(`   ${r.snippet}`);
-    if (r.publishedAt) lines.push(`   published ${r.publishedAt}`);
+    const lines = [`${i + 1}. ${terminalLine(r.title)}`, `   ${terminalLine(r.url)}`];
+    if (r.snippet) lines.push(`   ${terminalLine(r.snippet)}`);
+    if (r.publishedAt) lines.push(`   published ${terminalLine(r.publishedAt)}`);
     return lines.join("\n");
   });
   return `${blocks.join("\n\n")}\n`;
@@ -88,7 +89,7 @@ export function resultsJson(results: readonly SearchResult[]): string {
     snippet,
     ...(publishedAt ? { publishedAt } : {}),
   }));
-  return `${JSON.stringify(plain)}\n`;
+  return `${terminalJson(plain)}\n`;
 }
 
 /** Runs `dossier search`. Throws a DossierError on a configuration problem or a failed search. */
