@@ -41,7 +41,7 @@ interface Row {
   output: number | null;
 }
 
-async function run(strategy: "minddr" | "graph" | "offline"): Promise<Row> {
+async function run(strategy: "minddr" | "graph" | "offline" | "warp"): Promise<Row> {
   const world = await startResearchWorld({
     subtasks,
     latencyMs,
@@ -83,6 +83,7 @@ async function run(strategy: "minddr" | "graph" | "offline"): Promise<Row> {
     const agentSteps =
       c["search-step"] +
       c["inner-step"] +
+      c["warp-search"] +
       seedSteps +
       (strategy === "graph"
         ? result.events.filter((e) => e.type === "node-start" && e.nodeType === "search").length
@@ -108,7 +109,7 @@ async function run(strategy: "minddr" | "graph" | "offline"): Promise<Row> {
 }
 
 const rows: Row[] = [];
-for (const s of ["minddr", "graph", "offline"] as const) rows.push(await run(s));
+for (const s of ["minddr", "graph", "warp", "offline"] as const) rows.push(await run(s));
 
 console.log(
   `orchestration: scripted model latency ${latencyMs} ms/call, page latency 50 ms, ${subtasks} minddr subtasks, concurrency 8`,

@@ -160,6 +160,8 @@ export async function runWarp(ctx: RunContext, options: WarpOptions): Promise<Re
       const guard = shouldStop();
       if (guard) return stop(guard);
       attempted.add(leaf.id);
+      // Each section depends on the draft before it: one phase per section.
+      ctx.emit({ type: "phase", phase: "drafting", detail: positionOf(leaf.id) });
       await ctx.inScope(`section:${leaf.id}`, () => draftSection(leaf));
     }
   };
@@ -222,7 +224,6 @@ export async function runWarp(ctx: RunContext, options: WarpOptions): Promise<Re
       stopReason: reason,
     });
 
-  ctx.emit({ type: "phase", phase: "drafting" });
   await draftLeaves();
   snapshot();
 
