@@ -27,6 +27,13 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./research.ts")).registerResearchCommand,
   },
   {
+    name: "ask",
+    args: "<question>",
+    description:
+      "answer a hard search question briefly, with its evidence (smtl: parallel search, verified goals)",
+    load: async () => (await import("./ask.ts")).registerAskCommand,
+  },
+  {
     name: "strategies",
     args: "",
     description: "list the research strategies, their model roles and options",
@@ -63,6 +70,19 @@ export const COMMANDS: readonly CommandEntry[] = [
     args: "",
     description: "list past runs, show one, or print its event log",
     load: async () => (await import("./runs.ts")).registerRunsCommand,
+  },
+  {
+    name: "serve",
+    args: "",
+    description:
+      "serve the HTTP API (runs, live events over SSE, reports, ask, search, fetch, MCP) with token auth",
+    load: async () => (await import("./serve.ts")).registerServeCommand,
+  },
+  {
+    name: "mcp",
+    args: "",
+    description: "serve MCP over stdio for assistants: deep_research, ask, search, fetch, report resources",
+    load: async () => (await import("./mcp.ts")).registerMcpCommand,
   },
   {
     name: "eval",
