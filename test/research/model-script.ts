@@ -35,6 +35,14 @@ import {
   subReportAnswer,
 } from "./minddr-answers.ts";
 import {
+  answerJudgeAnswer,
+  SMTL_MARKERS,
+  smtlFinalAnswer,
+  smtlPlanAnswer,
+  smtlRefineAnswer,
+  smtlStepAnswer,
+} from "./smtl-answers.ts";
+import {
   type WarpScriptOptions,
   warpDeepenAnswer,
   warpInitAnswer,
@@ -60,6 +68,11 @@ export type ScriptRole =
   | "ephemeral-rubric"
   | "inner-step"
   | "consolidate"
+  | "smtl-plan"
+  | "smtl-step"
+  | "smtl-refine"
+  | "smtl-final"
+  | "answer-judge"
   | "warp-search"
   | "warp-init"
   | "warp-write"
@@ -119,6 +132,11 @@ const ROLE_MARKERS: [ScriptRole, string][] = [
   ["outline", "Design the outline"],
   ["section", "writing one section of a long research report"],
   ["coherence", "editor of a research report"],
+  ["smtl-plan", SMTL_MARKERS.plan],
+  ["smtl-step", SMTL_MARKERS.step],
+  ["smtl-refine", SMTL_MARKERS.refine],
+  ["smtl-final", SMTL_MARKERS.final],
+  ["answer-judge", SMTL_MARKERS.judge],
   ["warp-search", "You choose search keywords for a report being drafted"],
   ["warp-init", "You lay out the top-level sections of a research report"],
   ["warp-write", "You are drafting one section of a research report"],
@@ -195,6 +213,16 @@ export function createModelScript(options: ModelScriptOptions = {}): ModelScript
         return sectionAnswer(user, options);
       case "coherence":
         return coherenceAnswer(user);
+      case "smtl-plan":
+        return smtlPlanAnswer();
+      case "smtl-step":
+        return smtlStepAnswer(user);
+      case "smtl-refine":
+        return smtlRefineAnswer(user);
+      case "smtl-final":
+        return smtlFinalAnswer(user);
+      case "answer-judge":
+        return answerJudgeAnswer(user);
       case "warp-search":
         return warpSearchAnswer(user);
       case "warp-init":
