@@ -41,7 +41,7 @@ interface Row {
   output: number | null;
 }
 
-async function run(strategy: "minddr" | "graph" | "offline" | "warp"): Promise<Row> {
+async function run(strategy: "minddr" | "graph" | "warp" | "offline" | "smtl"): Promise<Row> {
   const world = await startResearchWorld({
     subtasks,
     latencyMs,
@@ -87,7 +87,8 @@ async function run(strategy: "minddr" | "graph" | "offline" | "warp"): Promise<R
       seedSteps +
       (strategy === "graph"
         ? result.events.filter((e) => e.type === "node-start" && e.nodeType === "search").length
-        : 0);
+        : 0) +
+      result.events.filter((e) => e.type === "step-end").length;
     const agentTools = result.events.filter(
       (e) =>
         e.type === "tool-start" &&
@@ -109,7 +110,7 @@ async function run(strategy: "minddr" | "graph" | "offline" | "warp"): Promise<R
 }
 
 const rows: Row[] = [];
-for (const s of ["minddr", "graph", "warp", "offline"] as const) rows.push(await run(s));
+for (const s of ["minddr", "graph", "warp", "offline", "smtl"] as const) rows.push(await run(s));
 
 console.log(
   `orchestration: scripted model latency ${latencyMs} ms/call, page latency 50 ms, ${subtasks} minddr subtasks, concurrency 8`,
@@ -137,4 +138,11 @@ for (const r of rows) {
     String(r.output ?? "unknown"),
   ];
   console.log(cells.map((c, i) => (i === 0 ? c : c.padStart(12))).join(""));
+}
+
+const smtl = rows.find((r) => r.strategy === "smtl");
+if (smtl && smtl.agentSteps > 0) {
+  console.log(
+    `smtl: ${smtl.agentSteps} steps for the question, ${(smtl.toolCalls / smtl.agentSteps).toFixed(2)} tool calls per step (the seed reports 3.5 per step for SMTL-100 on BrowseComp, 60.4 steps per question)`,
+  );
 }
