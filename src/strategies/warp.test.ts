@@ -355,6 +355,28 @@ describe("warp protocol", () => {
     expect(report.checks.citations.dropped).toBe(0);
   });
 
+  it("forced expansion with the grounding scorer scores every draft without a model call", async () => {
+    const { dossier, docs } = warpDossier([
+      step("search", keywords("heat pump")),
+      step("initialize", outline("Efficiency", "Costs", "Grid")),
+      ...drafts(["S1", "S2", "S3"]),
+      step("deepen", expand("section-3", "Peaks", "Storage")),
+      ...drafts(["S3.1", "S3.2"]),
+    ]);
+    const { result, events } = await run(dossier, docs, { forceExpand: 1, scorer: "grounding" });
+    expect(result.status).toBe("completed");
+    const scored = of(events, "draft-scored");
+    expect(scored.map((s) => [s.index, s.scorer])).toEqual([
+      [0, "grounding"],
+      [1, "grounding"],
+    ]);
+    for (const s of scored) expect(s.score).toBeGreaterThanOrEqual(0);
+    const cut = (of(events, "decision").at(-1)!.details as { cut: number }).cut;
+    const snapshot = of(events, "draft-snapshot")[cut]!;
+    // The report is the cut draft (same body and references).
+    expect(result.markdown).toBe(snapshot.markdown);
+  });
+
   it("stops exploring at a budget limit and still writes the report from the draft", async () => {
     const { dossier, docs } = warpDossier([
       step("search", keywords("heat pump")),
