@@ -1,0 +1,51 @@
+/**
+ * Finished reports as MCP resources: `dossier://runs/<id>/report.md` (also `.html`, `.json`).
+ */
+
+import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { DossierError } from "../core/errors.ts";
+import { REPORT_CONTENT_TYPES, readReport, reportFormats } from "../server/reports.ts";
+import { reportFormatSchema } from "../server/schemas.ts";
+import type { McpContext } from "./context.ts";
+
+/** The URI of a run's report. */
+export const reportUri = (runId: string, format = "md") => `dossier://runs/${runId}/report.${format}`;
+
+/** Registers the report resources (the newest completed runs are listed). */
+export function registerReportResources(server: McpServer, context: McpContext, listLimit = 50): void {
+  const { dossier } = context;
+  server.registerResource(
+    "report",
+    new ResourceTemplate("dossier://runs/{runId}/report.{format}", {
+      list: () => ({
+        resources: dossier.runs
+          .list({ status: "completed", limit: listLimit })
+          .filter((run) => reportFormats(dossier.runs, run.id).includes("md"))
+          .map((run) => ({
+            uri: reportUri(run.id),
+            name: run.query.length > 80 ? `${run.query.slice(0, 79)}…` : run.query,
+            mimeType: "text/markdown",
+            description: `Report of run ${run.id} (${run.strategy}, ${run.finishedAt ?? run.createdAt})`,
+          })),
+      }),
+    }),
+    {
+      title: "Research reports",
+      description: "The cited report of a finished research run, as Markdown, HTML or a JSON bundle",
+    },
+    (uri, variables) => {
+      const format = reportFormatSchema.safeParse(String(variables.format));
+      if (!format.success) {
+        throw new DossierError(
+          "INPUT_INVALID",
+          `unknown report format "${variables.format}" (md, html or json)`,
+        );
+      }
+      const runId = dossier.runs.get(String(variables.runId)).id;
+      const text = readReport(dossier.runs, runId, format.data);
+      return {
+        contents: [{ uri: uri.href, mimeType: REPORT_CONTENT_TYPES[format.data].split(";")[0]!, text }],
+      };
+    },
+  );
+}

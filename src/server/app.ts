@@ -1,0 +1,96 @@
+/**
+ * The HTTP API as a Hono app: token auth, body size limit, JSON errors, the run and tool
+ * endpoints under `/v1`, MCP at `/mcp`, and the OpenAPI document at `/openapi.json`.
+ */
+
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import pkg from "../../package.json" with { type: "json" };
+import type { Dossier } from "../runtime/dossier.ts";
+import { requireToken } from "./auth.ts";
+import { errorBody, errorResponse } from "./errors.ts";
+import { type McpRoute, mcpRoute } from "./mcp-route.ts";
+import { openApiDocument } from "./openapi.ts";
+import { createRunManager, type RunManager } from "./run-manager.ts";
+import { runsRoutes } from "./runs-routes.ts";
+import { toolsRoutes } from "./tools-routes.ts";
+
+/** Options of {@link createServerApp}. */
+export interface ServerAppOptions {
+  dossier: Dossier;
+  /** The bearer token every request but `/health` and `/openapi.json` must carry; null turns auth off. */
+  token: string | null;
+  /** Runs (and asks) under way at once; more are answered 429 (default 2). */
+  maxRuns?: number;
+  /** Largest request body in bytes; larger ones are answered 413 (default 256 KiB). */
+  maxBodyBytes?: number;
+  /** Serve MCP over streamable HTTP at `/mcp` (default true). */
+  mcp?: boolean;
+  /** Environment variables (search endpoint overrides). */
+  env?: Record<string, string | undefined>;
+  /** Keep-alive interval of event streams (ms, default 15 000). */
+  keepAliveMs?: number;
+}
+
+/** The app and what it keeps running. */
+export interface ServerApp {
+  app: Hono;
+  runs: RunManager;
+  mcp: McpRoute | null;
+  /** Cancels the runs this server started (recorded, resumable) and closes MCP sessions. */
+  close(reason?: string): Promise<void>;
+}
+
+/** Default body limit. */
+export const DEFAULT_MAX_BODY_BYTES = 256 * 1024;
+/** Default number of runs at once. */
+export const DEFAULT_MAX_RUNS = 2;
+
+/** Builds the app. */
+export function createServerApp(options: ServerAppOptions): ServerApp {
+  const { dossier } = options;
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const runs = createRunManager({ dossier, maxRuns: options.maxRuns ?? DEFAULT_MAX_RUNS });
+  const env = options.env ?? {};
+  const mcp = options.mcp === false ? null : mcpRoute({ dossier, runs, env });
+  const app = new Hono();
+
+  app.onError((error, c) => errorResponse(c, error));
+  app.notFound((c) => c.json(errorBody("NOT_FOUND", `no route ${c.req.method} ${c.req.path}`), 404));
+
+  app.get("/health", (c) => c.json({ ok: true, version: pkg.version }));
+  const document = openApiDocument({ version: pkg.version });
+  app.get("/openapi.json", (c) => c.json(document));
+
+  if (options.token !== null) {
+    app.use("/v1/*", requireToken(options.token));
+    app.use("/mcp", requireToken(options.token));
+    app.use("/mcp/*", requireToken(options.token));
+  }
+  const limit = bodyLimit({
+    maxSize: maxBodyBytes,
+    onError: (c) =>
+      c.json(
+        errorBody("TOO_LARGE", `the request body is larger than the limit of ${maxBodyBytes} bytes`),
+        413,
+      ),
+  });
+  app.use("/v1/*", limit);
+  app.use("/mcp", limit);
+
+  app.route(
+    "/v1",
+    runsRoutes({ dossier, runs, ...(options.keepAliveMs ? { keepAliveMs: options.keepAliveMs } : {}) }),
+  );
+  app.route("/v1", toolsRoutes({ dossier, runs, env }));
+  if (mcp) app.route("/mcp", mcp.app);
+
+  return {
+    app,
+    runs,
+    mcp,
+    async close(reason = "the server is shutting down") {
+      await Promise.all([runs.cancelAll(reason), mcp?.close()]);
+    },
+  };
+}

@@ -1,0 +1,77 @@
+/**
+ * How the server answers errors: `{ error: { code, message } }` with the HTTP status that fits
+ * the code. Codes are the stable `DossierError` codes, plus three that only HTTP has.
+ */
+
+import type { Context } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { type DossierErrorCode, isDossierError, toDossierError } from "../core/errors.ts";
+
+/** Error codes of the HTTP API: a DossierError code or one of the server's own. */
+export type ApiErrorCode = DossierErrorCode | "UNAUTHORIZED" | "CONFLICT" | "NOT_IMPLEMENTED";
+
+/** An error the server answers with a given status and code. */
+export class ApiError extends Error {
+  readonly status: ContentfulStatusCode;
+  readonly code: ApiErrorCode;
+
+  constructor(status: ContentfulStatusCode, code: ApiErrorCode, message: string) {
+    super(message);
+    this.name = "ApiError";
+    this.status = status;
+    this.code = code;
+  }
+}
+
+/** The HTTP status of a DossierError code. */
+export function statusOf(code: string): ContentfulStatusCode {
+  switch (code) {
+    case "INPUT_INVALID":
+    case "CONFIG_INVALID":
+    case "MODEL_SPEC_INVALID":
+    case "PLAN_ILLEGAL":
+    case "OUTLINE_INVALID":
+    case "NETWORK_REFUSED":
+      return 400;
+    case "UNAUTHORIZED":
+      return 401;
+    case "NOT_FOUND":
+      return 404;
+    case "CONFLICT":
+    case "CANCELLED":
+      return 409;
+    case "TOO_LARGE":
+      return 413;
+    case "MODEL_NOT_CONFIGURED":
+    case "PROVIDER_NOT_CONFIGURED":
+      return 422;
+    case "RATE_LIMITED":
+      return 429;
+    case "NOT_IMPLEMENTED":
+      return 501;
+    case "PROVIDER_ERROR":
+    case "MODEL_UNREACHABLE":
+    case "NETWORK_ERROR":
+    case "CIRCUIT_OPEN":
+    case "TOOL_ERROR":
+    case "UNREADABLE":
+      return 502;
+    case "TIMEOUT":
+      return 504;
+    default:
+      return 500;
+  }
+}
+
+/** The JSON body of an error. */
+export function errorBody(code: string, message: string): { error: { code: string; message: string } } {
+  return { error: { code, message } };
+}
+
+/** Answers `error` as JSON: ApiErrors and DossierErrors keep their code, anything else is INTERNAL. */
+export function errorResponse(c: Context, error: unknown): Response {
+  if (error instanceof ApiError) return c.json(errorBody(error.code, error.message), error.status);
+  if (isDossierError(error)) return c.json(errorBody(error.code, error.message), statusOf(error.code));
+  const e = toDossierError(error);
+  return c.json(errorBody("INTERNAL", e.message || "internal error"), 500);
+}

@@ -1,0 +1,215 @@
+/**
+ * The runs the server starts: a limit on how many run at once (429 over it), creation that
+ * answers once the request is checked, resume, cancel, and the API's view of a run.
+ */
+
+import { DossierError } from "../core/errors.ts";
+import type { RunRecord } from "../core/run.ts";
+import type { AskResult } from "../runtime/ask-run.ts";
+import type { Dossier } from "../runtime/dossier.ts";
+import type { ResearchHandle, ResearchOptions } from "../runtime/research-handle.ts";
+import { ApiError } from "./errors.ts";
+import { reportFormats } from "./reports.ts";
+import type { AskBody, CreateRunBody, RunView } from "./schemas.ts";
+
+/** Default report formats of a run created over HTTP: every format can then be downloaded. */
+const DEFAULT_FORMATS = ["md", "html", "json"] as const;
+
+/** A resume function, as `dossier.runs.resume` offers it (when the runtime has it). */
+type ResumeFn = (idOrPrefix: string, options?: Pick<ResearchOptions, "signal">) => ResearchHandle;
+
+/** Options of {@link createRunManager}. */
+export interface RunManagerOptions {
+  dossier: Dossier;
+  /** Runs (and asks) under way at once; more are refused with 429. */
+  maxRuns: number;
+  /** The path prefix report links are built under (default `/v1`). */
+  base?: string;
+}
+
+/** The server's runs. */
+export interface RunManager {
+  /**
+   * Starts a run and resolves with its handle once the request is checked (rejects with the
+   * error when it is not, or with 429 over the limit).
+   */
+  start(body: CreateRunBody, options?: { signal?: AbortSignal }): Promise<ResearchHandle>;
+  /** Starts a run and resolves with its view once the request is checked. */
+  create(body: CreateRunBody): Promise<RunView>;
+  ask(body: AskBody, signal?: AbortSignal): Promise<Omit<AskResult, "research">>;
+  resume(idOrPrefix: string): Promise<RunView>;
+  cancel(idOrPrefix: string): { runId: string; status: string };
+  view(idOrPrefix: string): RunView;
+  list(options?: { limit?: number; status?: RunRecord["status"] }): RunView[];
+  /** The handle of a run under way in this process. */
+  handle(runId: string): ResearchHandle | undefined;
+  /** Run ids under way that this server started. */
+  active(): string[];
+  /** Cancels every run this server started and waits until each is recorded. */
+  cancelAll(reason: string): Promise<void>;
+}
+
+/** Builds the run manager of a server. */
+export function createRunManager(options: RunManagerOptions): RunManager {
+  const { dossier, maxRuns } = options;
+  const base = options.base ?? "/v1";
+  const running = new Map<string, ResearchHandle>();
+  const pending = new Map<string, { query: string; strategy: string; createdAt: string }>();
+  let asks = 0;
+  let reserved = 0;
+
+  const inUse = () => running.size + asks + reserved;
+  const reserve = () => {
+    if (inUse() >= maxRuns) {
+      throw new ApiError(
+        429,
+        "RATE_LIMITED",
+        `too many runs at once: ${inUse()} of ${maxRuns} are under way; wait for one to end or cancel one (the limit is set with --max-runs)`,
+      );
+    }
+    reserved++;
+  };
+  const track = (handle: ResearchHandle) => {
+    running.set(handle.runId, handle);
+    const release = () => {
+      running.delete(handle.runId);
+      pending.delete(handle.runId);
+    };
+    handle.done.then(release, release);
+  };
+  const resolveId = (idOrPrefix: string) => {
+    if (running.has(idOrPrefix)) return idOrPrefix;
+    return dossier.store.runs.resolveId(idOrPrefix);
+  };
+  const viewOfRecord = (record: RunRecord): RunView => {
+    const formats = record.status === "running" ? [] : reportFormats(dossier.runs, record.id);
+    return {
+      ...record,
+      active: running.has(record.id) || dossier.runs.handle(record.id) !== undefined,
+      reports: Object.fromEntries(formats.map((f) => [f, `${base}/runs/${record.id}/report/${f}`])),
+    };
+  };
+  const manager: RunManager = {
+    async start(body, startOptions = {}) {
+      reserve();
+      let handle: ResearchHandle;
+      let onPrepared!: () => void;
+      const prepared = new Promise<void>((resolve) => {
+        onPrepared = resolve;
+      });
+      try {
+        const { question, ...rest } = body;
+        handle = dossier.research(question, {
+          ...rest,
+          formats: body.formats ?? [...DEFAULT_FORMATS],
+          onPrepared: () => onPrepared(),
+          ...(startOptions.signal ? { signal: startOptions.signal } : {}),
+        });
+      } finally {
+        reserved--;
+      }
+      pending.set(handle.runId, {
+        query: body.question,
+        strategy: body.strategy ?? "",
+        createdAt: new Date(dossier.clock.now()).toISOString(),
+      });
+      track(handle);
+      await Promise.race([prepared, handle.done]);
+      return handle;
+    },
+    async create(body) {
+      const handle = await manager.start(body);
+      return manager.view(handle.runId);
+    },
+    async ask(body, signal) {
+      if (typeof dossier.ask !== "function") {
+        throw new ApiError(501, "NOT_IMPLEMENTED", "ask is not available in this version of Dossier");
+      }
+      reserve();
+      reserved--;
+      asks++;
+      try {
+        const { question, ...rest } = body;
+        const { research: _research, ...answer } = await dossier.ask(question, {
+          ...rest,
+          ...(signal ? { signal } : {}),
+        });
+        return answer;
+      } finally {
+        asks--;
+      }
+    },
+    async resume(idOrPrefix) {
+      const resume = (dossier.runs as { resume?: ResumeFn }).resume;
+      if (typeof resume !== "function") {
+        throw new ApiError(
+          501,
+          "NOT_IMPLEMENTED",
+          "resume is not available in this version of Dossier (use `dossier runs resume <id>` where it is)",
+        );
+      }
+      const runId = resolveId(idOrPrefix);
+      if (running.has(runId) || dossier.runs.handle(runId)) {
+        throw new ApiError(409, "CONFLICT", `run ${runId} is running; it can be resumed once it has ended`);
+      }
+      reserve();
+      let handle: ResearchHandle;
+      try {
+        handle = resume.call(dossier.runs, runId);
+      } finally {
+        reserved--;
+      }
+      handle.done.catch(() => {});
+      track(handle);
+      await new Promise((resolve) => setImmediate(resolve));
+      return manager.view(handle.runId);
+    },
+    cancel(idOrPrefix) {
+      const runId = resolveId(idOrPrefix);
+      if (dossier.runs.cancel(runId, "cancelled over the HTTP API")) return { runId, status: "cancelling" };
+      const record = dossier.runs.get(runId);
+      throw new ApiError(
+        409,
+        "CONFLICT",
+        record.status === "running"
+          ? `run ${runId} is running in another process; cancel it there`
+          : `run ${runId} is not running (it is ${record.status})`,
+      );
+    },
+    view(idOrPrefix) {
+      const runId = resolveId(idOrPrefix);
+      const record = dossier.store.runs.get(runId);
+      if (record) return viewOfRecord(record);
+      const queued = pending.get(runId);
+      if (!queued || !running.has(runId)) throw new DossierError("NOT_FOUND", `no run "${idOrPrefix}"`);
+      return {
+        id: runId,
+        query: queued.query,
+        strategy: queued.strategy,
+        options: {},
+        status: "queued",
+        createdAt: queued.createdAt,
+        updatedAt: queued.createdAt,
+        finishedAt: null,
+        stopReason: null,
+        usage: null,
+        error: null,
+        owner: null,
+        heartbeatAt: null,
+        active: true,
+        reports: {},
+      };
+    },
+    list(listOptions) {
+      return dossier.runs.list(listOptions).map(viewOfRecord);
+    },
+    handle: (runId) => running.get(runId) ?? dossier.runs.handle(runId),
+    active: () => [...running.keys()],
+    async cancelAll(reason) {
+      const handles = [...running.values()];
+      for (const handle of handles) handle.cancel(reason);
+      await Promise.allSettled(handles.map((h) => h.done));
+    },
+  };
+  return manager;
+}

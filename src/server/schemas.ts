@@ -1,0 +1,176 @@
+/**
+ * The HTTP API's request and response shapes. Request bodies are validated with these
+ * schemas, and the OpenAPI document is generated from the same ones.
+ */
+
+import { z } from "zod";
+import { budgetLimitsSchema } from "../core/budget.ts";
+import { runRecordSchema } from "../core/run.ts";
+import { sourcesSchema } from "../core/run-options.ts";
+import { timeRangeSchema } from "../tools/types.ts";
+
+const question = z
+  .string()
+  .trim()
+  .min(3, "the question is empty or too short")
+  .max(8000, "the question is longer than 8000 characters")
+  .describe("the research question");
+const strategy = z
+  .string()
+  .regex(/^[a-z][a-z0-9-]*$/, "expected a strategy name such as graph, minddr or offline")
+  .describe("research strategy (default: graph with a model, offline with only a corpus)");
+const corpus = z.string().min(1).max(200).describe("an indexed local corpus to search (see `dossier index`)");
+const language = z.string().min(2).max(35).describe("report language code (default: the question's)");
+const currentDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "expected YYYY-MM-DD")
+  .describe("the current date the run reasons with (default today)");
+const budget = budgetLimitsSchema.strict().describe("limits of the run; an absent field means unlimited");
+
+/** The report formats the server renders. */
+export const reportFormatSchema = z.enum(["md", "html", "json"]);
+
+/** POST /v1/runs: a research run, as `ResearchOptions` takes it. */
+export const createRunBodySchema = z.strictObject({
+  question,
+  strategy: strategy.optional(),
+  strategyOptions: z.record(z.string(), z.unknown()).optional().describe("the strategy's own options"),
+  sources: sourcesSchema.optional().describe("where to look: web, local, both or local-only"),
+  corpus: corpus.optional(),
+  language: language.optional(),
+  formats: z
+    .array(reportFormatSchema)
+    .min(1)
+    .optional()
+    .describe("report formats to write (default md, html and json)"),
+  budget: budget.optional(),
+  currentDate: currentDate.optional(),
+});
+/** A create-run body. */
+export type CreateRunBody = z.output<typeof createRunBodySchema>;
+
+/** POST /v1/ask: a deep-search question with a short answer. */
+export const askBodySchema = z.strictObject({
+  question,
+  strategy: strategy.optional().describe("strategy (default smtl)"),
+  steps: z.number().int().min(1).max(500).optional().describe("tool-calling steps at most"),
+  sources: sourcesSchema.optional(),
+  corpus: corpus.optional(),
+  language: language.optional(),
+  budget: budget.optional(),
+  currentDate: currentDate.optional(),
+});
+/** An ask body. */
+export type AskBody = z.output<typeof askBodySchema>;
+
+/** POST /v1/search: one web search, or a local-corpus search with provider `local`. */
+export const searchBodySchema = z.strictObject({
+  query: z.string().trim().min(1, "the search query is empty").max(2000).describe("what to search for"),
+  provider: z
+    .string()
+    .regex(/^[a-z]+$/, "expected a provider name such as tavily, searxng or local")
+    .optional()
+    .describe("one provider, or local for the local corpus (default: the configured ones in order)"),
+  topK: z.number().int().min(1).max(50).optional().describe("number of results, 1–50 (default 5)"),
+  timeRange: timeRangeSchema.optional().describe("web only: results from the last day, week, month or year"),
+  language: z
+    .string()
+    .regex(/^[a-z]{2,3}(-[a-z0-9]{2,8})*$/i, "expected a language code such as en or pt-BR")
+    .optional()
+    .describe("web only: language of the wanted results"),
+  corpus: corpus.optional().describe("local only: the corpus to search (default `default`)"),
+});
+/** A search body. */
+export type SearchBody = z.output<typeof searchBodySchema>;
+
+/** POST /v1/fetch: read one page, or read it for a goal with the reader model. */
+export const fetchBodySchema = z.strictObject({
+  url: z.string().min(1).max(4000).describe("the http or https URL to read"),
+  goal: z
+    .string()
+    .trim()
+    .min(1, "the goal is empty")
+    .max(2000)
+    .optional()
+    .describe("read the page for this goal with the reader model; verbatim evidence is returned"),
+  maxBytes: z
+    .number()
+    .int()
+    .min(1)
+    .max(100 * 1024 * 1024)
+    .optional()
+    .describe("size limit of the response body (default 10 MiB)"),
+});
+/** A fetch body. */
+export type FetchBody = z.output<typeof fetchBodySchema>;
+
+/** An error answer. */
+export const errorResponseSchema = z.object({
+  error: z.object({
+    code: z.string().describe("a stable code: INPUT_INVALID, UNAUTHORIZED, NOT_FOUND, RATE_LIMITED…"),
+    message: z.string(),
+  }),
+});
+
+/** A run as the API shows it: the stored record, or `queued` while it is being prepared. */
+export const runViewSchema = runRecordSchema.extend({
+  status: z.enum(["queued", "running", "completed", "failed", "cancelled", "interrupted"]),
+  /** True while this server runs it. */
+  active: z.boolean(),
+  /** Report downloads by format, once the run has a report. */
+  reports: z.record(z.string(), z.string()),
+});
+/** A run as the API shows it. */
+export type RunView = z.output<typeof runViewSchema>;
+
+/** One run. */
+export const runResponseSchema = z.object({ run: runViewSchema });
+/** Stored runs, newest first. */
+export const runListResponseSchema = z.object({ runs: z.array(runViewSchema) });
+/** A stored event (its payload fields depend on `type`). */
+export const eventSchema = z
+  .object({
+    runId: z.string(),
+    seq: z.number().int(),
+    ts: z.string(),
+    type: z.string(),
+    scope: z.string().optional(),
+  })
+  .loose();
+/** The answer of a cancel or resume request. */
+export const runActionResponseSchema = z.object({ runId: z.string(), status: z.string() });
+/** Search results (web) or hits (local). */
+export const searchResponseSchema = z.object({
+  provider: z.string(),
+  results: z.array(
+    z
+      .object({ title: z.string().optional(), url: z.string().optional(), snippet: z.string().optional() })
+      .loose(),
+  ),
+});
+/** A fetched page, or a goal-directed reading of it. */
+export const fetchResponseSchema = z.object({ kind: z.enum(["page", "reading"]) }).loose();
+/** A short answer with its evidence. */
+export const askResponseSchema = z
+  .object({
+    runId: z.string(),
+    status: z.string(),
+    answer: z.string(),
+    verified: z.boolean(),
+    citations: z.array(z.unknown()),
+    evidence: z.array(z.unknown()),
+    stopReason: z.string(),
+  })
+  .loose();
+
+/** The first problem of a failed parse, as `field: message`. */
+export function describeIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return "invalid request body";
+  const field = issue.path.join(".");
+  if (issue.code === "unrecognized_keys") {
+    const keys = issue.keys.map((k) => (field ? `${field}.${k}` : k)).join(", ");
+    return `unknown field${issue.keys.length > 1 ? "s" : ""}: ${keys}`;
+  }
+  return field ? `${field}: ${issue.message}` : issue.message;
+}

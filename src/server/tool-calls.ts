@@ -1,0 +1,141 @@
+/**
+ * One-off searches and page reads through a Dossier's tool gateway, as `dossier search` and
+ * `dossier fetch` do them: shared by the HTTP API and the MCP tools.
+ */
+
+import { DossierError, type DossierErrorCode, ERROR_CODES } from "../core/errors.ts";
+import { LlmClient } from "../llm/client.ts";
+import type { Dossier } from "../runtime/dossier.ts";
+import { DEFAULT_CORPUS, localSearchTool, openNamedCorpus } from "../tools/corpus/index.ts";
+import { CRAWL_PROVIDER_POLICY, type CrawlResult, crawlPage } from "../tools/crawl/index.ts";
+import { type FetchPageOptions, fetchPageTool, type PageContent } from "../tools/fetch/fetch-page.ts";
+import { checkUrl } from "../tools/fetch/ssrf-guard.ts";
+import { ToolGateway } from "../tools/gateway.ts";
+import {
+  createSearchProviders,
+  SEARCH_PROVIDER_NAMES,
+  searchBaseUrlsFromEnv,
+} from "../tools/search/providers.ts";
+import { webSearch } from "../tools/search/web-search.ts";
+import type { ToolError } from "../tools/types.ts";
+import type { FetchBody, SearchBody } from "./schemas.ts";
+
+/** What the tool calls need besides the Dossier. */
+export interface ToolCallEnv {
+  /** Environment variables (search endpoint overrides such as TAVILY_BASE_URL). */
+  env?: Record<string, string | undefined>;
+}
+
+/** A search's results: web results, or local hits with `path`, `anchor`, `text` and `score`. */
+export interface SearchAnswer {
+  provider: string;
+  results: Record<string, unknown>[];
+}
+
+/** A page as read, or a goal-directed reading of it. */
+export type FetchAnswer = ({ kind: "page" } & PageContent) | ({ kind: "reading" } & CrawlResult);
+
+/** A failed tool call as a typed error. */
+function asError(error: ToolError, details: Record<string, unknown> = {}): DossierError {
+  const code = (ERROR_CODES as readonly string[]).includes(error.code)
+    ? (error.code as DossierErrorCode)
+    : "TOOL_ERROR";
+  return new DossierError(code, error.message, { retryable: error.retryable, details });
+}
+
+/** Runs one search: the configured web providers in order, one provider, or the local corpus. */
+export async function searchWith(
+  dossier: Dossier,
+  body: SearchBody,
+  env: ToolCallEnv = {},
+): Promise<SearchAnswer> {
+  const provider = body.provider?.toLowerCase();
+  if (provider === "local") {
+    if (body.timeRange !== undefined || body.language !== undefined) {
+      throw new DossierError(
+        "INPUT_INVALID",
+        "timeRange and language apply to web search only, not provider local",
+      );
+    }
+    const name = body.corpus ?? DEFAULT_CORPUS;
+    const index = openNamedCorpus(dossier.home, name);
+    try {
+      const search = localSearchTool(dossier.gateway, { index, corpus: name });
+      const result = await search(body.query, body.topK !== undefined ? { topK: body.topK } : {});
+      if (!result.ok) throw asError(result.error, { provider: "corpus", corpus: name });
+      return {
+        provider: "local",
+        results: result.value.map(({ path, anchor, headingPath, text, score }) => ({
+          path,
+          anchor,
+          headingPath,
+          text,
+          score,
+        })),
+      };
+    } finally {
+      index.close();
+    }
+  }
+  if (body.corpus !== undefined)
+    throw new DossierError("INPUT_INVALID", "corpus applies to provider local only");
+  const names = provider ? [provider] : dossier.config.search;
+  if (names.length === 0) {
+    throw new DossierError(
+      "PROVIDER_NOT_CONFIGURED",
+      `no web search provider configured: set DOSSIER_SEARCH (one or more of ${SEARCH_PROVIDER_NAMES.join(", ")}) and the provider's key, or search the local corpus with provider local`,
+    );
+  }
+  const { providers, missing } = createSearchProviders(dossier.config, names, {
+    providerBaseUrls: searchBaseUrlsFromEnv(env.env ?? {}),
+  });
+  if (providers.length === 0) {
+    const needs = missing.map((m) => `${m.name} needs ${m.setting}`).join("; ");
+    throw new DossierError("PROVIDER_NOT_CONFIGURED", `search provider not configured: ${needs}`);
+  }
+  const { query, topK, timeRange, language } = body;
+  const outcome = await webSearch(
+    {
+      query,
+      ...(topK ? { topK } : {}),
+      ...(timeRange ? { timeRange } : {}),
+      ...(language ? { language } : {}),
+    },
+    { gateway: dossier.gateway, providers },
+  );
+  if (!outcome.ok) throw asError(outcome.error, { provider: outcome.provider });
+  return {
+    provider: outcome.provider ?? providers[0]!.name,
+    results: outcome.value.map(({ title, url, snippet, publishedAt }) => ({
+      title,
+      url,
+      snippet,
+      ...(publishedAt ? { publishedAt } : {}),
+    })),
+  };
+}
+
+/** Reads one page as clean text, or, with a goal, extracts verbatim evidence with the reader model. */
+export async function fetchWith(dossier: Dossier, body: FetchBody): Promise<FetchAnswer> {
+  const allowPrivateNetwork = dossier.config.allowPrivateNetwork;
+  checkUrl(body.url, { allowPrivateNetwork });
+  const fetchOptions: Omit<FetchPageOptions, "signal"> = {
+    allowPrivateNetwork,
+    ...(body.maxBytes === undefined ? {} : { maxBytes: body.maxBytes }),
+  };
+  if (!body.goal) {
+    const result = await fetchPageTool(dossier.gateway, body.url, fetchOptions);
+    if (!result.ok) throw asError(result.error);
+    return { kind: "page", ...result.value };
+  }
+  dossier.models.forRole("reader");
+  const llm = new LlmClient({ registry: dossier.models });
+  const gateway = new ToolGateway({
+    cache: dossier.store.cache,
+    clock: dossier.clock,
+    providers: { reader: CRAWL_PROVIDER_POLICY },
+  });
+  const result = await crawlPage({ llm, gateway, url: body.url, goal: body.goal, fetchOptions });
+  if (!result.ok) throw asError(result.error);
+  return { kind: "reading", ...result.value };
+}
