@@ -24,7 +24,13 @@ import { type ConfigOverrides, type LoadedConfig, loadConfig, type SettingOrigin
 import { estimateResearch, type ResearchEstimate } from "./estimate.ts";
 import { registryFromConfig } from "./models.ts";
 import { estimateInput } from "./research-estimate.ts";
-import { type ResearchHandle, type ResearchOptions, startResearchHandle } from "./research-handle.ts";
+import {
+  type ResearchDeps,
+  type ResearchHandle,
+  type ResearchOptions,
+  resumeResearchHandle,
+  startResearchHandle,
+} from "./research-handle.ts";
 import { markInterruptedRuns } from "./run-liveness.ts";
 import { type RunsApi, runsApi } from "./runs-api.ts";
 
@@ -107,6 +113,24 @@ export function createDossier(options: DossierOptions = {}): Dossier {
   const gateway = new ToolGateway({ cache: store.cache, clock });
   const active = new Map<string, ResearchHandle>();
   let closed = false;
+  const deps: ResearchDeps = {
+    config,
+    store,
+    registry: models,
+    strategies,
+    env,
+    cwd,
+    clock,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.toolPolicy ? { toolPolicy: options.toolPolicy } : {}),
+    ...(options.llm ? { llm: options.llm } : {}),
+  };
+  const track = (handle: ResearchHandle) => {
+    active.set(handle.runId, handle);
+    const forget = () => active.delete(handle.runId);
+    void handle.done.then(forget, forget);
+    return handle;
+  };
 
   const dossier: Dossier = {
     config,
@@ -119,24 +143,7 @@ export function createDossier(options: DossierOptions = {}): Dossier {
     clock,
     research(question, researchOptions = {}) {
       if (closed) throw new Error("this Dossier is closed");
-      const handle = startResearchHandle(question, researchOptions, {
-        config,
-        store,
-        registry: models,
-        strategies,
-        env,
-        cwd,
-        clock,
-        ...(options.fetch ? { fetch: options.fetch } : {}),
-        ...(options.toolPolicy ? { toolPolicy: options.toolPolicy } : {}),
-        ...(options.llm ? { llm: options.llm } : {}),
-      });
-      active.set(handle.runId, handle);
-      void handle.done.then(
-        () => active.delete(handle.runId),
-        () => active.delete(handle.runId),
-      );
-      return handle;
+      return track(startResearchHandle(question, researchOptions, deps));
     },
     ask(question, askOptions = {}) {
       return askWith((q, o) => dossier.research(q, o), question, askOptions);
@@ -145,7 +152,10 @@ export function createDossier(options: DossierOptions = {}): Dossier {
       const input = estimateInput(question, researchOptions, { config, registry: models, strategies });
       return estimateResearch({ ...input, registry: models });
     },
-    runs: runsApi(store, active),
+    runs: runsApi(store, active, (runId, resumeOptions) => {
+      if (closed) throw new Error("this Dossier is closed");
+      return track(resumeResearchHandle(runId, resumeOptions, deps));
+    }),
     close() {
       if (closed) return Promise.resolve();
       closed = true;

@@ -25,6 +25,8 @@ import {
   startResearch,
 } from "./research.ts";
 import type { ResearchRequest } from "./research-request.ts";
+import { prepareResume } from "./resume.ts";
+import type { RunHandle } from "./run.ts";
 import { createRunId } from "./run-id.ts";
 
 /** Options of one research run: the request (without the question) and callbacks. */
@@ -93,6 +95,56 @@ export function startResearchHandle(
 ): ResearchHandle {
   const { signal, onEvent, onPrepared, onIndexed, clarify, runId: fixedId, ...request } = options;
   const runId = fixedId ?? createRunId(deps.clock.now());
+  return makeHandle(runId, { signal, onEvent }, deps, async (environment, aborted) => {
+    const prepared = await prepareResearch(withConfigDefaults(question, request, deps.config), {
+      ...environment,
+      ...(onIndexed ? { onIndexed } : {}),
+      ...(clarify ? { clarify } : {}),
+    });
+    if (aborted()) {
+      prepared.corpus?.index.close();
+      return null;
+    }
+    onPrepared?.(prepared);
+    return startResearch(prepared, { ...environment, ...(clarify ? { clarify } : {}) });
+  });
+}
+
+/** Options of a resume: the callbacks of a research run (the request is the stored one). */
+export type ResumeOptions = Pick<ResearchOptions, "signal" | "onEvent" | "onPrepared">;
+
+/** Resumes the stored run `runId` (a full id) on a handle; see `prepareResume`. */
+export function resumeResearchHandle(
+  runId: string,
+  options: ResumeOptions,
+  deps: ResearchDeps,
+): ResearchHandle {
+  return makeHandle(runId, options, deps, async (environment, aborted) => {
+    const { prepared, resume } = await prepareResume(runId, environment);
+    if (aborted()) {
+      prepared.corpus?.index.close();
+      deps.store.runs.update(runId, {
+        status: "cancelled",
+        updatedAt: new Date(deps.clock.now()).toISOString(),
+      });
+      return null;
+    }
+    options.onPrepared?.(prepared);
+    return startResearch(prepared, environment, resume);
+  });
+}
+
+/** The handle around a run that `start` prepares and starts (null: cancelled while preparing). */
+function makeHandle(
+  runId: string,
+  options: Pick<ResearchOptions, "signal" | "onEvent"> & { afterSeq?: number },
+  deps: ResearchDeps,
+  start: (
+    environment: ResearchEnvironment,
+    aborted: () => boolean,
+  ) => Promise<RunHandle<ResearchRunOutcome> | null>,
+): ResearchHandle {
+  const { signal, onEvent } = options;
   const controller = new AbortController();
   const onOuterAbort = () => controller.abort(signal?.reason ?? "cancelled");
   if (signal?.aborted) onOuterAbort();
@@ -101,20 +153,10 @@ export function startResearchHandle(
 
   const done = (async (): Promise<ResearchResult> => {
     try {
-      const environment: ResearchEnvironment = {
-        ...deps,
-        runId,
-        signal: controller.signal,
-        ...(onIndexed ? { onIndexed } : {}),
-        ...(clarify ? { clarify } : {}),
-      };
-      const prepared = await prepareResearch(withConfigDefaults(question, request, deps.config), environment);
-      if (controller.signal.aborted) {
-        prepared.corpus?.index.close();
-        throw toDossierError(controller.signal.reason ?? "cancelled", "CANCELLED");
-      }
-      onPrepared?.(prepared);
-      const result = await startResearch(prepared, environment).done;
+      const environment: ResearchEnvironment = { ...deps, runId, signal: controller.signal };
+      const handle = await start(environment, () => controller.signal.aborted);
+      if (!handle) throw toDossierError(controller.signal.reason ?? "cancelled", "CANCELLED");
+      const result = await handle.done;
       return resultOf(result.record, result.outcome, result.error);
     } finally {
       unsubscribe();
@@ -122,7 +164,7 @@ export function startResearchHandle(
     }
   })();
 
-  const events = () => eventStream(deps.store.events, runId, done);
+  const events = () => eventStream(deps.store.events, runId, done, options.afterSeq ?? 0);
   return {
     runId,
     done,

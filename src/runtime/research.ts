@@ -8,7 +8,7 @@
 import { basename, resolve } from "node:path";
 import { guessQueryLanguage } from "../agents/language.ts";
 import type { ClarifyCallback } from "../agents/router.ts";
-import { type Clock, systemClock } from "../core/clock.ts";
+import { type Clock, isoDate, systemClock } from "../core/clock.ts";
 import { DossierError } from "../core/errors.ts";
 import type { ReportDocument } from "../core/report.ts";
 import type { ModelRegistry } from "../llm/registry.ts";
@@ -208,9 +208,9 @@ export async function prepareResearch(
 export function startResearch(
   prepared: PreparedResearch,
   env: ResearchEnvironment,
+  resume?: StartRunOptions<ResearchRunOutcome>["resume"],
 ): RunHandle<ResearchRunOutcome> {
   const { request, strategy } = prepared;
-  const cwd = env.cwd ?? process.cwd();
   const options = {
     strategy,
     sources: prepared.sources,
@@ -219,8 +219,10 @@ export function startResearch(
     budget: request.budget,
     concurrency: request.concurrency ?? env.config.concurrency,
     strategyOptions: prepared.strategyOptions,
-    ...(request.currentDate ? { currentDate: request.currentDate } : {}),
+    // The date is fixed at the start, so a resumed run reasons with the same date (and replays).
+    currentDate: request.currentDate ?? isoDate((env.clock ?? systemClock).now()),
     ...(prepared.corpus ? { corpus: prepared.corpus.name } : {}),
+    reportPaths: prepared.paths,
   };
   const handle = startRun<ResearchRunOutcome>({
     store: env.store,
@@ -230,6 +232,7 @@ export function startResearch(
     ...(env.clock ? { clock: env.clock } : {}),
     ...(env.signal ? { signal: env.signal } : {}),
     runId: prepared.runId,
+    ...(resume ? { resume } : {}),
     ...(env.llm ? { llm: env.llm } : {}),
     ...(env.config.baseUrl ? { modelEndpoint: env.config.baseUrl } : {}),
     strategy: async (ctx) => {

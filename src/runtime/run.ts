@@ -49,6 +49,11 @@ export interface StartRunOptions<T extends StrategyOutcome> {
   llm?: Pick<LlmClientOptions, "retry" | "timeoutMs" | "random" | "defaultMaxOutputTokens">;
   /** The model endpoint, named (without secrets) when the model cannot be reached. */
   modelEndpoint?: string;
+  /**
+   * Takes up a run the caller has already claimed (`RunStore.claim`) instead of creating one:
+   * its event log continues, its journal replays, and the earlier wall time counts.
+   */
+  resume?: { previousStatus: string; previousWallMs: number; journaledSteps: number };
 }
 
 /** How a run ended. */
@@ -79,14 +84,16 @@ export function startRun<T extends StrategyOutcome>(opts: StartRunOptions<T>): R
   if (opts.signal?.aborted) onOuterAbort();
   else opts.signal?.addEventListener("abort", onOuterAbort, { once: true });
 
-  opts.store.runs.create({
-    id: runId,
-    query: opts.query,
-    strategy: options.strategy,
-    options,
-    createdAt: now(),
-    owner: currentOwner(),
-  });
+  if (!opts.resume) {
+    opts.store.runs.create({
+      id: runId,
+      query: opts.query,
+      strategy: options.strategy,
+      options,
+      createdAt: now(),
+      owner: currentOwner(),
+    });
+  }
   const heartbeat = setInterval(() => {
     try {
       opts.store.runs.update(runId, { updatedAt: now(), heartbeatAt: now() });
@@ -111,7 +118,11 @@ export function startRun<T extends StrategyOutcome>(opts: StartRunOptions<T>): R
 
   let usage: UsageTotals = emptyUsage();
   const ids = opts.ids ?? createSequentialIds();
-  const budget = new BudgetLedger({ limits: options.budget, clock });
+  const budget = new BudgetLedger({
+    limits: options.budget,
+    clock,
+    ...(opts.resume ? { used: { ...NOTHING_USED, wallMs: opts.resume.previousWallMs } } : {}),
+  });
   const journal = opts.store.journal(runId);
   const llm = new GuardedLlmClient(
     {
@@ -159,7 +170,8 @@ export function startRun<T extends StrategyOutcome>(opts: StartRunOptions<T>): R
     let outcome: T | null = null;
     let error: DossierError | null = null;
     try {
-      emit({ type: "run-start", query: opts.query, strategy: options.strategy, options });
+      if (opts.resume) emit({ type: "run-resume", ...opts.resume });
+      else emit({ type: "run-start", query: opts.query, strategy: options.strategy, options });
       outcome = await opts.strategy(ctx);
     } catch (caught) {
       error = toDossierError(caught);
@@ -208,6 +220,17 @@ export function startRun<T extends StrategyOutcome>(opts: StartRunOptions<T>): R
     done,
   };
 }
+
+const NOTHING_USED = {
+  tokens: 0,
+  toolCalls: 0,
+  wallMs: 0,
+  costUsd: 0,
+  iterations: 0,
+  llmCalls: 0,
+  unknownTokenCalls: 0,
+  unknownCostCalls: 0,
+};
 
 function reasonText(reason: unknown): string {
   if (reason instanceof Error) return reason.message;

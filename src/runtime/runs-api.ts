@@ -7,7 +7,7 @@ import { DossierError } from "../core/errors.ts";
 import type { DossierEvent } from "../core/events.ts";
 import type { RunRecord, RunStatus } from "../core/run.ts";
 import type { EventQuery, Store } from "../store/types.ts";
-import type { ResearchHandle } from "./research-handle.ts";
+import type { ResearchHandle, ResumeOptions } from "./research-handle.ts";
 
 /** Stored and running runs. */
 export interface RunsApi {
@@ -23,10 +23,20 @@ export interface RunsApi {
   handle(runId: string): ResearchHandle | undefined;
   /** Cancels a run under way; false when no run of that id is under way here. */
   cancel(idOrPrefix: string, reason?: string): boolean;
+  /**
+   * Resumes an interrupted, cancelled or failed run with the same id: its journal replays (no
+   * second request for a completed step) and its event log continues. Throws NOT_FOUND for an
+   * unknown id; `done` rejects with CONFLICT when the run is completed or still running.
+   */
+  resume(idOrPrefix: string, options?: ResumeOptions): ResearchHandle;
 }
 
 /** The runs API over a store and the registry of running handles. */
-export function runsApi(store: Store, active: ReadonlyMap<string, ResearchHandle>): RunsApi {
+export function runsApi(
+  store: Store,
+  active: ReadonlyMap<string, ResearchHandle>,
+  resume: (runId: string, options: ResumeOptions) => ResearchHandle,
+): RunsApi {
   const resolveId = (idOrPrefix: string) => {
     if (active.has(idOrPrefix)) return idOrPrefix;
     return store.runs.resolveId(idOrPrefix);
@@ -41,6 +51,7 @@ export function runsApi(store: Store, active: ReadonlyMap<string, ResearchHandle
     events: (idOrPrefix, query) => store.events.list(resolveId(idOrPrefix), query),
     active: () => [...active.keys()],
     handle: (runId) => active.get(runId),
+    resume: (idOrPrefix, options = {}) => resume(resolveId(idOrPrefix), options),
     cancel(idOrPrefix, reason) {
       let id: string;
       try {
