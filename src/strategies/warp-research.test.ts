@@ -85,6 +85,20 @@ describe("warp in the research world", () => {
     expect(world.search.requests.length).toBe(2 + 5 + 1);
   });
 
+  it("keeps going when every search fails: sections without evidence are left out, no deepening", async () => {
+    world = await startResearchWorld({
+      searchFailsWith: 500,
+      expectCalls: { "warp-search": 4, "warp-init": 1 },
+    });
+    const result = await world.research({ query: "How did battery costs change?", strategy: "warp" });
+    expect(result.record.status).toBe("completed");
+    const warnings = result.events.flatMap((e) => (e.type === "warning" ? [e.code] : []));
+    expect(warnings).toEqual(["NO_EVIDENCE", "NO_EVIDENCE", "NO_EVIDENCE"]);
+    const stop = result.events.filter((e) => e.type === "decision").at(-1);
+    expect(stop).toMatchObject({ reason: "nothing was written: no evidence to deepen" });
+    expect(result.outcome!.report.references).toEqual([]);
+  });
+
   it("--sources local-only runs on the local knowledge base and makes no web request", async () => {
     world = await startResearchWorld({ expectCalls: warpCalls });
     const docs = join(world.home, "docs");

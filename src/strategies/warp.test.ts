@@ -377,6 +377,28 @@ describe("warp protocol", () => {
     expect(result.markdown).toBe(snapshot.markdown);
   });
 
+  it("takes its documented fallbacks when the outline or the deepening decision never validates", async () => {
+    const bad = { name: "initialize", title: "x" };
+    const { dossier, docs } = warpDossier([
+      step("search", keywords("heat pump", "grid")),
+      step("initialize", bad),
+      step("initialize", bad),
+      step("initialize", bad),
+      ...drafts(["S1", "S2"]),
+      step("deepen", { name: "expand" }),
+      step("deepen", { name: "expand" }),
+      step("deepen", { name: "expand" }),
+    ]);
+    const { result, events } = await run(dossier, docs);
+    expect(result.status).toBe("completed");
+    expect(of(events, "warning").map((e) => e.code)).toEqual(["INIT_FALLBACK", "DEEPEN_FALLBACK"]);
+    // One section per survey keyword; the deepening ended; the report stands.
+    expect(result.report!.body).toContain("## heat pump\n");
+    expect(result.report!.body).toContain("## grid\n");
+    expect(of(events, "decision").at(-1)!.reason).toBe("deepening decision failed");
+    expect(citedNumbers(result.report!.body).length).toBeGreaterThan(0);
+  });
+
   it("stops exploring at a budget limit and still writes the report from the draft", async () => {
     const { dossier, docs } = warpDossier([
       step("search", keywords("heat pump")),

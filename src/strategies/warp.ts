@@ -239,6 +239,10 @@ export async function runWarp(ctx: RunContext, options: WarpOptions): Promise<Re
       stop(guard);
       break;
     }
+    if (citations.size === 0) {
+      ended = "nothing was written: no evidence to deepen";
+      break;
+    }
     if (expandableSections(state).length === 0) {
       ended = "no section left to expand";
       break;
