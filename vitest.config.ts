@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
@@ -6,12 +7,12 @@ export default defineConfig({
     environment: "node",
     testTimeout: 20_000,
     hookTimeout: 20_000,
-    // One process per test file, isolated: a test file may register process handlers and
+    // One process per test file, isolated: test files register process handlers and
     // module-level hooks. Vitest's default in `run` is one worker fewer than the cores, which
-    // is a single worker on a 2-core machine; most test files wait on loopback servers and
-    // timers, so two workers per core keep the cores busy.
+    // is a single worker on a 2-core machine; the main process does little, so use every core
+    // and at least two.
     pool: "forks",
-    maxWorkers: 2,
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     unstubEnvs: true,
     // No test resolves a host name through the system resolver.
     setupFiles: ["./test/no-system-dns.ts"],
