@@ -6,6 +6,8 @@
  * retrieved in the run.
  */
 
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ScriptedCall, ScriptStep } from "../../test/scripted/scripted-model.ts";
 import {
@@ -245,6 +247,79 @@ describe("smtl", () => {
       /never retrieved: E99/,
     );
     expect(result).toMatchObject({ stopReason: "answered", verified: true });
+    expectCitedPassagesRetrieved(result, events);
+  });
+
+  it("runs a repeated call only once and counts a step of repeats as malformed", async () => {
+    const { result, events, kinds } = await ask([
+      plan(1, [search("q 1"), search("q 4")]),
+      step([search("q 1"), search("q 7"), search("q 7")]),
+      step([search("Q 4")]),
+      answer(1),
+    ]);
+    expect(kinds).toEqual(["plan", "step", "step", "step"]);
+    expect(kit!.queries).toEqual(expect.arrayContaining(["q 1", "q 4", "q 7"]));
+    expect(kit!.queries).toHaveLength(3);
+    expect(ofType(events, "step-end").map((e) => e.toolCalls)).toEqual([2, 1]);
+    expect(kit!.model.calls[2]!.prompt).toContain('web_search "q 1" → not run again: it was made in step 1');
+    expect(ofType(events, "warning").find((w) => w.code === "MALFORMED_ACTION")?.message).toMatch(
+      /every call repeats one already made/,
+    );
+    expect(result).toMatchObject({ stopReason: "answered", steps: 2, toolCalls: 3 });
+  });
+
+  it("stops at the tool-call budget, never exceeding it, and answers from the evidence gathered", async () => {
+    kit = await startSmtlKit([
+      plan(1, [search("q 1"), search("q 4"), search("q 7")]),
+      step([search("q 2"), search("q 5"), search("q 8")]),
+      final,
+    ]);
+    const events = kit.events;
+    const result = await kit.dossier.ask(QUESTION, {
+      budget: { maxToolCalls: 4 },
+      onEvent: (e) => events.push(e),
+    });
+    expect(kit.model.calls.map(kindOf)).toEqual(["plan", "step", "final"]);
+    expect(kit.queries).toHaveLength(4);
+    expect(result.research.record.usage?.toolCalls).toBe(4);
+    expect(result).toMatchObject({ stopReason: "budget:toolCalls", steps: 2, toolCalls: 4, verified: false });
+    expect(result.answer).toMatch(/^Mara Vell \[1\]$/);
+    expectCitedPassagesRetrieved(result, events);
+  });
+
+  it("searches the user's documents with local_search when documents are given", async () => {
+    kit = await startSmtlKit([
+      on("plan", (call: ScriptedCall) => {
+        expect(call.system).toContain("- local_search {query}");
+        expect(call.system).not.toContain("- web_search {query}");
+        return {
+          json: {
+            thought: "search the notes",
+            goals: [goal(1)],
+            calls: [
+              { tool: "local_search", query: "station architect" },
+              { tool: "local_search", query: "northern line opening" },
+            ],
+          },
+        };
+      }),
+      answer(1),
+    ]);
+    const docs = join(kit.home, "notes");
+    mkdirSync(docs);
+    writeFileSync(
+      join(docs, "stations.md"),
+      "# Stations\n\n## Northern line\n\nThe station on the northern line opened in 1903 and its architect was Mara Vell.\n",
+    );
+    const events = kit.events;
+    const result = await kit.dossier.ask(QUESTION, {
+      docs,
+      sources: "local",
+      onEvent: (e) => events.push(e),
+    });
+    expect(result).toMatchObject({ stopReason: "answered", steps: 1, toolCalls: 2, toolCallsPerStep: 2 });
+    expect(kit.queries).toEqual([]);
+    expect(result.citations[0]!.locator).toMatch(/stations\.md#/);
     expectCitedPassagesRetrieved(result, events);
   });
 });

@@ -169,12 +169,27 @@ async function smtlLoop(ctx: RunContext, options: SmtlOptions): Promise<AskOutco
     turns.push({ role: "assistant", content: raw });
   };
 
-  const runStep = async (calls: readonly SmtlCall[]) => {
+  /** Calls made so far (by their description) and the step that made each. */
+  const made = new Map<string, number>();
+  const keyOf = (call: SmtlCall) => describeCall(call).toLowerCase();
+  /** The calls of a reply that were not made before (nor earlier in the same reply). */
+  const freshCalls = (calls: readonly SmtlCall[]) => {
+    const seen = new Set<string>();
+    return calls.filter((c) => {
+      const key = keyOf(c);
+      if (made.has(key) || seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+  };
+
+  const runStep = async (calls: readonly SmtlCall[], repeated: readonly SmtlCall[] = []) => {
     const { limits, used } = ctx.budget.snapshot();
     const room =
       limits.maxToolCalls === undefined ? MAX_CALLS_PER_STEP : limits.maxToolCalls - used.toolCalls;
     const batch = calls.slice(0, Math.max(1, Math.min(MAX_CALLS_PER_STEP, room)));
     const step = ++figures.steps;
+    for (const call of batch) made.set(keyOf(call), step);
     ctx.emit({ type: "phase", phase: "searching", detail: `step ${step}: ${batch.length} calls` });
     const observations = await Promise.all(
       batch.map((call) => runAction(ctx, options.tools, toAction(call), topK)),
@@ -189,7 +204,11 @@ async function smtlLoop(ctx: RunContext, options: SmtlOptions): Promise<AskOutco
       failed: observations.filter((o) => !o.ok).length,
     });
     const labels = batch.map(describeCall);
-    turns.push({ role: "user", content: renderStep(step, labels, observations, ctx.evidence) });
+    const repeats = repeated.map(
+      (c) => `- ${describeCall(c)} → not run again: it was made in step ${made.get(keyOf(c)) ?? "?"}`,
+    );
+    const results = renderStep(step, labels, observations, ctx.evidence);
+    turns.push({ role: "user", content: repeats.length ? `${results}\n${repeats.join("\n")}` : results });
   };
 
   const refine = async (forced: boolean): Promise<boolean> => {
@@ -250,7 +269,7 @@ async function smtlLoop(ctx: RunContext, options: SmtlOptions): Promise<AskOutco
       plan = { goals: planFrom(r.value.goals), nextPaths: [] };
       ctx.emit({ type: "task-framed", spec: { mode: "smtl", thought: r.value.thought, goals: plan.goals } });
       accept(r.raw);
-      await runStep(r.value.calls);
+      await runStep(freshCalls(r.value.calls));
       await refineWhenDue();
     }
   }
@@ -322,8 +341,16 @@ async function smtlLoop(ctx: RunContext, options: SmtlOptions): Promise<AskOutco
       malformed("the reply has neither tool calls nor an answer");
       continue;
     }
+    const fresh = freshCalls(calls);
+    if (fresh.length === 0) {
+      malformed(`every call repeats one already made: ${calls.map(describeCall).join("; ").slice(0, 300)}`);
+      continue;
+    }
     accept(r.raw);
-    await runStep(calls);
+    await runStep(
+      fresh,
+      calls.filter((c) => !fresh.includes(c)),
+    );
     await refineWhenDue();
   }
 

@@ -76,6 +76,8 @@ export interface SmtlKit {
   maxInFlight(): number;
   /** Events of the runs so far. */
   events: DossierEvent[];
+  /** A temporary directory removed on close (the Dossier's working directory). */
+  home: string;
   close(): Promise<void>;
 }
 
@@ -140,6 +142,7 @@ export async function startSmtlKit(
     queries,
     maxInFlight: () => max,
     events: [],
+    home,
     close: async () => {
       await dossier.close();
       await web.close();

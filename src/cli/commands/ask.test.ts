@@ -3,6 +3,8 @@
  * citations to passages retrieved in the run, several tool calls per step, and figures.
  */
 
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { BENCHMARKS_DIR, haveBenchmarkFile } from "../../../test/benchmarks.ts";
 import { type CliOutcome, runCliInProcess } from "../../../test/cli-io.ts";
@@ -95,5 +97,35 @@ describe("dossier ask", () => {
     const run = await dossier(["ask", "Which topic grew?", "--refine-every", "0"], world);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/--refine-every must be a positive integer/);
+  });
+
+  it("runs as a research strategy too: dossier research --strategy smtl writes the short cited report", async () => {
+    world = await startResearchWorld({ expectCalls: ONE_ANSWER });
+    const run = await dossier(
+      [
+        "research",
+        "Which topic grew by 11 percent in 2025?",
+        "--strategy",
+        "smtl",
+        "--json",
+        "--out",
+        "answer",
+      ],
+      world,
+    );
+    expect(run.code).toBe(0);
+    const summary = JSON.parse(run.stdout.trim());
+    expect(summary).toMatchObject({ strategy: "smtl", status: "completed", stopReason: "answered" });
+    expect(summary.citations).toBeGreaterThanOrEqual(1);
+    const md = readFileSync(join(world.home, "answer.md"), "utf8");
+    expect(md).toMatch(/^# Which topic grew by 11 percent in 2025\?\n\nTopic 2 \[1\]/);
+    expect(md).toMatch(/## Goals\n\n- G1 \(in-progress\) Identify the topic/);
+    expect(md).toMatch(/## References\n\n1\. Page 2/);
+    const estimate = await dossier(
+      ["research", "Which topic grew?", "--strategy", "smtl", "--estimate", "--json"],
+      world,
+    );
+    expect(estimate.code).toBe(0);
+    expect(JSON.parse(estimate.stdout).strategy).toBe("smtl");
   });
 });

@@ -147,7 +147,7 @@ export async function runAsk(io: CliIo, question: string, flags: AskFlags): Prom
     if (record.status === "failed") {
       if (!flags.json)
         io.err(
-          `dossier: error [${record.error?.code ?? "INTERNAL"}]: ${terminalLine(record.error?.message ?? record.stopReason)}\n`,
+          `dossier: error [${record.error?.code ?? "INTERNAL"}]: ${terminalLine(record.error?.message ?? record.stopReason ?? record.status)}\n`,
         );
       return 1;
     }
