@@ -4,10 +4,9 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type CliOutcome, runCliInProcess } from "../../../../test/cli-io.ts";
 import { startFakeOpenAI } from "../../../../test/fake-openai/server.ts";
 import type { RecordedRequest, Reply } from "../../../../test/fake-openai/types.ts";
-import type { CliIo } from "../../io.ts";
-import { runCli } from "../../program.ts";
 
 let cwd: string;
 beforeEach(() => {
@@ -17,23 +16,9 @@ afterEach(() => {
   fs.rmSync(cwd, { recursive: true, force: true });
 });
 
-/** Runs the CLI in-process with captured output. */
-async function dossier(args: string[], env: Record<string, string> = {}) {
-  let stdout = "";
-  let stderr = "";
-  const io: CliIo = {
-    env: { HOME: cwd, ...env },
-    cwd,
-    out: (t) => {
-      stdout += t;
-    },
-    err: (t) => {
-      stderr += t;
-    },
-    isTty: false,
-  };
-  const status = await runCli(args, io);
-  return { status, stdout, stderr };
+/** Runs `dossier <args>` in-process with a minimal environment plus `env`. */
+function dossier(args: string[], env: Record<string, string> = {}): Promise<CliOutcome> {
+  return runCliInProcess(args, { cwd, env: { HOME: cwd, ...env } });
 }
 
 const group = (facts: string[], results: string[], error: string | null = null) => ({
@@ -70,7 +55,7 @@ describe("dossier eval fact --validations", () => {
     fs.writeFileSync(file, records.map((r) => `${JSON.stringify(r)}\n`).join(""));
     // 2 reports cite: supported 3, unsupported 1 → effective 1.5, accuracy 0.75, 2 per report.
     const table = await dossier(["eval", "fact", "--validations", file, "--out", "out"]);
-    expect(table.status).toBe(0);
+    expect(table.code).toBe(0);
     expect(table.stdout).toContain("  Effective citations:  1.5000\n  Citation accuracy:    0.7500\n");
     expect(fs.readFileSync(join(cwd, "out/fact_result.txt"), "utf8")).toBe(
       "total_citations: 2.0\ntotal_valid_citations: 1.5\nvalid_rate: 0.75\n",
@@ -89,7 +74,7 @@ describe("dossier eval fact --validations", () => {
 
   it("needs --reports or --validations", async () => {
     const r = await dossier(["eval", "fact"]);
-    expect(r.status).toBe(2);
+    expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^dossier: error \[INPUT_INVALID\]: --reports or --validations is required/);
   });
 });
@@ -128,7 +113,7 @@ describe("dossier eval fact --reports", () => {
         DOSSIER_ALLOW_PRIVATE_NETWORK: "1",
       });
       expect(r.stderr).toMatch(/fact: no reference: /);
-      expect(r.status).toBe(0);
+      expect(r.code).toBe(0);
       expect(JSON.parse(r.stdout)).toMatchObject({
         effective_citations: 1,
         citation_accuracy: 0.5,
