@@ -21,6 +21,8 @@ export interface StartServerOptions extends Omit<ServerAppOptions, "token"> {
    * the data directory (generated on the first start).
    */
   token?: string | null;
+  /** How long open connections (event streams) may take to finish on close (ms, default 2000). */
+  shutdownGraceMs?: number;
 }
 
 /** A listening server. */
@@ -79,9 +81,13 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       await app.close(reason);
-      // Event streams end with each run's run-end; whatever is still open is closed now.
-      server.closeAllConnections();
+      // Event streams end with each run's run-end, just appended: give them a moment to send
+      // it, then close whatever is still open.
+      const grace = setTimeout(() => server.closeAllConnections(), options.shutdownGraceMs ?? 2000);
+      const idle = setInterval(() => server.closeIdleConnections(), 50);
       await stopped;
+      clearTimeout(grace);
+      clearInterval(idle);
     })();
     return closing;
   };

@@ -212,7 +212,7 @@ export function openApiDocument(options: { version: string }): Json {
           tag: R,
           parameters: [runId],
           ok: { status: 202, description: "the resumed run", content: json("RunResponse") },
-          errors: [404, 409, 429, 501],
+          errors: [404, 409, 429],
         }),
       },
       "/v1/runs/{id}/report/{format}": {

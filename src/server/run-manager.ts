@@ -7,16 +7,13 @@ import { DossierError } from "../core/errors.ts";
 import type { RunRecord } from "../core/run.ts";
 import type { AskResult } from "../runtime/ask-run.ts";
 import type { Dossier } from "../runtime/dossier.ts";
-import type { ResearchHandle, ResearchOptions } from "../runtime/research-handle.ts";
+import type { ResearchHandle } from "../runtime/research-handle.ts";
 import { ApiError } from "./errors.ts";
 import { reportFormats } from "./reports.ts";
 import type { AskBody, CreateRunBody, RunView } from "./schemas.ts";
 
 /** Default report formats of a run created over HTTP: every format can then be downloaded. */
 const DEFAULT_FORMATS = ["md", "html", "json"] as const;
-
-/** A resume function, as `dossier.runs.resume` offers it (when the runtime has it). */
-type ResumeFn = (idOrPrefix: string, options?: Pick<ResearchOptions, "signal">) => ResearchHandle;
 
 /** Options of {@link createRunManager}. */
 export interface RunManagerOptions {
@@ -37,7 +34,8 @@ export interface RunManager {
   /** Starts a run and resolves with its view once the request is checked. */
   create(body: CreateRunBody): Promise<RunView>;
   ask(body: AskBody, signal?: AbortSignal): Promise<Omit<AskResult, "research">>;
-  resume(idOrPrefix: string): Promise<RunView>;
+  /** Resumes an interrupted, cancelled or failed run; resolves with its handle once it is prepared. */
+  resume(idOrPrefix: string, options?: { signal?: AbortSignal }): Promise<ResearchHandle>;
   cancel(idOrPrefix: string): { runId: string; status: string };
   view(idOrPrefix: string): RunView;
   list(options?: { limit?: number; status?: RunRecord["status"] }): RunView[];
@@ -139,30 +137,28 @@ export function createRunManager(options: RunManagerOptions): RunManager {
         asks--;
       }
     },
-    async resume(idOrPrefix) {
-      const resume = (dossier.runs as { resume?: ResumeFn }).resume;
-      if (typeof resume !== "function") {
-        throw new ApiError(
-          501,
-          "NOT_IMPLEMENTED",
-          "resume is not available in this version of Dossier (use `dossier runs resume <id>` where it is)",
-        );
-      }
+    async resume(idOrPrefix, resumeOptions = {}) {
       const runId = resolveId(idOrPrefix);
       if (running.has(runId) || dossier.runs.handle(runId)) {
         throw new ApiError(409, "CONFLICT", `run ${runId} is running; it can be resumed once it has ended`);
       }
       reserve();
       let handle: ResearchHandle;
+      let onPrepared!: () => void;
+      const prepared = new Promise<void>((resolve) => {
+        onPrepared = resolve;
+      });
       try {
-        handle = resume.call(dossier.runs, runId);
+        handle = dossier.runs.resume(runId, {
+          onPrepared: () => onPrepared(),
+          ...(resumeOptions.signal ? { signal: resumeOptions.signal } : {}),
+        });
       } finally {
         reserved--;
       }
-      handle.done.catch(() => {});
       track(handle);
-      await new Promise((resolve) => setImmediate(resolve));
-      return manager.view(handle.runId);
+      await Promise.race([prepared, handle.done]);
+      return handle;
     },
     cancel(idOrPrefix) {
       const runId = resolveId(idOrPrefix);

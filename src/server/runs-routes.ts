@@ -73,7 +73,10 @@ export function runsRoutes(options: RunsRoutesOptions): Hono {
 
   app.post("/runs/:id/cancel", (c) => c.json(runs.cancel(c.req.param("id")), 202));
 
-  app.post("/runs/:id/resume", async (c) => c.json({ run: await runs.resume(c.req.param("id")) }, 202));
+  app.post("/runs/:id/resume", async (c) => {
+    const handle = await runs.resume(c.req.param("id"));
+    return c.json({ run: runs.view(handle.runId) }, 202);
+  });
 
   app.get("/runs/:id/report/:format", (c) => {
     const format = reportFormatSchema.safeParse(c.req.param("format"));
