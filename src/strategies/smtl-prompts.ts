@@ -9,7 +9,7 @@ import { languageName } from "../agents/language.ts";
 import type { Observation } from "../agents/observation.ts";
 import type { ResearchToolName } from "../agents/research-tools.ts";
 import type { EvidenceLookup } from "../core/evidence-registry.ts";
-import type { Evidence } from "../core/source.ts";
+import { type Evidence, sourceLocator } from "../core/source.ts";
 import type { SmtlPlan } from "./smtl-protocol.ts";
 
 /** What the current call must do; each line is unique so a trace (or a test) can tell them apart. */
@@ -104,7 +104,7 @@ export function renderStep(
 ): string {
   const line = (e: Evidence) => {
     const source = lookup.getSource(e.sourceId);
-    const where = source ? `${source.title} — ${source.url ?? source.path ?? ""}` : "";
+    const where = source ? `${source.title} — ${sourceLocator(source)}` : "";
     const text = e.text.replace(/\s+/g, " ").trim();
     return `  [${e.id}] ${where}\n      ${text.length > maxExcerpt ? `${text.slice(0, maxExcerpt)}…` : text}`;
   };

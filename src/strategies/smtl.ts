@@ -20,15 +20,14 @@
  * failed answer from evidence leaves the answer empty (`ANSWER_FALLBACK`).
  */
 
+import type { ZodType } from "zod";
 import type { ResearchTools } from "../agents/research-tools.ts";
 import type { RunContext } from "../agents/run-context.ts";
 import { runAction } from "../agents/search-actions.ts";
 import { exceededLimit } from "../core/budget.ts";
-import { isDossierError } from "../core/errors.ts";
-import type { ChatMessage } from "../llm/client.ts";
-import { estimatePromptTokens } from "../llm/token-estimate.ts";
 import { explorationGuard } from "./exploration-budget.ts";
 import { type AskOutcome, answerFromEvidence, finishAnswer, type SmtlFigures } from "./smtl-answer.ts";
+import { SmtlConversation } from "./smtl-conversation.ts";
 import {
   agentSystem,
   type MODE_LINES,
@@ -72,11 +71,6 @@ export interface SmtlOptions {
   explorationShare?: number;
 }
 
-type Reply<T> =
-  | { kind: "ok"; value: T; raw: string }
-  | { kind: "malformed"; error: string }
-  | { kind: "stop"; reason: string };
-
 /** Runs the smtl strategy. */
 export async function runSmtl(ctx: RunContext, options: SmtlOptions): Promise<AskOutcome> {
   return ctx.inScope("smtl", () => smtlLoop(ctx, options));
@@ -103,8 +97,7 @@ async function smtlLoop(ctx: RunContext, options: SmtlOptions): Promise<AskOutco
   /** Evidence ids this agent's calls retrieved, in order. */
   const retrieved = new Set<string>();
   let plan: SmtlPlan | null = null;
-  let turns: ChatMessage[] = [{ role: "user", content: taskMessage(ctx.query, null, 0) }];
-  let note = "";
+  const talk = new SmtlConversation(ctx, taskMessage(ctx.query, null, 0));
   let stopReason: string | null = null;
   let answer: AnswerReply | null = null;
 
@@ -118,36 +111,9 @@ async function smtlLoop(ctx: RunContext, options: SmtlOptions): Promise<AskOutco
       mode,
     });
 
-  const ask = async <T>(
-    schema: import("zod").ZodType<T>,
-    mode: keyof typeof MODE_LINES,
-    extra = "",
-  ): Promise<Reply<T>> => {
+  const ask = <T>(schema: ZodType<T>, mode: keyof typeof MODE_LINES, extra = "") => {
     figures.modelTurns++;
-    const last = turns.at(-1)!.content;
-    try {
-      const r = await ctx.structured({
-        role: "searcher",
-        schema,
-        system: system(mode),
-        messages: turns.slice(0, -1),
-        prompt: [last, extra, note].filter(Boolean).join("\n\n"),
-        maxRepairs: 0,
-        maxOutputTokens: 2000,
-      });
-      return { kind: "ok", value: r.value, raw: r.raw };
-    } catch (error) {
-      if (isDossierError(error, "CANCELLED") || ctx.signal.aborted) throw error;
-      const limit = exceededLimit(error);
-      if (limit) return { kind: "stop", reason: `budget:${limit}` };
-      if (isDossierError(error, "STRUCTURED_OUTPUT_FAILED")) {
-        const errors = (error.details.errors as string[] | undefined) ?? [];
-        return { kind: "malformed", error: errors.at(-1) ?? error.message };
-      }
-      const code = isDossierError(error) ? error.code : "error";
-      ctx.emit({ type: "warning", code: "SMTL_STEP_FAILED", message: `model call failed (${code})` });
-      return { kind: "stop", reason: `error:${code}` };
-    }
+    return talk.call(schema, system(mode), extra);
   };
 
   /** Counts a malformed action; true when the error budget is spent. */
@@ -158,15 +124,10 @@ async function smtlLoop(ctx: RunContext, options: SmtlOptions): Promise<AskOutco
       code: "MALFORMED_ACTION",
       message: `malformed action ${figures.malformedActions} of ${errorBudget}: ${error.slice(0, 300)}`,
     });
-    note = `Your last reply was rejected: ${error.slice(0, 600)}\nReply again, following the protocol.`;
+    talk.reject(error);
     if (figures.malformedActions < errorBudget) return false;
     stopReason = "error-budget";
     return true;
-  };
-
-  const accept = (raw: string) => {
-    note = "";
-    turns.push({ role: "assistant", content: raw });
   };
 
   /** Calls made so far (by their description) and the step that made each. */
@@ -208,7 +169,7 @@ async function smtlLoop(ctx: RunContext, options: SmtlOptions): Promise<AskOutco
       (c) => `- ${describeCall(c)} → not run again: it was made in step ${made.get(keyOf(c)) ?? "?"}`,
     );
     const results = renderStep(step, labels, observations, ctx.evidence);
-    turns.push({ role: "user", content: repeats.length ? `${results}\n${repeats.join("\n")}` : results });
+    talk.tell(repeats.length ? `${results}\n${repeats.join("\n")}` : results);
   };
 
   const refine = async (forced: boolean): Promise<boolean> => {
@@ -230,21 +191,31 @@ async function smtlLoop(ctx: RunContext, options: SmtlOptions): Promise<AskOutco
         message: `plan refinement failed: ${r.error.slice(0, 200)}`,
       });
       figures.malformedActions++;
-      note = "";
+      talk.clearRejection();
       if (figures.malformedActions >= errorBudget) stopReason = "error-budget";
       return false;
     }
     plan = refinePlan(plan, r.value);
     figures.refinements++;
     ctx.emit({ type: "plan-refine", step: figures.steps, forced, plan });
-    const last = turns.at(-1)!;
-    turns[turns.length - 1] = { role: "user", content: `${last.content}\n\n${REFINE_REQUEST}` };
-    accept(r.raw);
-    turns.push({
-      role: "user",
-      content: `${renderPlan(plan)}\n\n${nextStepNote(figures.steps, maxSteps, true)}`,
-    });
+    talk.recordRefinement(
+      REFINE_REQUEST,
+      r.raw,
+      `${renderPlan(plan)}\n\n${nextStepNote(figures.steps, maxSteps, true)}`,
+    );
     return true;
+  };
+
+  /** Counts one more model step of the loop; the budget limit it reaches, or null. */
+  const startIteration = (): string | null => {
+    try {
+      ctx.budget.startIteration();
+      return null;
+    } catch (error) {
+      const limit = exceededLimit(error);
+      if (!limit) throw error;
+      return `budget:${limit}`;
+    }
   };
 
   /** The periodic refinement after every `refineEvery`-th step (none once the cap is reached). */
@@ -252,7 +223,7 @@ async function smtlLoop(ctx: RunContext, options: SmtlOptions): Promise<AskOutco
     if (figures.steps % refineEvery === 0 && figures.steps < maxSteps) await refine(false);
   };
 
-  const contextSize = () => estimatePromptTokens([system("step"), ...turns.map((t) => t.content)]);
+  const contextSize = () => talk.size(system("step"));
 
   // 1. The plan, with the first parallel calls; no tool runs before a valid plan.
   ctx.emit({ type: "phase", phase: "planning" });
@@ -262,13 +233,18 @@ async function smtlLoop(ctx: RunContext, options: SmtlOptions): Promise<AskOutco
       stopReason = stop;
       break;
     }
+    const limit = startIteration();
+    if (limit) {
+      stopReason = limit;
+      break;
+    }
     const r = await ask(planReplySchema(tools), "plan");
     if (r.kind === "stop") stopReason = r.reason;
     else if (r.kind === "malformed") malformed(r.error);
     else {
       plan = { goals: planFrom(r.value.goals), nextPaths: [] };
       ctx.emit({ type: "task-framed", spec: { mode: "smtl", thought: r.value.thought, goals: plan.goals } });
-      accept(r.raw);
+      talk.accept(r.raw);
       await runStep(freshCalls(r.value.calls));
       await refineWhenDue();
     }
@@ -285,17 +261,13 @@ async function smtlLoop(ctx: RunContext, options: SmtlOptions): Promise<AskOutco
       stopReason = stop;
       break;
     }
-    if (turns.length > 1 && contextSize() > contextTokens) {
+    if (talk.turns.length > 1 && contextSize() > contextTokens) {
       const tokensBefore = contextSize();
       await refine(true);
       if (stopReason) break;
-      const droppedTurns = turns.length - 1;
-      turns = [
-        {
-          role: "user",
-          content: `${taskMessage(ctx.query, plan, retrieved.size)}\n\n${nextStepNote(figures.steps, maxSteps, false)}`,
-        },
-      ];
+      const droppedTurns = talk.reset(
+        `${taskMessage(ctx.query, plan, retrieved.size)}\n\n${nextStepNote(figures.steps, maxSteps, false)}`,
+      );
       figures.contextResets++;
       ctx.emit({
         type: "context-reset",
@@ -305,12 +277,9 @@ async function smtlLoop(ctx: RunContext, options: SmtlOptions): Promise<AskOutco
         tokensAfter: contextSize(),
       });
     }
-    try {
-      ctx.budget.startIteration();
-    } catch (error) {
-      const limit = exceededLimit(error);
-      if (!limit) throw error;
-      stopReason = `budget:${limit}`;
+    const limit = startIteration();
+    if (limit) {
+      stopReason = limit;
       break;
     }
     const r = await ask(stepReplySchema(tools), "step");
@@ -333,7 +302,7 @@ async function smtlLoop(ctx: RunContext, options: SmtlOptions): Promise<AskOutco
         malformed(problem);
         continue;
       }
-      accept(r.raw);
+      talk.accept(r.raw);
       answer = proposed;
       break;
     }
@@ -346,7 +315,7 @@ async function smtlLoop(ctx: RunContext, options: SmtlOptions): Promise<AskOutco
       malformed(`every call repeats one already made: ${calls.map(describeCall).join("; ").slice(0, 300)}`);
       continue;
     }
-    accept(r.raw);
+    talk.accept(r.raw);
     await runStep(
       fresh,
       calls.filter((c) => !fresh.includes(c)),
