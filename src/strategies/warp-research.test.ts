@@ -13,6 +13,7 @@ import type { ScriptRole } from "../../test/research/model-script.ts";
 import { type ResearchWorld, startResearchWorld } from "../../test/research/world.ts";
 import { citedNumbers } from "../core/citations.ts";
 import type { ReportDocument } from "../core/report.ts";
+import { computeProcessMetrics } from "../eval/process/process-metrics.ts";
 
 let world: ResearchWorld | undefined;
 afterEach(async () => {
@@ -137,6 +138,8 @@ describe("warp in the research world", () => {
       result.events.flatMap((e) => (e.type === "source-add" ? [(e.source as { id: string }).id] : [])),
     );
     expectFullyCited(report, added);
+    // The log feeds the process metrics like any strategy's.
+    expect(computeProcessMetrics(result.events)).toMatchObject({ report: { headingErrors: 0 } });
     for (const ref of report.references) {
       expect(ref.kind).toBe("local");
       expect(ref.locator).toMatch(/^(batteries|grid)\.md#[a-z-]+$/);

@@ -417,6 +417,22 @@ describe("warp protocol", () => {
   });
 });
 
+describe("warp budgets", () => {
+  it("counts each deepening decision as an iteration of the outer loop", async () => {
+    const { dossier, docs } = warpDossier([
+      step("search", keywords("heat pump")),
+      step("initialize", outline("Efficiency", "Costs", "Grid")),
+      ...drafts(["S1", "S2", "S3"]),
+      step("deepen", expand("section-1", "A", "B")),
+      ...drafts(["S1.1", "S1.2"]),
+    ]);
+    const { result, events } = await run(dossier, docs, {}, { maxIterations: 1 });
+    expect(result.stopReason).toBe("budget:iterations");
+    expect(written(events)).toEqual(["1", "2", "3", "1.1", "1.2"]);
+    expect(result.report!.body).toContain("S1.2: the passages");
+  });
+});
+
 describe("warp content rules", () => {
   const allowed = new Set(Array.from({ length: 14 }, (_, i) => `E${i + 1}`));
   const cites = (n: number) => Array.from({ length: n }, (_, i) => `[E${i + 1}]`).join(" ");

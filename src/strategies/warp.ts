@@ -157,8 +157,9 @@ export async function runWarp(ctx: RunContext, options: WarpOptions): Promise<Re
     for (;;) {
       const leaf = unwrittenLeaves(state.outline).find((s) => !attempted.has(s.id));
       if (!leaf || stopReason) return;
+      // The iteration limit counts deepening decisions; the leaves of the last expansion are still drafted.
       const guard = shouldStop();
-      if (guard) return stop(guard);
+      if (guard && guard !== "budget:iterations") return stop(guard);
       attempted.add(leaf.id);
       // Each section depends on the draft before it: one phase per section.
       ctx.emit({ type: "phase", phase: "drafting", detail: positionOf(leaf.id) });
