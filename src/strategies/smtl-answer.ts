@@ -13,7 +13,14 @@ import { createOutline } from "../core/outline.ts";
 import { type Evidence, sourceLocator } from "../core/source.ts";
 import { assembleReport, type ReportPart } from "./report-assembly.ts";
 import { finalPrompt, finalSystem } from "./smtl-prompts.ts";
-import { type AnswerReply, evidenceIdsIn, finalReplySchema, type SmtlPlan } from "./smtl-protocol.ts";
+import {
+  type AnswerReply,
+  evidenceId,
+  evidenceIdsIn,
+  finalReplySchema,
+  goalId,
+  type SmtlPlan,
+} from "./smtl-protocol.ts";
 import type { ResearchOutcome } from "./types.ts";
 
 /** A numbered citation of the answer. */
@@ -86,9 +93,8 @@ const NO_ANSWER = "No answer could be formed from the evidence gathered.";
 /** Builds the outcome and the report, and emits `answer-ready`. */
 export function finishAnswer(ctx: RunContext, options: FinishOptions): AskOutcome {
   const allowed = new Set(options.retrieved);
-  const norm = (id: string) => id.trim().toUpperCase();
   const inline = evidenceIdsIn(options.text);
-  const extra = options.citations.map(norm).filter((id) => !inline.includes(id) && allowed.has(id));
+  const extra = options.citations.map(evidenceId).filter((id) => !inline.includes(id) && allowed.has(id));
   const text = options.text.trim()
     ? `${options.text.trim()}${extra.length ? ` [${extra.join(", ")}]` : ""}`
     : NO_ANSWER;
@@ -96,7 +102,7 @@ export function finishAnswer(ctx: RunContext, options: FinishOptions): AskOutcom
   const parts: ReportPart[] = [answerPart];
   const goals = options.plan?.goals ?? [];
   if (goals.length) {
-    const byGoal = new Map(options.verification.map((v) => [norm(v.goal), v.evidence.map(norm)]));
+    const byGoal = new Map(options.verification.map((v) => [goalId(v.goal), v.evidence.map(evidenceId)]));
     const lines = goals.map((g) => {
       const ids = (byGoal.get(g.id) ?? []).filter((id) => allowed.has(id));
       return `- ${g.id} (${g.status}) ${g.goal}${ids.length ? ` [${ids.join(", ")}]` : ""}`;
@@ -199,7 +205,7 @@ export async function answerFromEvidence(
     const shown = new Set(evidence.map((e) => e.id));
     return {
       answer: value.answer,
-      citations: value.citations.filter((id) => shown.has(id.trim().toUpperCase())),
+      citations: value.citations.map(evidenceId).filter((id) => shown.has(id)),
     };
   } catch (error) {
     if (isDossierError(error, "CANCELLED") || ctx.signal.aborted) throw error;

@@ -187,7 +187,7 @@ export function planFrom(drafts: z.infer<typeof goalDraft>[], offset = 0): Goal[
 
 /** Applies a refinement to a plan (unknown goal ids are ignored; new goals up to the cap). */
 export function refinePlan(plan: SmtlPlan, reply: z.infer<typeof refineReplySchema>): SmtlPlan {
-  const byId = new Map(reply.goals.map((g) => [g.id.trim().toUpperCase(), g]));
+  const byId = new Map(reply.goals.map((g) => [goalId(g.id), g]));
   const goals = plan.goals.map((g) => {
     const r = byId.get(g.id);
     return r ? { ...g, status: r.status, analysis: r.analysis } : g;
@@ -196,6 +196,17 @@ export function refinePlan(plan: SmtlPlan, reply: z.infer<typeof refineReplySche
   const maxId = goals.reduce((m, g) => Math.max(m, Number(g.id.slice(1)) || 0), 0);
   goals.push(...planFrom(reply.newGoals.slice(0, room), maxId));
   return { goals, nextPaths: reply.nextPaths, recap: reply.recap };
+}
+
+/** An evidence id as the model may write it (`E4`, `[E4]`, `e4`) in its canonical form. */
+export function evidenceId(raw: string): string {
+  return /E\d+/i.exec(raw)?.[0].toUpperCase() ?? raw.trim().toUpperCase();
+}
+
+/** A goal id as the model may write it (`G2`, `g2`, `goal 2`) in its canonical form. */
+export function goalId(raw: string): string {
+  const n = /\d+/.exec(raw)?.[0];
+  return n ? `G${Number(n)}` : raw.trim().toUpperCase();
 }
 
 /** Evidence ids named in a text (`[E4]`, `E4, E7`). */
@@ -212,15 +223,14 @@ export function answerProblem(
   plan: SmtlPlan,
   retrieved: ReadonlySet<string>,
 ): string | null {
-  const norm = (id: string) => id.trim().toUpperCase();
-  const cited = [...answer.citations.map(norm), ...evidenceIdsIn(answer.text)];
-  const named = [...cited, ...answer.verification.flatMap((v) => v.evidence.map(norm))];
+  const cited = [...answer.citations.map(evidenceId), ...evidenceIdsIn(answer.text)];
+  const named = [...cited, ...answer.verification.flatMap((v) => v.evidence.map(evidenceId))];
   const unknown = [...new Set(named.filter((id) => !retrieved.has(id)))];
   if (unknown.length) return `the answer cites evidence that was never retrieved: ${unknown.join(", ")}`;
   if (cited.length === 0) return "the answer cites no evidence";
   const verified = new Map<string, string[]>();
   for (const v of answer.verification) {
-    if (v.evidence.length) verified.set(norm(v.goal), v.evidence.map(norm));
+    if (v.evidence.length) verified.set(goalId(v.goal), v.evidence.map(evidenceId));
   }
   const open = plan.goals.filter((g) => !verified.has(g.id)).map((g) => g.id);
   if (open.length)
