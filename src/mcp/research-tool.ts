@@ -4,10 +4,14 @@
  * recorded as cancelled and can be resumed).
  */
 
+import { setTimeout as delay } from "node:timers/promises";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { DossierEvent } from "../core/events.ts";
 import { createRunBodySchema } from "../server/schemas.ts";
 import { errorResult, type McpContext, textResult } from "./context.ts";
+
+/** Pause between the last progress notification and the result (ms). */
+const PROGRESS_SETTLE_MS = 30;
 
 /** The tool's input: a research request (the report is always Markdown, plus HTML and JSON on disk). */
 export const deepResearchInputSchema = createRunBodySchema.omit({ formats: true });
@@ -62,6 +66,9 @@ export function registerDeepResearchTool(server: McpServer, context: McpContext)
             .catch(() => {});
         }
         const result = await handle.done;
+        // Clients dispatch notifications a microtask late: a result read in the same chunk as
+        // the last progress notifications would drop them, so let those go out on their own.
+        if (token !== undefined) await delay(PROGRESS_SETTLE_MS);
         if (result.status !== "completed" || result.markdown === null) {
           const why = result.error ? `[${result.error.code}] ${result.error.message}` : result.stopReason;
           return textResult(`run ${result.runId} ${result.status}: ${why}`, true);

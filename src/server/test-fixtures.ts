@@ -27,6 +27,27 @@ export interface Project {
 export async function createProject(options: Partial<DossierOptions> = {}): Promise<Project> {
   const root = mkdtempSync(join(tmpdir(), "dossier-server-"));
   const home = join(root, ".dossier");
+  const docs = await indexNotes(root, home);
+  const dossier = createDossier({
+    env: { DOSSIER_HOME: home },
+    cwd: root,
+    strategies: [holdStrategy as StrategyDefinition<never>],
+    ...options,
+  });
+  return {
+    root,
+    home,
+    docs,
+    dossier,
+    async close() {
+      await dossier.close();
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Writes two notes under `root/notes` and indexes them as corpus `notes` of `home`; returns the folder. */
+export async function indexNotes(root: string, home: string): Promise<string> {
   const docs = join(root, "notes");
   mkdirSync(docs, { recursive: true });
   writeFileSync(
@@ -44,22 +65,7 @@ export async function createProject(options: Partial<DossierOptions> = {}): Prom
   } finally {
     index.close();
   }
-  const dossier = createDossier({
-    env: { DOSSIER_HOME: home },
-    cwd: root,
-    strategies: [holdStrategy as StrategyDefinition<never>],
-    ...options,
-  });
-  return {
-    root,
-    home,
-    docs,
-    dossier,
-    async close() {
-      await dossier.close();
-      rmSync(root, { recursive: true, force: true });
-    },
-  };
+  return docs;
 }
 
 /** A strategy that emits `phases` phase events, then waits until the run is cancelled. */
