@@ -94,6 +94,26 @@ describe("input checked before the first model call", () => {
     });
   }
 
+  it("refuses a docs folder that does not exist, and names the key a chosen search provider lacks", async () => {
+    const root = project();
+    const server = await model();
+    const env = {
+      DOSSIER_MODEL: "openai-compatible:m",
+      DOSSIER_BASE_URL: server.url,
+      DOSSIER_HOME: join(root, "h"),
+    };
+    const missing = await runCliInProcess(["research", question, "--docs", "./missing"], { cwd: root, env });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/INPUT_INVALID.*--docs \.\/missing: no such folder/);
+    const tavily = await runCliInProcess(["research", question], {
+      cwd: root,
+      env: { ...env, DOSSIER_SEARCH: "tavily" },
+    });
+    expect(tavily.code).toBe(2);
+    expect(tavily.stderr).toMatch(/tavily needs TAVILY_API_KEY/);
+    expect(server.requests).toHaveLength(0);
+  });
+
   it("refuses a data directory that is a file, naming the setting", async () => {
     const root = project();
     writeFileSync(join(root, "home-file"), "x");

@@ -5,6 +5,7 @@
  * report is rendered, written to disk and announced with a report-ready event.
  */
 
+import { statSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import { guessQueryLanguage } from "../agents/language.ts";
 import type { ClarifyCallback } from "../agents/router.ts";
@@ -150,6 +151,14 @@ export async function prepareResearch(
   if (!web && sources !== "local-only") sources = "local";
   if ((sources === "web" || sources === "both") && providers.length === 0) {
     if (sources === "web") {
+      if (missing.length > 0) {
+        const needs = missing.map((m) => `${m.name} needs ${m.setting}`).join("; ");
+        throw new DossierError(
+          "PROVIDER_NOT_CONFIGURED",
+          `no usable web search provider: ${needs} (set it, or research local documents with --docs <dir> --sources local)`,
+          { details: { missing } },
+        );
+      }
       throw new DossierError(
         "PROVIDER_NOT_CONFIGURED",
         "no web search provider configured: set DOSSIER_SEARCH (e.g. DOSSIER_SEARCH=tavily with TAVILY_API_KEY, or searxng with SEARXNG_URL), or research local documents with --docs <dir> --sources local",
@@ -165,6 +174,7 @@ export async function prepareResearch(
     );
   }
 
+  if (request.docs) checkDocsFolder(resolve(cwd, request.docs), request.docs);
   let corpus: PreparedResearch["corpus"] = null;
   if (corpusName && sources !== "web") {
     const path = corpusPath(home, corpusName);
@@ -336,4 +346,28 @@ function checkCostBudget(
     `--max-cost needs a price for every model the run uses, and ${names.join(", ")} ${names.length > 1 ? "have" : "has"} none: add "prices": { "${names[0]}": { "inputPerMTok": …, "outputPerMTok": … } } to dossier.config.json (0 and 0 for a free local model), or use --max-tokens instead`,
     { details: { unpriced: names } },
   );
+}
+
+/** `--docs` must name a readable folder. */
+function checkDocsFolder(path: string, given: string): void {
+  let stat: ReturnType<typeof statSync>;
+  try {
+    stat = statSync(path);
+  } catch (cause) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    throw new DossierError(
+      "INPUT_INVALID",
+      `--docs ${given}: ${code === "ENOENT" ? "no such folder" : `cannot be read (${code ?? "error"})`}`,
+      { details: { path } },
+    );
+  }
+  if (!stat.isDirectory()) {
+    throw new DossierError(
+      "INPUT_INVALID",
+      `--docs ${given}: not a folder (give the folder that holds your documents)`,
+      {
+        details: { path },
+      },
+    );
+  }
 }

@@ -112,9 +112,13 @@ export function createSqliteRunStore(db: DatabaseSync): RunStore {
       return (rows as unknown as RunRow[]).map(fromRow);
     },
     resolveId(prefix: string) {
+      // A prefix of the id, or of its random suffix (the part after the date: `…-s3skuk`).
+      const escaped = prefix.replace(/[\\%_]/g, "\\$&");
       const rows = db
-        .prepare("SELECT id FROM runs WHERE id = ? OR id LIKE ? ESCAPE '\\' ORDER BY id = ? DESC, id LIMIT 4")
-        .all(prefix, `${prefix.replace(/[\\%_]/g, "\\$&")}%`, prefix) as { id: string }[];
+        .prepare(
+          "SELECT id FROM runs WHERE id = ? OR id LIKE ? ESCAPE '\\' OR id LIKE ? ESCAPE '\\' ORDER BY id = ? DESC, id LIMIT 4",
+        )
+        .all(prefix, `${escaped}%`, `%-${escaped}%`, prefix) as { id: string }[];
       const exact = rows.find((r) => r.id === prefix);
       if (exact) return exact.id;
       if (rows.length === 1) return rows[0]!.id;

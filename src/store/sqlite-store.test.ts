@@ -301,6 +301,15 @@ describe("RunStore", () => {
       expect(runs.resolveId("20260102")).toBe("20260102-000000-zzzzzz");
     });
 
+    it("resolves a prefix of an id's random suffix", () => {
+      const { runs } = open();
+      runs.create(newRun("20260101-000000-s3skuk"));
+      runs.create(newRun("20260101-000001-q8xyzw"));
+      expect(runs.resolveId("s3sk")).toBe("20260101-000000-s3skuk");
+      expect(runs.resolveId("q8xyzw")).toBe("20260101-000001-q8xyzw");
+      expect(() => runs.resolveId("zz")).toThrow(/no run matches/);
+    });
+
     it("prefers an exact id over longer ids it is a prefix of", () => {
       const { runs } = open();
       for (const id of ["run", "run-1", "run-2", "run-3", "run-4"]) runs.create(newRun(id));

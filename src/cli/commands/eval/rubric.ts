@@ -172,6 +172,19 @@ function registerGenerate(rubric: Command, io: CliIo): void {
         io.out(`${JSON.stringify({ ...generated, usage: judge.usage() })}\n`);
         return;
       }
+      if (!io.isTty && !flags.out) {
+        // Piped (`… > rubric.json`): stdout carries the rubric JSON alone; the rest goes to stderr.
+        for (const repair of generated.repairs) io.err(`repaired: ${repair}\n`);
+        io.err(
+          judgeSummaryLine(
+            judge.model,
+            { total: 1, ok: 1, failed: 0, calls: generated.calls, formatErrors: generated.formatErrors },
+            judge.usage(),
+          ),
+        );
+        io.out(`${JSON.stringify(generated.rubric, null, 2)}\n`);
+        return;
+      }
       io.out(
         formatTable(
           ["#", "category", "weight", "title"],
@@ -197,20 +210,23 @@ function registerScore(rubric: Command, io: CliIo): void {
     )
     .requiredOption("--rubric <file>", "rubric JSON ({query, items}) from `rubric generate`")
     .option("--report <file>", "the report (Markdown) to score")
-    .option("--compare <files...>", "score two reports with the same rubric and compare them")
+    .option(
+      "--compare <files...>",
+      "compare with the same rubric: --report a.md --compare b.md, or --compare a.md b.md",
+    )
     .option("--query <text>", "the query, when the rubric file is a bare item list")
     .action(
       async (
         flags: JudgeFlags & { rubric: string; report?: string; compare?: string[]; query?: string },
         cmd: Command,
       ) => {
-        const files = flags.compare ?? (flags.report ? [flags.report] : []);
-        if (
-          files.length === 0 ||
-          (flags.compare && flags.compare.length !== 2) ||
-          (flags.compare && flags.report)
-        ) {
-          throw new DossierError("INPUT_INVALID", "give --report <file>, or --compare <a> <b>");
+        // --report a --compare b, --compare a b, or --report a alone.
+        const files = [...(flags.report ? [flags.report] : []), ...(flags.compare ?? [])];
+        if (files.length === 0 || files.length > 2 || (flags.compare && files.length !== 2)) {
+          throw new DossierError(
+            "INPUT_INVALID",
+            "give --report <file>, or two reports to compare: --report <a> --compare <b>, or --compare <a> <b>",
+          );
         }
         const { rubric, repairs } = loadRubricFile(io, flags.rubric, flags.query);
         const reports = files.map((f) => ({ name: basename(f), text: readInput(io, f) }));
