@@ -10,7 +10,7 @@ import type { ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { DossierEvent } from "../../src/core/events.ts";
-import { createDossier, type Dossier } from "../../src/runtime/dossier.ts";
+import { createDossier, type Dossier, type DossierOptions } from "../../src/runtime/dossier.ts";
 import { MODE_LINES } from "../../src/strategies/smtl-prompts.ts";
 import { type FakeWeb, startFakeWeb } from "../fake-web/index.ts";
 import {
@@ -68,6 +68,8 @@ export function readerReply(call: ScriptedCall): ScriptReply {
 /** A running kit. */
 export interface SmtlKit {
   dossier: Dossier;
+  /** How `dossier` was built (for the one-call API). */
+  dossierOptions: DossierOptions;
   model: ScriptedModel;
   web: FakeWeb;
   /** Search queries received, in order. */
@@ -123,7 +125,7 @@ export async function startSmtlKit(
   origin = web.origin;
   const model = scriptedModel(steps);
   const home = mkdtempSync(join(tmpdir(), "dossier-smtl-"));
-  const dossier = createDossier({
+  const dossierOptions: DossierOptions = {
     env: { DOSSIER_HOME: join(home, ".dossier") },
     cwd: home,
     config: {
@@ -134,9 +136,11 @@ export async function startSmtlKit(
     },
     models: { "openai-compatible:scripted": model.model },
     toolPolicy: { retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1, jitter: 0, maxRetryAfterMs: 1 } },
-  });
+  };
+  const dossier = createDossier(dossierOptions);
   return {
     dossier,
+    dossierOptions,
     model,
     web,
     queries,
