@@ -22,9 +22,10 @@ afterEach(async () => {
   world = undefined;
 });
 
-function dossier(args: string[], w: ResearchWorld): Promise<CliOutcome> {
+function dossier(args: string[], w: ResearchWorld, isTty = false): Promise<CliOutcome> {
   return runCliInProcess(args, {
     cwd: w.home,
+    isTty,
     env: {
       HOME: w.home,
       DOSSIER_HOME: w.home,
@@ -80,9 +81,12 @@ describe("dossier ask", () => {
 
   it("prints the answer, its citations with their passages, and the figures", async () => {
     world = await startResearchWorld({ expectCalls: ONE_ANSWER });
-    const run = await dossier(["ask", "Which topic grew by 11 percent in 2025?"], world);
-    expect(run.stderr).toBe("");
+    const run = await dossier(["ask", "Which topic grew by 11 percent in 2025?"], world, true);
     expect(run.code).toBe(0);
+    // On a terminal, a progress line shows the steps as they run, and is cleared at the end.
+    expect(run.stderr).toContain("searching (step 1: 3 calls)");
+    expect(run.stderr).toContain("searching (step 2: 2 calls)");
+    expect(run.stderr.endsWith("\r\x1b[2K")).toBe(true);
     expect(run.stdout).toMatch(/^Answer: Topic 2 \[1\]/);
     expect(run.stdout).toContain("verified: every goal of the plan is backed by evidence");
     expect(run.stdout).toMatch(/\[1\] Page 2 — http:\/\/127\.0\.0\.1:\d+\/page\/2/);

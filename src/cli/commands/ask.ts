@@ -110,9 +110,10 @@ export function formatAsk(result: AskResult): string {
 
 /** Runs `dossier ask`. Resolves to the exit code. */
 export async function runAsk(io: CliIo, question: string, flags: AskFlags): Promise<number> {
-  const [{ createDossierForCli }, { budgetFromFlags }] = await Promise.all([
+  const [{ createDossierForCli }, { budgetFromFlags }, { createProgressLine }] = await Promise.all([
     import("../dossier-cli.ts"),
     import("./research.ts"),
+    import("../progress.ts"),
   ]);
   if (flags.sources && !["web", "local", "both", "local-only"].includes(flags.sources)) {
     throw new DossierError(
@@ -122,12 +123,22 @@ export async function runAsk(io: CliIo, question: string, flags: AskFlags): Prom
   }
   const strategyOptions = strategyOptionsFromFlags(flags);
   const dossier = createDossierForCli(io, flags);
+  // Ctrl-C cancels the run (recorded as cancelled); a second Ctrl-C quits at once.
   const interrupt = new AbortController();
-  const onSigint = () => interrupt.abort("interrupted (Ctrl-C)");
+  let interrupts = 0;
+  const onSigint = () => {
+    interrupts++;
+    if (interrupts > 1) process.exit(130);
+    io.err("\ndossier: cancelling (press Ctrl-C again to quit at once)…\n");
+    interrupt.abort("interrupted (Ctrl-C)");
+  };
   try {
     const budget = budgetFromFlags(dossier.config.budget, flags as ResearchFlags);
     process.on("SIGINT", onSigint);
+    const progress =
+      io.isTty && !flags.json ? createProgressLine((t) => io.err(t), process.stderr.columns ?? 120) : null;
     const result = await dossier.ask(question, {
+      ...(progress ? { onEvent: (e) => progress.update(e) } : {}),
       strategy: flags.strategy ?? "smtl",
       ...(Object.keys(strategyOptions).length ? { strategyOptions } : {}),
       ...(flags.sources ? { sources: flags.sources as "web" } : {}),
@@ -141,6 +152,7 @@ export async function runAsk(io: CliIo, question: string, flags: AskFlags): Prom
         if (!flags.json) for (const notice of prepared.notices) io.err(`dossier: ${notice}\n`);
       },
     });
+    progress?.done();
     io.out(flags.json ? `${askJson(result)}\n` : formatAsk(result));
     const { record } = result.research;
     if (record.status === "cancelled") return 130;
