@@ -165,9 +165,14 @@ async function smtlLoop(ctx: RunContext, options: SmtlOptions): Promise<AskOutco
       failed: observations.filter((o) => !o.ok).length,
     });
     const labels = batch.map(describeCall);
-    const repeats = repeated.map(
-      (c) => `- ${describeCall(c)} → not run again: it was made in step ${made.get(keyOf(c)) ?? "?"}`,
-    );
+    const repeats = [
+      ...repeated.map(
+        (c) => `- ${describeCall(c)} → not run again: it was made in step ${made.get(keyOf(c)) ?? "?"}`,
+      ),
+      ...calls
+        .slice(batch.length)
+        .map((c) => `- ${describeCall(c)} → not run: the tool-call budget is spent`),
+    ];
     const results = renderStep(step, labels, observations, ctx.evidence);
     talk.tell(repeats.length ? `${results}\n${repeats.join("\n")}` : results);
   };
