@@ -7,6 +7,8 @@
  * - `createDossier(options)`: the composition root every interface works through — research
  *   runs with handles (events, cancel), estimates, stored runs, the strategy registry;
  * - `StrategyDefinition` + `createDossier({ strategies })`: add your own research strategy;
+ * - `startServer({ dossier })`: the HTTP API (runs, SSE events, reports, MCP) with token auth;
+ *   `serveMcpStdio({ dossier })`: the MCP server over stdio;
  * - `prepareResearch` + `startResearch`: the two halves of a research job, for finer control;
  * - `loadConfig`, `registryFromConfig`, `openSqliteStore`: the pieces a job needs;
  * - `startRun`: run your own strategy as a recorded run with budgets, events and resume keys;
@@ -24,6 +26,9 @@ export { type GenerateRequest, type GenerateResult, LlmClient } from "./llm/clie
 export { PROVIDERS, parseModelSpec, ROLES, type Role } from "./llm/model-spec.ts";
 export { createModelRegistry, type ModelRegistry, type ModelRegistryOptions } from "./llm/registry.ts";
 export { generateStructured, type StructuredRequest, type StructuredResult } from "./llm/structured.ts";
+export type { McpContext } from "./mcp/context.ts";
+export { createMcpServer } from "./mcp/server.ts";
+export { type McpStdioOptions, type McpStdioServer, serveMcpStdio } from "./mcp/stdio.ts";
 export {
   type ReportFormat,
   renderHtml,
@@ -46,6 +51,16 @@ export type { ResearchHandle, ResearchOptions, ResearchResult } from "./runtime/
 export { type ResearchRequest, STRATEGIES, type StrategyName } from "./runtime/research-request.ts";
 export { type RunHandle, type RunResult, type Strategy, startRun } from "./runtime/run.ts";
 export type { RunsApi } from "./runtime/runs-api.ts";
+export {
+  createServerApp,
+  openApiDocument,
+  type RunningServer,
+  type ServerApp,
+  type ServerAppOptions,
+  type StartServerOptions,
+  startServer,
+} from "./server/index.ts";
+export { createRunManager, type RunManager } from "./server/run-manager.ts";
 export { openSqliteStore } from "./store/sqlite-store.ts";
 export type { Cache, EventLog, RunStore, Store } from "./store/types.ts";
 export { graphStrategy, minddrStrategy, offlineStrategy } from "./strategies/builtin/index.ts";
