@@ -52,9 +52,27 @@ describe("recomputeFromJudgments", () => {
 
   it("turns a scoring error into a failed row", () => {
     const broken = { ...criteria(1, "Task A"), criterions: {} };
-    const result = recomputeFromJudgments([broken], [{ id: 1, prompt: "Task A", judgment: { insight: [] } }]);
+    const judgment = { comprehensiveness: [], insight: [], instruction_following: [], readability: [] };
+    const result = recomputeFromJudgments([broken], [{ id: 1, prompt: "Task A", judgment }]);
     expect(result.rows[0]!.error).toMatch(/^error calculating scores: .*no criterions/);
     expect(result.summary).toMatchObject({ tasks: 0, failed: 1, overall: null });
+  });
+});
+
+describe("a judgment missing a dimension", () => {
+  it("drops its task, counted as failed, and the means are over the tasks that scored (hand-computed)", () => {
+    const { readability: _dropped, ...partial } = judgment([9, 1], [9, 1], [9, 1], [9, 1]);
+    const result = recomputeFromJudgments(
+      [criteria(1, "Task A"), criteria(2, "Task B")],
+      [
+        { id: 1, prompt: "Task A", judgment: judgment([6, 4], [6, 4], [6, 4], [6, 4]) },
+        { id: 2, prompt: "Task B", judgment: partial },
+      ],
+    );
+    expect(result.rows[1]!.error).toMatch(/lacks the dimension\(s\) readability/);
+    // Task A alone: every criterion 6 vs 4, so every share is 6 / (6 + 4) = 0.6.
+    expect(result.summary).toMatchObject({ tasks: 1, failed: 1 });
+    expect(result.summary.overall).toBeCloseTo(0.6, 12);
   });
 });
 

@@ -126,11 +126,13 @@ describe("calculateWeightedScores", () => {
     expect(scores.overall_score).toBeCloseTo(6.85 / 12.81, 12);
   });
 
-  it("gives 0 to a dimension the judge left out and to a 0/0 share", () => {
+  it("gives 0 to a 0/0 share and to a dimension rated with no usable item", () => {
     const { scores } = scoreJudgment(
       {
         comprehensiveness: [{ criterion: "Coverage of causes", article_1_score: 0, article_2_score: 0 }],
         insight: [{ criterion: "Depth of analysis", article_1_score: 6, article_2_score: 2 }],
+        instruction_following: [],
+        readability: [{ criterion: "Clarity" }],
       },
       CRITERIA,
     );
@@ -142,6 +144,18 @@ describe("calculateWeightedScores", () => {
       // T_tgt = 0.3·6 = 1.8, T_ref = 0.3·2 = 0.6
       overall_score: 1.8 / 2.4,
     });
+  });
+
+  it("refuses a judgment that leaves a dimension out, naming it (the task is dropped, not scored)", () => {
+    expect(() =>
+      scoreJudgment(
+        {
+          comprehensiveness: [{ criterion: "Coverage of causes", article_1_score: 5, article_2_score: 5 }],
+          insight: [{ criterion: "Depth of analysis", article_1_score: 6, article_2_score: 2 }],
+        },
+        CRITERIA,
+      ),
+    ).toThrow(/lacks the dimension\(s\) instruction_following, readability/);
   });
 
   it("sets the reference average to 0 when the last parsed item has no article_2_score, as the benchmark does", () => {

@@ -141,6 +141,14 @@ export function scoreJudgment(
   judgment: Record<string, unknown>,
   criteria: RaceCriteria,
 ): { scores: RaceTaskScores; detail: WeightedScores } {
+  // Like the benchmark, a judgment must rate all four dimensions; one that does not is dropped
+  // (the task counts as failed) rather than scored with a dimension missing.
+  const missing = RACE_DIMENSIONS.filter((dim) => !Array.isArray(judgment[dim]));
+  if (missing.length > 0) {
+    throw new DossierError("INPUT_INVALID", `the judgment lacks the dimension(s) ${missing.join(", ")}`, {
+      details: { missing },
+    });
+  }
   const detail = calculateWeightedScores(judgment, criteria);
   return { scores: normalizeScores(detail), detail };
 }

@@ -73,12 +73,12 @@ describe("scoreReports", () => {
       ],
       { concurrency: 8 },
     );
-    // a: (5·1 + 3·(1/3) + 1·0 − 2·(2/3)) / 11 = 14/33
-    expect(a!.score.score).toBeCloseTo(14 / 33, 12);
+    // a: (5·1 + 3·(1/3) + 1·0 − 2·(2/3)) / Σw = (14/3) / 7 = 2/3
+    expect(a!.score.score).toBeCloseTo(2 / 3, 12);
     expect(a!.items.map((i) => i.rating)).toEqual([10, 4, 1, 7]);
     expect(a!.judge).toEqual({ total: 4, ok: 4, failed: 0, calls: 5, formatErrors: 1 });
-    // b: cost item failed and is left out: (5·(2/3) + 1·1 − 2·0) / 8 = (13/3) / 8 = 13/24
-    expect(b!.score.score).toBeCloseTo(13 / 24, 12);
+    // b: cost item failed and is left out: (5·(2/3) + 1·1 − 2·0) / (5 + 1 − 2) = (13/3) / 4 = 13/12
+    expect(b!.score.score).toBeCloseTo(13 / 12, 12);
     expect(b!.score).toMatchObject({ rated: 3, failed: 1, complete: false });
     expect(b!.items[1]).toMatchObject({ rating: null, value: null, error: { code: "PROVIDER_ERROR" } });
     expect(b!.judge).toMatchObject({ failed: 1, ok: 3 });

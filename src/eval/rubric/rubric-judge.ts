@@ -8,7 +8,7 @@ import type { LlmClient } from "../../llm/client.ts";
 import type { Role } from "../../llm/model-spec.ts";
 import { countJudgeOutcomes, type JudgeCounts, judgeAll } from "./judge-call.ts";
 import { RUBRIC_JUDGE_SYSTEM, rubricJudgePrompt, rubricRatingSchema } from "./rubric-prompts.ts";
-import { normalizeRating, type RubricScore, rubricScore } from "./rubric-score.ts";
+import { normalizeRating, type RubricDenominator, type RubricScore, rubricScore } from "./rubric-score.ts";
 import type { QueryRubric, RubricItem } from "./rubric-types.ts";
 
 /** A report to score. */
@@ -50,6 +50,8 @@ export interface ScoreReportsOptions {
   signal?: AbortSignal;
   /** Called as each judge call settles. */
   onProgress?: (done: number, total: number) => void;
+  /** Σw (default, the paper's Eq. 2) or Σ|w|. */
+  denominator?: RubricDenominator;
 }
 
 /** Scores each report against every rubric item; all judge calls share one concurrency limit. */
@@ -102,6 +104,7 @@ export async function scoreReports(
       score: rubricScore(
         rubric.items,
         items.map((i) => i.rating),
+        options.denominator ? { denominator: options.denominator } : {},
       ),
       judge: countJudgeOutcomes(mine.map((m) => m.outcome)),
     };

@@ -4,16 +4,20 @@
  * Each item k has a weight w_k (5 for key, 3–4 important, 1–2 optional, −1 or −2 for error
  * items) and a judge rating r_k on 1–10 of how well the report matches the item's description —
  * for an error item, how much the report commits the error. The rating is normalised linearly
- * to v_k = (r_k − 1) / 9 ∈ [0, 1], and
+ * to v_k = (r_k − 1) / 9 ∈ [0, 1], and, by default (the rubrics paper's Eq. 2),
  *
- *     Score = Σ_k w_k · v_k / Σ_k |w_k|
+ *     Score = Σ_k w_k · v_k / Σ_k w_k                    (denominator "sum")
  *
- * over the items the judge rated. A positive item adds up to w_k, an error item subtracts up
- * to |w_k|, so the score lies in [−E/T, P/T] where P is the sum of positive weights, E the sum
- * of error-weight magnitudes and T = P + E (all over rated items); a report that meets every
- * positive item and commits no error scores P/T. An item whose judge call failed is left out of
- * both sums (never counted as a rating of 1) and reported in `failed`; the score is null when no
- * item was rated.
+ * over the items the judge rated. With P the sum of positive weights and E the sum of
+ * error-weight magnitudes (rated items), Σ w = P − E: a report that meets every positive item
+ * and commits no error scores P / (P − E) ≥ 1, one that meets nothing and commits every error
+ * scores −E / (P − E). The named alternative
+ *
+ *     Score = Σ_k w_k · v_k / Σ_k |w_k|                  (denominator "abs-sum")
+ *
+ * keeps the score within [−E/T, P/T] ⊂ [−1, 1] with T = P + E. An item whose judge call failed
+ * is left out of both sums (never counted as a rating of 1) and reported in `failed`; the score
+ * is null when no item was rated or the denominator is not positive.
  */
 
 import { DossierError } from "../../core/errors.ts";
@@ -29,10 +33,15 @@ export function normalizeRating(rating: number): number {
   return (rating - RATING_MIN) / (RATING_MAX - RATING_MIN);
 }
 
+/** Which sum of weights divides: Σw (the paper's Eq. 2, default) or Σ|w|. */
+export type RubricDenominator = "sum" | "abs-sum";
+
 /** The score of one report and what it was computed from. */
 export interface RubricScore {
-  /** Σ w·v / Σ|w| over rated items; null when none was rated. */
+  /** Σ w·v / Σw (or / Σ|w|) over rated items; null when none was rated. */
   score: number | null;
+  /** The denominator used. */
+  denominator: RubricDenominator;
   /** The lowest score possible with the rated items (every error fully committed, nothing met). */
   min: number | null;
   /** The highest score possible with the rated items (everything met, no error). */
@@ -52,7 +61,9 @@ export interface RubricScore {
 export function rubricScore(
   items: readonly Pick<RubricItem, "weight">[],
   ratings: readonly (number | null)[],
+  options: { denominator?: RubricDenominator } = {},
 ): RubricScore {
+  const denominator = options.denominator ?? "sum";
   if (ratings.length !== items.length)
     throw new DossierError("INTERNAL", `${items.length} items but ${ratings.length} ratings`);
   let weighted = 0;
@@ -67,15 +78,16 @@ export function rubricScore(
       throw new DossierError("INPUT_INVALID", `rating ${rating} outside 1..10`);
     rated++;
     weighted += item.weight * normalizeRating(rating);
-    total += Math.abs(item.weight);
+    total += denominator === "sum" ? item.weight : Math.abs(item.weight);
     if (item.weight > 0) positive += item.weight;
     else negative += -item.weight;
   });
   const failed = items.length - rated;
-  if (rated === 0 || total === 0)
-    return { score: null, min: null, max: null, rated, failed, complete: failed === 0 };
+  if (rated === 0 || total <= 0)
+    return { score: null, denominator, min: null, max: null, rated, failed, complete: failed === 0 };
   return {
     score: weighted / total,
+    denominator,
     min: -negative / total,
     max: positive / total,
     rated,

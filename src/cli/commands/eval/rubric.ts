@@ -206,7 +206,7 @@ function registerGenerate(rubric: Command, io: CliIo): void {
 function registerScore(rubric: Command, io: CliIo): void {
   withJudgeOptions(rubric.command("score"))
     .description(
-      "score a report with a rubric (one judge call per item, 1-10). Score = Σ w·v / Σ|w| over rated items, v = (rating − 1) / 9; an error item's rating is how much the report commits the error; failed judge calls are counted and left out",
+      "score a report with a rubric (one judge call per item, 1-10). Score = Σ w·v / Σw over rated items (the rubrics paper's Eq. 2; --denominator abs-sum divides by Σ|w|), v = (rating − 1) / 9; an error item's rating is how much the report commits the error; failed judge calls are counted and left out",
     )
     .requiredOption("--rubric <file>", "rubric JSON ({query, items}) from `rubric generate`")
     .option("--report <file>", "the report (Markdown) to score")
@@ -215,9 +215,16 @@ function registerScore(rubric: Command, io: CliIo): void {
       "compare with the same rubric: --report a.md --compare b.md, or --compare a.md b.md",
     )
     .option("--query <text>", "the query, when the rubric file is a bare item list")
+    .option("--denominator <which>", "sum (Σw, default) or abs-sum (Σ|w|)", "sum")
     .action(
       async (
-        flags: JudgeFlags & { rubric: string; report?: string; compare?: string[]; query?: string },
+        flags: JudgeFlags & {
+          rubric: string;
+          report?: string;
+          compare?: string[];
+          query?: string;
+          denominator: string;
+        },
         cmd: Command,
       ) => {
         // --report a --compare b, --compare a b, or --report a alone.
@@ -228,10 +235,18 @@ function registerScore(rubric: Command, io: CliIo): void {
             "give --report <file>, or two reports to compare: --report <a> --compare <b>, or --compare <a> <b>",
           );
         }
+        if (flags.denominator !== "sum" && flags.denominator !== "abs-sum")
+          throw new DossierError(
+            "INPUT_INVALID",
+            `--denominator takes sum or abs-sum, got "${flags.denominator}"`,
+          );
         const { rubric, repairs } = loadRubricFile(io, flags.rubric, flags.query);
         const reports = files.map((f) => ({ name: basename(f), text: readInput(io, f) }));
         const judge = openJudge(io, cmd, flags);
-        const scores = await scoreReports(judge.client, rubric, reports, { concurrency: judge.concurrency });
+        const scores = await scoreReports(judge.client, rubric, reports, {
+          concurrency: judge.concurrency,
+          denominator: flags.denominator as "sum" | "abs-sum",
+        });
         const counts = scores.reduce<JudgeCounts>(
           (a, s) => ({
             total: a.total + s.judge.total,
