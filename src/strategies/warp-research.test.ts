@@ -86,6 +86,26 @@ describe("warp in the research world", () => {
     expect(world.search.requests.length).toBe(2 + 5 + 1);
   });
 
+  it("with readPages, reads the best result per section and writes from its verbatim excerpts first", async () => {
+    world = await startResearchWorld({ expectCalls: { ...warpCalls, reader: 5 } });
+    const result = await world.research({
+      query: "How did battery costs and adoption change?",
+      strategy: "warp",
+      strategyOptions: { readPages: 1 },
+    });
+    expect(result.record.status).toBe("completed");
+    const report = result.outcome!.report;
+    expectFullyCited(report, new Set(report.sources.map((s) => s.id)));
+    // Each writer saw the page excerpts before the snippets, and cited them.
+    for (const prompt of world.script.prompts["warp-write"]) {
+      const first = /<passages>\n\[(E\d+)\]/.exec(prompt)![1]!;
+      expect(report.evidence.find((e) => e.id === first)?.retrievedBy.tool).toBe("read_page");
+    }
+    const cited = new Set(Object.values(report.evidenceByNumber).flat());
+    expect(report.evidence.some((e) => e.retrievedBy.tool === "read_page" && cited.has(e.id))).toBe(true);
+    expect(world.web.requests.length).toBeGreaterThan(0);
+  });
+
   it("keeps going when every search fails: sections without evidence are left out, no deepening", async () => {
     world = await startResearchWorld({
       searchFailsWith: 500,

@@ -3,9 +3,11 @@
  * search, the local knowledge base) for its top 5 hits; hits are recorded in the run's evidence
  * registry (so a passage keeps one id for the whole run), merged rank by rank across keywords,
  * deduplicated by exact text, and capped (20 passages at initialisation, 10 per section).
+ * Optionally the best web results are read for the section's goal and their verbatim excerpts
+ * come first (web snippets are short; the seed's knowledge base held whole abstracts).
  */
 
-import { recordLocalResults, recordSearchResults } from "../agents/evidence-recorder.ts";
+import { recordLocalResults, recordPageReading, recordSearchResults } from "../agents/evidence-recorder.ts";
 import type { ResearchTools } from "../agents/research-tools.ts";
 import type { RunContext } from "../agents/run-context.ts";
 import type { BudgetLimitName } from "../core/budget.ts";
@@ -38,6 +40,7 @@ export async function retrieve(
   tools: ResearchTools,
   keywords: readonly string[],
   cap: number,
+  reading: { pages: number; goal: string } = { pages: 0, goal: "" },
 ): Promise<Retrieval> {
   const useWeb = tools.available.includes("web_search");
   const useLocal = tools.available.includes("local_search");
@@ -65,18 +68,37 @@ export async function retrieve(
       return r.ok ? recordSearchResults(ctx, r.value.slice(0, TOP_K_PER_KEYWORD), keyword, r.callId) : [];
     }),
   );
+  const ranked: Evidence[] = [];
+  const depth = Math.max(0, ...lists.map((l) => l.length));
+  for (let rank = 0; rank < depth; rank++) for (const list of lists) if (list[rank]) ranked.push(list[rank]!);
+
+  const urls = useWeb && reading.pages > 0 ? webUrls(ctx, ranked).slice(0, reading.pages) : [];
+  const excerpts = await Promise.all(
+    urls.map(async (url) => {
+      const r = await tools.readPage(url, reading.goal);
+      note(r);
+      return r.ok ? recordPageReading(ctx, r.value, reading.goal, r.callId) : [];
+    }),
+  );
+
   const passages: Evidence[] = [];
   const seen = new Set<string>();
-  const depth = Math.max(0, ...lists.map((l) => l.length));
-  for (let rank = 0; rank < depth && passages.length < cap; rank++) {
-    for (const list of lists) {
-      const e = list[rank];
-      if (!e || passages.length >= cap) continue;
-      const key = squash(e.text);
-      if (seen.has(key)) continue;
-      seen.add(key);
-      passages.push(e);
-    }
+  for (const e of [...excerpts.flat(), ...ranked]) {
+    if (passages.length >= cap) break;
+    const key = squash(e.text);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    passages.push(e);
   }
-  return { passages, calls: jobs.length, failed, budget };
+  return { passages, calls: jobs.length + urls.length, failed, budget };
+}
+
+/** Distinct URLs of the web results among `evidence`, in order. */
+function webUrls(ctx: RunContext, evidence: readonly Evidence[]): string[] {
+  const urls: string[] = [];
+  for (const e of evidence) {
+    const url = e.retrievedBy.tool === "web_search" ? ctx.evidence.getSource(e.sourceId)?.url : undefined;
+    if (url && !urls.includes(url)) urls.push(url);
+  }
+  return urls;
 }

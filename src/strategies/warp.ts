@@ -66,6 +66,8 @@ export interface WarpOptions {
   forceExpand?: number;
   /** Scorer of the drafts in forced-expansion mode. Default `rubric`. */
   scorer?: WarpScorerName;
+  /** Web pages read per section for verbatim excerpts (0: search snippets only). Default 0. */
+  readPages?: number;
   /** Share of tokens/cost/time after which exploration stops. Default 0.9. */
   explorationShare?: number;
 }
@@ -118,8 +120,9 @@ export async function runWarp(ctx: RunContext, options: WarpOptions): Promise<Re
       return null;
     }
   };
-  const search = async (keywords: string[], cap: number): Promise<Evidence[]> => {
-    const r = await retrieve(ctx, tools, keywords, cap);
+  const search = async (keywords: string[], cap: number, goal = ""): Promise<Evidence[]> => {
+    const pages = goal ? (options.readPages ?? 0) : 0;
+    const r = await retrieve(ctx, tools, keywords, cap, { pages, goal });
     if (r.budget) stop(`budget:${r.budget}`);
     return r.passages;
   };
@@ -174,7 +177,7 @@ export async function runWarp(ctx: RunContext, options: WarpOptions): Promise<Re
     );
     const keywords = chosen?.keywords ?? [leaf.title];
     record("search", { name: "search", keywords }, before);
-    const passages = await search(keywords, MAX_SECTION_PASSAGES);
+    const passages = await search(keywords, MAX_SECTION_PASSAGES, `${leaf.title}: ${leaf.plan}`);
     if (passages.length === 0) {
       ctx.emit({
         type: "warning",

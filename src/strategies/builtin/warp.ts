@@ -24,6 +24,13 @@ export const warpOptionsSchema = z
       .max(12)
       .optional()
       .describe("forced-expansion mode: expand exactly N times, score every draft, keep the best"),
+    readPages: z
+      .number()
+      .int()
+      .min(0)
+      .max(3)
+      .default(0)
+      .describe("web pages read per section for verbatim excerpts (0: search snippets only)"),
     scorer: z
       .enum(["rubric", "grounding"])
       .default("rubric")
@@ -46,9 +53,9 @@ export const warpStrategy: StrategyDefinition<z.infer<typeof warpOptionsSchema>>
   description:
     "Writing as reasoning: a sparse outline, each section searched for and written in document order, then the draft deepened one section at a time until the policy terminates (works fully on local documents).",
   optionsSchema: warpOptionsSchema,
-  roles: ["planner", "searcher", "writer", "rubricer", "judge"],
+  roles: ["planner", "searcher", "writer", "reader", "rubricer", "judge"],
   capabilities: { needsModel: true, web: true, local: true },
-  estimate({ options }) {
+  estimate({ options, webReading }) {
     const forced = options.forceExpand;
     const expansions = forced === undefined ? [0, options.maxExpansions] : [forced, forced];
     const sections = [
@@ -60,11 +67,15 @@ export const warpStrategy: StrategyDefinition<z.infer<typeof warpOptionsSchema>>
       forced === undefined ? [Math.min(1, options.maxExpansions), expansions[1]!] : [forced, forced];
     const drafts = [expansions[0]! + 1, expansions[1]! + 1] as const;
     const scoring = forced !== undefined && options.scorer === "rubric";
+    const reads = webReading ? options.readPages : 0;
     return {
       llm: [
         { role: "searcher", count: [1 + sections[0], 1 + sections[1]], input: 4000, output: 150 },
         { role: "planner", count: [1, 1], input: 5000, output: 1200 },
         { role: "writer", count: [sections[0], sections[1]], input: 9000, output: 1200 },
+        ...(reads > 0
+          ? [{ role: "reader" as const, count: [0, sections[1] * reads] as Range, input: 12000, output: 800 }]
+          : []),
         { role: "planner", count: [decisions[0], decisions[1]], input: 14000, output: 600 },
         ...(scoring
           ? [
@@ -79,7 +90,7 @@ export const warpStrategy: StrategyDefinition<z.infer<typeof warpOptionsSchema>>
           : []),
       ],
       // One search per keyword per search tool (web, local, or both).
-      tools: [(1 + sections[0]) * KEYWORDS[0], (1 + sections[1]) * KEYWORDS[1] * 2],
+      tools: [(1 + sections[0]) * KEYWORDS[0], (1 + sections[1]) * KEYWORDS[1] * 2 + sections[1] * reads],
     };
   },
   async run(ctx, input) {
@@ -89,6 +100,7 @@ export const warpStrategy: StrategyDefinition<z.infer<typeof warpOptionsSchema>>
       language: input.language,
       maxExpansions: input.options.maxExpansions,
       scorer: input.options.scorer,
+      readPages: input.options.readPages,
       ...(input.options.forceExpand === undefined ? {} : { forceExpand: input.options.forceExpand }),
     });
   },
