@@ -92,6 +92,26 @@ describe("factStats", () => {
     );
   });
 
+  it("prints n/a, not 0, when every judgement failed", () => {
+    const stats = factStats([
+      {
+        id: 1,
+        citations: [triple("f", "a"), triple("g", "b")],
+        citations_deduped: {
+          a: group(["f"], [], "judge failed: role judge: no valid answer after 3 calls"),
+          b: group(["g"], [], "no reference: TOOL_ERROR: HTTP 404"),
+        },
+      },
+    ]);
+    expect([stats.effectiveCitations, stats.citationAccuracy, stats.citationsPerReport]).toEqual([
+      null,
+      null,
+      null,
+    ]);
+    expect(formatFactTable(stats)).not.toMatch(/0\.0000/);
+    expect(formatFactTable(stats)).toMatch(/n\/a/);
+  });
+
   it("prints whole-number figures as Python floats", () => {
     const stats = factStats([
       { id: 1, citations: [triple("f", "a")], citations_deduped: { a: group(["f"], ["supported"]) } },

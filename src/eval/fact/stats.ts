@@ -80,7 +80,10 @@ export function factStats(records: readonly FactValidated[]): FactStats {
     }
   }
   const judged = s.supported + s.unsupported;
-  const per = (n: number) => (s.reportsWithCitations > 0 ? n / s.reportsWithCitations : null);
+  // When no citation could be judged at all (every fetch or judgement failed) the figures are
+  // unknown, not zero.
+  const per = (n: number) =>
+    s.reportsWithCitations > 0 && s.urlsJudged > 0 ? n / s.reportsWithCitations : null;
   return {
     ...s,
     citationsPerReport: per(judged),
