@@ -175,7 +175,7 @@ describe("dossier research", () => {
     ]) {
       expect(events.stdout).toContain(` ${kind}`);
     }
-    expect(events.stdout).toMatch(/plan-update\s+\[planner\] iteration 1: \d+ nodes .* diff: \+T-5,T-6,T-7/);
+    expect(events.stdout).toMatch(/plan-update\s+\[planner\] iteration 0: \d+ nodes .* diff: \+T-5,T-6,T-7/);
     expect(events.stdout).toMatch(/decision\s+stop: planner-synthesize/);
   });
 
