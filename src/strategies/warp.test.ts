@@ -418,6 +418,17 @@ describe("warp protocol", () => {
 });
 
 describe("warp budgets", () => {
+  it("makes no call beyond a token budget too small for the first action, and still writes a report", async () => {
+    const { dossier, model, docs } = warpDossier([]);
+    const { result, events } = await run(dossier, docs, {}, { maxTokens: 100 });
+    expect(result.status).toBe("completed");
+    expect(result.stopReason).toBe("budget:tokens");
+    expect(model.calls).toHaveLength(0);
+    expect(of(events, "tool-start")).toHaveLength(0);
+    expect(of(events, "warning").map((e) => e.code)).toEqual(["BUDGET_EXCEEDED"]);
+    expect(result.report!.references).toEqual([]);
+  });
+
   it("counts each deepening decision as an iteration of the outer loop", async () => {
     const { dossier, docs } = warpDossier([
       step("search", keywords("heat pump")),

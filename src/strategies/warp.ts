@@ -136,7 +136,7 @@ export async function runWarp(ctx: RunContext, options: WarpOptions): Promise<Re
     );
     const keywords = survey?.keywords ?? [ctx.query.slice(0, 200)];
     record("search", { name: "search", keywords }, before);
-    const passages = await search(keywords, MAX_INITIAL_PASSAGES);
+    const passages = stopReason ? [] : await search(keywords, MAX_INITIAL_PASSAGES);
     const init = stopReason
       ? null
       : await act("INIT_FALLBACK", "outline failed; one section per survey keyword", () =>
@@ -175,6 +175,7 @@ export async function runWarp(ctx: RunContext, options: WarpOptions): Promise<Re
     const chosen = await act("SEARCH_FALLBACK", `keywords for ${position} failed; searching its title`, () =>
       chooseKeywords(ctx, { state, target: leaf, language }),
     );
+    if (!chosen && stopReason) return; // a budget limit: no more searching
     const keywords = chosen?.keywords ?? [leaf.title];
     record("search", { name: "search", keywords }, before);
     const passages = await search(keywords, MAX_SECTION_PASSAGES, `${leaf.title}: ${leaf.plan}`);
