@@ -200,7 +200,7 @@ export async function answerFromEvidence(
       schema: finalReplySchema,
       system: finalSystem(ctx.currentDate, options.language),
       prompt: finalPrompt(ctx.query, options.plan, evidence),
-      maxOutputTokens: 800,
+      maxOutputTokens: 2048,
     });
     const shown = new Set(evidence.map((e) => e.id));
     return {

@@ -47,7 +47,7 @@ export class SmtlConversation {
         messages: this.#turns.slice(0, -1),
         prompt: [last, extra, this.#note].filter(Boolean).join("\n\n"),
         maxRepairs: 0,
-        maxOutputTokens: 2000,
+        maxOutputTokens: 4096,
       });
       return { kind: "ok", value: r.value, raw: r.raw };
     } catch (error) {
