@@ -204,6 +204,28 @@ describe("dossier serve — resume, search and fetch", () => {
     expect((await post("/v1/runs/no-such-run/resume")).status).toBe(404);
   });
 
+  it("answers a short question with POST /v1/ask", async () => {
+    await start();
+    const res = await post("/v1/ask", {
+      question: "What is the answer?",
+      strategy: "answer",
+      corpus: "notes",
+    });
+    expect(res.status).toBe(200);
+    const answer = (await res.json()) as Record<string, unknown>;
+    expect(answer).toMatchObject({
+      answer: "42",
+      verified: true,
+      status: "completed",
+      stopReason: "answered",
+    });
+    expect(answer).not.toHaveProperty("research");
+    expect(project.dossier.runs.get(answer.runId as string).strategy).toBe("answer");
+    const bad = await post("/v1/ask", { question: "What is the answer?", steps: 0 });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ error: { message: expect.stringMatching(/^steps: /) } });
+  });
+
   it("searches the local corpus and reads a loopback page through the gateway", async () => {
     const { createServer } = await import("node:http");
     const web = createServer((_req, res) => {

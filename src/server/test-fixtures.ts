@@ -8,7 +8,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
 import { DossierError } from "../core/errors.ts";
+import { createOutline } from "../core/outline.ts";
 import { createDossier, type Dossier, type DossierOptions } from "../runtime/dossier.ts";
+import { assembleReport } from "../strategies/report-assembly.ts";
 import type { StrategyDefinition } from "../strategies/types.ts";
 import { CorpusIndex } from "../tools/corpus/corpus-index.ts";
 import { corpusPath } from "../tools/corpus/corpus-paths.ts";
@@ -31,7 +33,7 @@ export async function createProject(options: Partial<DossierOptions> = {}): Prom
   const dossier = createDossier({
     env: { DOSSIER_HOME: home },
     cwd: root,
-    strategies: [holdStrategy as StrategyDefinition<never>],
+    strategies: [holdStrategy as StrategyDefinition<never>, answerStrategy as StrategyDefinition<never>],
     ...options,
   });
   return {
@@ -84,6 +86,36 @@ export const holdStrategy: StrategyDefinition<{ phases?: number }> = {
       else ctx.signal.addEventListener("abort", fail, { once: true });
     });
     throw new Error("unreachable");
+  },
+};
+
+/** A strategy that answers "42" at once (an ask without a model), with a one-section report. */
+export const answerStrategy: StrategyDefinition<Record<string, never>> = {
+  name: "answer",
+  description: "answers 42 (tests)",
+  optionsSchema: z.object({}).strict() as z.ZodType<Record<string, never>>,
+  roles: [],
+  capabilities: { needsModel: false, web: false, local: true },
+  estimate: () => ({ llm: [], tools: [0, 0] }),
+  async run(ctx, input) {
+    ctx.emit({
+      type: "answer-ready",
+      answer: "42",
+      verified: true,
+      citations: [],
+      evidence: [],
+      steps: 1,
+      toolCalls: 0,
+      toolCallsPerStep: null,
+    });
+    const report = assembleReport(ctx, {
+      title: "Answer",
+      outline: createOutline([{ title: "Answer", plan: "the answer" }]),
+      language: input.language,
+      parts: [{ text: "## Answer\n\n42", allowed: new Set() }],
+      stopReason: "answered",
+    });
+    return { stopReason: "answered", report };
   },
 };
 
