@@ -14,8 +14,8 @@ import type { RunContext } from "../agents/run-context.ts";
 import { createOutline } from "../core/outline.ts";
 import { contentWords } from "../core/text.ts";
 import type { LocalSearchResult } from "../tools/types.ts";
-import type { ResearchOutcome } from "./types.ts";
 import { assembleReport, type ReportPart } from "./report-assembly.ts";
+import type { ResearchOutcome } from "./types.ts";
 
 /** Options of the offline strategy. */
 export interface OfflineOptions {
@@ -36,6 +36,8 @@ interface Candidate {
   hit: LocalSearchResult;
   callId: string;
   query: string;
+  /** A list item of the document (kept as a list item in the report). */
+  listItem: boolean;
 }
 
 const sentenceSegmenter = new Intl.Segmenter(undefined, { granularity: "sentence" });
@@ -92,7 +94,8 @@ export async function runOffline(ctx: RunContext, options: OfflineOptions): Prom
       picked.push(rest.splice(best, 1)[0]!);
     }
     chosen.push(...picked);
-    return picked;
+    // The most relevant passage first.
+    return picked.sort((a, b) => relevance(b.words, focus) - relevance(a.words, focus));
   };
 
   const sections: { title: string; picked: Candidate[] }[] = [];
@@ -112,13 +115,18 @@ export async function runOffline(ctx: RunContext, options: OfflineOptions): Prom
   ctx.emit({ type: "phase", phase: "writing", detail: `${sections.length} sections` });
   const parts: ReportPart[] = [];
   for (const s of sections) {
-    const lines = s.picked.map((c) => {
+    const cited = (c: Candidate) => {
       const e = recordLocalPassage(ctx, c.hit, c.text, c.query, c.callId);
       if (!e) return c.text;
       const end = /[.!?。！？]$/.exec(c.text)?.[0];
       return end ? `${c.text.slice(0, -1)} [${e.id}]${end}` : `${c.text} [${e.id}]`;
-    });
-    parts.push({ text: `## ${s.title}\n\n${lines.join(" ")}`, allowed: "all" });
+    };
+    // Prose first, as one paragraph; the documents' list items stay a list.
+    const prose = s.picked.filter((c) => !c.listItem).map(cited);
+    const items = s.picked.filter((c) => c.listItem).map((c) => `- ${cited(c)}`);
+    const lines = [...prose, ...items];
+    const body = [prose.join(" "), items.join("\n")].filter(Boolean).join("\n\n");
+    parts.push({ text: `## ${s.title}\n\n${body}`, allowed: "all" });
     ctx.emit({
       type: "section-written",
       sectionId: String(parts.length),
@@ -181,16 +189,41 @@ function isFacetWord(w: string): boolean {
 
 function candidates(hits: readonly LocalSearchResult[], callId: string, query: string): Candidate[] {
   const out: Candidate[] = [];
+  const add = (raw: string, hit: LocalSearchResult, listItem: boolean) => {
+    const text = balanceEmphasis(raw.replace(/\s+/g, " ").trim());
+    if (text.length < 30 || text.length > 500) return;
+    out.push({ text, words: new Set(contentWords(text)), hit, callId, query, listItem });
+  };
   for (const hit of hits) {
+    const prose: string[] = [];
+    for (const line of hit.text.split("\n")) {
+      const item = /^\s*(?:[-*+]|\d+[.)])\s+(.+)$/.exec(line);
+      if (item) {
+        // A list item is kept whole when it reads as a complete statement.
+        if (/^[A-Z0-9"“(]/.test(item[1]!.trim()) || /[\u3040-\u30ff\u3400-\u9fff]/.test(item[1]!))
+          add(item[1]!, hit, true);
+        prose.push("");
+      } else prose.push(line);
+    }
     // Lines wrapped inside a paragraph are one sentence stream; paragraph breaks stay breaks.
-    const flowing = hit.text.replace(/([^\n])\n(?!\n)/g, "$1 ");
+    const flowing = prose.join("\n").replace(/([^\n])\n(?!\n)/g, "$1 ");
     for (const { segment } of sentenceSegmenter.segment(flowing)) {
       const text = segment.replace(/\s+/g, " ").trim();
-      if (text.length < 30 || text.length > 500 || /^#/.test(text) || /^[|>-]/.test(text)) continue;
-      // Chunk edges cut sentences: skip pieces that start mid-sentence or stop mid-sentence.
-      if (/^[a-z,;:)]/.test(text) || !/[.!?。！？…"'”’)\]]$/.test(text)) continue;
-      out.push({ text, words: new Set(contentWords(text)), hit, callId, query });
+      if (/^#/.test(text) || /^[|>]/.test(text)) continue;
+      // Chunk edges cut sentences: only whole sentences, from a capital (or a CJK character) to a full stop.
+      if (!/^[A-Z0-9"“(\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/.test(text)) continue;
+      if (!/[.!?。！？…"'”’)\]]$/.test(text)) continue;
+      add(text, hit, false);
     }
+  }
+  return out;
+}
+
+/** Emphasis markers cut by a sentence boundary would run into the next text: drop unpaired ones. */
+function balanceEmphasis(text: string): string {
+  let out = text;
+  for (const marker of ["**", "__"]) {
+    if (out.split(marker).length % 2 === 0) out = out.split(marker).join("");
   }
   return out;
 }
@@ -210,9 +243,13 @@ function jaccard<T>(a: ReadonlySet<T>, b: ReadonlySet<T>): number {
 }
 
 function facetTitle(facet: string, picked: readonly Candidate[]): string {
-  const headings = picked
-    .map((c) => c.hit.headingPath?.split(" > ").at(-1) ?? "")
-    .filter((h) => h?.toLowerCase().includes(facet.toLowerCase()));
-  if (headings[0]) return headings[0];
+  // The documents' own heading for these passages: one that names the facet, else the most common one.
+  const headings = picked.map((c) => c.hit.headingPath?.split(" > ").at(-1)?.trim() ?? "").filter(Boolean);
+  const naming = headings.find((h) => h.toLowerCase().includes(facet.toLowerCase()));
+  if (naming) return naming;
+  const counts = new Map<string, number>();
+  for (const h of headings) counts.set(h, (counts.get(h) ?? 0) + 1);
+  const common = [...counts.entries()].sort((a, b) => b[1] - a[1])[0];
+  if (common && common[0].split(/\s+/).length >= 2) return common[0];
   return facet.charAt(0).toUpperCase() + facet.slice(1);
 }
