@@ -25,7 +25,10 @@ describe("library surface", () => {
     ]) {
       expect(typeof (dossier as Record<string, unknown>)[name], name).toBe("function");
     }
-    expect(dossier.STRATEGIES).toEqual(["graph", "minddr", "offline"]);
+    expect(dossier.STRATEGIES).toEqual(
+      expect.arrayContaining(["graph", "minddr", "offline", "warp", "smtl"]),
+    );
+    expect(dossier.STRATEGIES).toEqual(dossier.createStrategyRegistry().names());
     expect(typeof dossier.evaluation.race.scoreJudgment).toBe("function");
   });
 

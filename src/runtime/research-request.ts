@@ -6,9 +6,10 @@ import { z } from "zod";
 import { budgetLimitsSchema } from "../core/budget.ts";
 import { sourcesSchema } from "../core/run-options.ts";
 import { stripControlChars } from "../core/terminal-text.ts";
+import { BUILTIN_STRATEGIES } from "../strategies/builtin/index.ts";
 
-/** The built-in research strategies (more can be registered; see `StrategyRegistry`). */
-export const STRATEGIES = ["graph", "minddr", "offline"] as const;
+/** Names of the built-in research strategies (more can be registered; see `StrategyRegistry`). */
+export const STRATEGIES: readonly string[] = BUILTIN_STRATEGIES.map((s) => s.name);
 /** A research strategy's name. */
 export type StrategyName = string;
 

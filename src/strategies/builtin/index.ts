@@ -2,12 +2,13 @@
 
 import type { StrategyDefinition } from "../types.ts";
 import { graphStrategy } from "./graph.ts";
+import { mamsStrategy } from "./mams.ts";
 import { minddrStrategy } from "./minddr.ts";
 import { offlineStrategy } from "./offline.ts";
 import { smtlStrategy } from "./smtl.ts";
 import { warpStrategy } from "./warp.ts";
 
-export { graphStrategy, minddrStrategy, offlineStrategy };
+export { graphStrategy, minddrStrategy, offlineStrategy, smtlStrategy, warpStrategy };
 
 /** The built-in strategies. */
 export const BUILTIN_STRATEGIES: readonly StrategyDefinition<never>[] = [
@@ -16,4 +17,5 @@ export const BUILTIN_STRATEGIES: readonly StrategyDefinition<never>[] = [
   offlineStrategy,
   smtlStrategy,
   warpStrategy,
+  mamsStrategy,
 ] as unknown as StrategyDefinition<never>[];
