@@ -174,8 +174,9 @@ async function mamsLoop(ctx: RunContext, options: MamsOptions): Promise<Research
 
   ctx.emit({ type: "phase", phase: "researching" });
   for (;;) {
+    // A spent tool-call budget spends the allowance: the agent is told and asked for its final plan.
     const budgetStop = guard();
-    if (budgetStop) {
+    if (budgetStop && budgetStop !== "budget:toolCalls") {
       stop(budgetStop);
       break;
     }
