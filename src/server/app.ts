@@ -14,6 +14,7 @@ import { openApiDocument } from "./openapi.ts";
 import { createRunManager, type RunManager } from "./run-manager.ts";
 import { runsRoutes } from "./runs-routes.ts";
 import { toolsRoutes } from "./tools-routes.ts";
+import { mountWeb } from "./web.ts";
 
 /** Options of {@link createServerApp}. */
 export interface ServerAppOptions {
@@ -61,6 +62,7 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
   app.get("/health", (c) => c.json({ ok: true, version: pkg.version }));
   const document = openApiDocument({ version: pkg.version });
   app.get("/openapi.json", (c) => c.json(document));
+  mountWeb(app, { dossier, token: options.token });
 
   if (options.token !== null) {
     app.use("/v1/*", requireToken(options.token));

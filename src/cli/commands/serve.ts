@@ -39,9 +39,10 @@ export async function runServe(io: CliIo, flags: ServeFlags): Promise<number> {
   const port = whole("--port", flags.port, 0, 65535);
   const maxRuns = whole("--max-runs", flags.maxRuns, 1, 64);
   const maxBodyBytes = whole("--max-body", flags.maxBody, 1024, 64 * 1024 * 1024);
-  const [{ createDossierForCli }, { startServer }] = await Promise.all([
+  const [{ createDossierForCli }, { startServer }, { signInLink }] = await Promise.all([
     import("../dossier-cli.ts"),
     import("../../server/listen.ts"),
+    import("../../server/web.ts"),
   ]);
   const dossier = createDossierForCli(io, flags);
   let server: Awaited<ReturnType<typeof startServer>>;
@@ -78,6 +79,9 @@ export async function runServe(io: CliIo, flags: ServeFlags): Promise<number> {
     io.out(`Token (shown once; kept in ${server.tokenPath}): ${server.token}\n`);
     io.out("Send it as: Authorization: Bearer <token>\n");
   }
+  const link = server.token === null ? null : signInLink(server.app.app, server.url);
+  if (link) io.out(`Web UI: ${server.url}/ (one-time sign-in link, valid 15 minutes: ${link})\n`);
+  else if (server.token === null) io.out(`Web UI: ${server.url}/\n`);
 
   const signal = await new Promise<"SIGINT" | "SIGTERM">((resolve) => {
     process.once("SIGINT", () => resolve("SIGINT"));
