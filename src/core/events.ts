@@ -90,6 +90,8 @@ export const eventPayloadSchemas = {
     ok: z.boolean(),
     cached: z.boolean(),
     latencyMs: z.number(),
+    /** Part of the latency spent waiting for a slot of the provider's queue. */
+    queueMs: z.number().optional(),
     error: errorShape.optional(),
     resultCount: z.number().int().optional(),
     note: z.string().optional(),

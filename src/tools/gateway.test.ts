@@ -43,8 +43,10 @@ describe("ToolGateway", () => {
     expect(result).toMatchObject({ ok: true, value: ["r"], cached: false, provider: "p" });
     expect(calls).toBe(2);
     expect(clock.sleeps).toEqual([4000]);
-    expect(events.map((e) => e.type)).toEqual(["tool-start", "tool-end"]);
-    expect(events[1]).toMatchObject({ ok: true, cached: false, resultCount: 1, tool: "web_search" });
+    // The 429 also halves the provider's calls at once (adaptive limit), recorded as a warning.
+    expect(events.map((e) => e.type)).toEqual(["tool-start", "warning", "tool-end"]);
+    expect(events[1]).toMatchObject({ code: "PROVIDER_BACKOFF" });
+    expect(events[2]).toMatchObject({ ok: true, cached: false, resultCount: 1, tool: "web_search" });
   });
 
   it("returns failures as structured observations, never throwing", async () => {

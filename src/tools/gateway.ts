@@ -37,7 +37,24 @@ export interface ProviderPolicy {
   breaker: BreakerPolicy;
   /** How long results stay cached (0 = not cached). */
   cacheTtlMs: number;
+  /**
+   * Adapt the concurrency to the provider: halve it when the provider answers 429, and raise
+   * it by one after as many successes in a row as calls in flight, up to `concurrency`.
+   */
+  adaptive?: boolean;
 }
+
+/**
+ * Defaults by provider, over {@link DEFAULT_PROVIDER_POLICY}: a self-hosted SearXNG, the local
+ * corpus, page fetches (one host each) and page reads (model-bound) take more calls at once than
+ * a hosted search API.
+ */
+export const PROVIDER_DEFAULTS: Readonly<Record<string, Partial<ProviderPolicy>>> = {
+  searxng: { concurrency: 8 },
+  corpus: { concurrency: 16 },
+  http: { concurrency: 8 },
+  reader: { concurrency: 8 },
+};
 
 /** Defaults: 4 at once, 30 s per attempt, 2 retries, breaker after 5 failures, cached for a day. */
 export const DEFAULT_PROVIDER_POLICY: ProviderPolicy = {
@@ -87,6 +104,8 @@ interface ProviderState {
   policy: ProviderPolicy;
   queue: PQueue;
   breaker: CircuitBreaker;
+  /** Successes since the adaptive limit last changed. */
+  successes: number;
 }
 
 /** The tool gateway of a run (or of a CLI command). */
@@ -129,6 +148,8 @@ export class ToolGateway {
     const stepKey = this.#keys.next("tool", key.slice(key.lastIndexOf(":") + 1));
     const base = { callId, tool: call.tool, provider: call.provider };
     emit?.({ type: "tool-start", ...base, args: call.args });
+    /** Time spent waiting for a slot of the provider's queue (so waiting is told from working). */
+    let queueMs = 0;
 
     const finish = (result: ToolResult<T>): ToolResult<T> => {
       const cached = result.ok && result.cached;
@@ -140,6 +161,7 @@ export class ToolGateway {
         ok: result.ok,
         cached,
         latencyMs: result.latencyMs,
+        ...(queueMs > 0 ? { queueMs } : {}),
         ...(result.ok ? {} : { error: result.error }),
         ...(result.ok && call.count ? { resultCount: call.count(result.value) } : {}),
         ...(note ? { note } : {}),
@@ -201,8 +223,10 @@ export class ToolGateway {
     }
 
     try {
+      const queuedAt = this.#clock.now();
       const value = await state.queue.add(() => {
         const startedAt = this.#clock.now();
+        queueMs = startedAt - queuedAt;
         return withRetry((attempt) => this.#attempt(call, state.policy, attempt, startedAt), {
           policy: state.policy.retry,
           clock: this.#clock,
@@ -210,6 +234,7 @@ export class ToolGateway {
           random: this.#options.random,
           classify: (error) => {
             const e = toDossierError(error);
+            if (e.code === "RATE_LIMITED") this.#backOff(call.provider, state);
             const retryAfter = e.details.retryAfterMs;
             return typeof retryAfter === "number"
               ? { retryable: e.retryable, retryAfterMs: retryAfter }
@@ -218,6 +243,7 @@ export class ToolGateway {
         });
       });
       state.breaker.onSuccess();
+      this.#recover(state);
       if (useCache)
         cache.set("tool", key, { value }, { nowMs: this.#clock.now(), ttlMs: state.policy.cacheTtlMs });
       journal?.put(stepKey, { kind: "tool", value });
@@ -324,11 +350,44 @@ export class ToolGateway {
     }
   }
 
+  /** The provider's current limit of calls at once (adaptive; at most its policy's concurrency). */
+  concurrencyOf(provider: string): number {
+    return this.#state(provider).queue.concurrency;
+  }
+
+  /** Multiplicative decrease on a 429: half the calls at once, at least one. */
+  #backOff(provider: string, state: ProviderState): void {
+    if (state.policy.adaptive === false) return;
+    const before = state.queue.concurrency;
+    const after = Math.max(1, Math.floor(before / 2));
+    state.successes = 0;
+    if (after === before) return;
+    state.queue.concurrency = after;
+    this.#options.emit?.({
+      type: "warning",
+      code: "PROVIDER_BACKOFF",
+      message: `${provider} answered 429: ${after} call(s) at once instead of ${before}`,
+    });
+  }
+
+  /** Additive increase: one more call at once after a run of successes, up to the policy's limit. */
+  #recover(state: ProviderState): void {
+    if (state.policy.adaptive === false) return;
+    const current = state.queue.concurrency;
+    if (current >= state.policy.concurrency) return;
+    state.successes++;
+    if (state.successes >= current) {
+      state.queue.concurrency = current + 1;
+      state.successes = 0;
+    }
+  }
+
   #state(provider: string): ProviderState {
     let state = this.#providers.get(provider);
     if (!state) {
       const policy: ProviderPolicy = {
         ...DEFAULT_PROVIDER_POLICY,
+        ...PROVIDER_DEFAULTS[provider],
         ...this.#options.defaults,
         ...this.#options.providers?.[provider],
       };
@@ -336,7 +395,7 @@ export class ToolGateway {
         concurrency: policy.concurrency,
         ...(policy.ratePerSecond ? { intervalCap: policy.ratePerSecond, interval: 1000 } : {}),
       });
-      state = { policy, queue, breaker: new CircuitBreaker(policy.breaker) };
+      state = { policy, queue, breaker: new CircuitBreaker(policy.breaker), successes: 0 };
       this.#providers.set(provider, state);
     }
     return state;
