@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { bm25Idf, parseQuery, phraseMatch } from "./bm25.ts";
+import { getAnalyzer } from "./analyzer.ts";
+import { bm25Idf, ftsString, luceneLength, parseQuery, phraseMatch } from "./bm25.ts";
 import { CorpusIndex } from "./corpus-index.ts";
 import { pseudoRandomBytes } from "./test-fixtures.ts";
-import { termFrequencies, tokenize } from "./tokenize.ts";
+import { termFrequencies } from "./tokenize.ts";
 import type { DocumentInput } from "./types.ts";
 
 let index: CorpusIndex;
@@ -80,19 +81,30 @@ describe("BM25 (Lucene formula, configurable k1 and b)", () => {
     expect(scores("!!!")).toEqual([]);
   });
 
-  it("restricts to chunks containing a quoted phrase", () => {
+  it("restricts to chunks containing the phrases given apart from the query", () => {
     index.write([doc("p1", "machine learning is fun"), doc("p2", "learning about a machine")]);
     expect(scores("machine learning").map((r) => r[0])).toEqual(["p1", "p2"]);
-    expect(scores('"machine learning"').map((r) => r[0])).toEqual(["p1"]);
-    expect(parseQuery('"Machine  Learning" rocks')).toEqual({
+    const parsed = index.parseQuery("machine learning", ["Machines  Learned"]);
+    expect(parsed).toEqual({
       terms: new Map([
-        ["machine", 1],
-        ["learning", 1],
-        ["rocks", 1],
+        ["machin", 1],
+        ["learn", 1],
       ]),
-      phrases: [["machine", "learning"]],
+      phrases: [["machin", "learn"]],
     });
-    expect(phraseMatch([["a", "b"], ["c"]])).toBe('"a b" AND "c"');
+    const hits = index.searchBm25(parsed, { k1: 0.9, b: 0.4, limit: 10 });
+    expect(hits.map((h) => index.chunks([h.chunkId])[0]!.path)).toEqual(["p1"]);
+    expect(phraseMatch([["a", "b"], ["c"]])).toBe('"a" + "b" AND "c"');
+  });
+
+  it("quantises lengths as Lucene's norms", () => {
+    // SmallFloat.intToByte4 / byte4ToInt: 24 free values, then n − 24 with four significant bits.
+    for (let n = 0; n < 40; n++) expect(luceneLength(n)).toBe(n);
+    expect(luceneLength(41)).toBe(40);
+    expect(luceneLength(100)).toBe(96);
+    expect(luceneLength(201)).toBe(200);
+    expect(luceneLength(1000)).toBe(984);
+    expect(luceneLength(1_000_000)).toBe(24 + 0b1111 * 2 ** 16);
   });
 
   it("keeps N and avgdl right after removals", () => {
@@ -102,6 +114,83 @@ describe("BM25 (Lucene formula, configurable k1 and b)", () => {
     const result = scores("apple");
     expect(result[1]).toEqual(["d1", expect.closeTo(Math.log(1.2) / 1.828, 12)]);
     expect(index.stats()).toEqual({ documents: 2, chunks: 2, totalLength: 5 });
+  });
+});
+
+describe("queries are text, never FTS5 syntax", () => {
+  const paths = (query: string) =>
+    index.searchBm25(query, { k1: 0.9, b: 0.4, limit: 10 }).map((s) => index.chunks([s.chunkId])[0]!.path);
+  const limit = { k1: 0.9, b: 0.4, limit: 10 };
+
+  beforeEach(() => {
+    index.write([
+      doc("q1", "Low-code platforms change how software teams deliver"),
+      doc("q2", "Near the river, title: a report about rivers"),
+      doc("q3", "Maintenance costs of generated code"),
+    ]);
+  });
+
+  it("reads quotation marks as plain characters, paired or not", () => {
+    const plain = paths("low code platforms software");
+    expect(plain[0]).toBe("q1");
+    for (const query of [
+      '"“low code platforms software”"',
+      '"“low code platforms software',
+      '"low code" platforms "software"',
+      "“low code platforms software”",
+    ]) {
+      expect(paths(query)).toEqual(plain);
+    }
+    expect(paths('""""')).toEqual([]);
+    expect(parseQuery('"Machine  Learning" rocks')).toEqual({
+      terms: new Map([
+        ["machin", 1],
+        ["learn", 1],
+        ["rock", 1],
+      ]),
+      phrases: [],
+    });
+  });
+
+  it("reads AND, OR, NOT and NEAR as words", () => {
+    expect(paths("river NEAR report")[0]).toBe("q2");
+    expect(paths("NEAR(river report)")).toEqual(paths("near river report"));
+    expect(paths("costs NOT code")).toEqual(paths("costs code"));
+    expect(paths("costs OR rivers AND code")).toEqual(paths("costs rivers code"));
+    expect(parseQuery("a AND b OR c NOT d NEAR e", { analyzer: getAnalyzer("standard") }).terms).toEqual(
+      new Map(["a", "and", "b", "or", "c", "not", "d", "near", "e"].map((t) => [t, 1])),
+    );
+  });
+
+  it("reads parentheses, *, :, ^ and - as punctuation", () => {
+    expect(paths("(maintenance) cost*")).toEqual(paths("maintenance cost"));
+    expect(paths("title: report")).toEqual(paths("title report"));
+    expect(paths("tokens: river")).toEqual(paths("tokens river"));
+    expect(paths("-code -software")).toEqual(paths("code software"));
+    expect(paths("^river {tokens}: report")).toEqual(paths("river tokens report"));
+    expect(paths("*")).toEqual([]);
+  });
+
+  it("quotes every term of the FTS5 expression of required phrases", () => {
+    expect(ftsString('say "hi"')).toBe('"say ""hi"""');
+    for (const text of ['"a" OR b', "NEAR(x y)", "col:val*", "-not (this)", "^start"]) {
+      const expression = phraseMatch([[text]]);
+      expect(expression.startsWith('"') && expression.endsWith('"')).toBe(true);
+      expect(expression.slice(1, -1).replaceAll('""', "")).not.toContain('"');
+    }
+    // Phrases from hostile text are plain phrases, never operators.
+    for (const phrase of [
+      '"river" OR "code"',
+      "NEAR(river report)",
+      "tokens:river",
+      "-river",
+      "river*",
+      "(",
+    ]) {
+      expect(() => index.searchBm25(index.parseQuery("river", [phrase]), limit)).not.toThrow();
+    }
+    expect(index.searchBm25(index.parseQuery("river", ["river"]), limit)).toHaveLength(1);
+    expect(index.searchBm25(index.parseQuery("river", ['"river" OR "code"']), limit)).toEqual([]);
   });
 });
 
@@ -117,11 +206,12 @@ describe("BM25 against a brute-force reference", () => {
     });
     index.remove(["d1", "d2", "d3"]);
     index.write(texts.map((t, i) => doc(`r${i}`, t)));
-    const docs = texts.map((t) => termFrequencies(tokenize(t)));
-    const lengths = texts.map((t) => tokenize(t).length);
+    const analyze = getAnalyzer("english").analyze;
+    const docs = texts.map((t) => termFrequencies(analyze(t)));
+    const lengths = texts.map((t) => analyze(t).length);
     const avgdl = lengths.reduce((a, b) => a + b, 0) / texts.length;
     const reference = (query: string, k1: number, b: number) => {
-      const q = termFrequencies(tokenize(query));
+      const q = termFrequencies(analyze(query));
       return docs
         .map((tf, d) => {
           let score = 0;
@@ -129,7 +219,8 @@ describe("BM25 against a brute-force reference", () => {
             const df = docs.filter((x) => x.has(term)).length;
             const f = tf.get(term) ?? 0;
             if (df === 0 || f === 0) continue;
-            score += qtf * bm25Idf(texts.length, df) * (f / (f + k1 * (1 - b + (b * lengths[d]!) / avgdl)));
+            const dl = luceneLength(lengths[d]!);
+            score += qtf * bm25Idf(texts.length, df) * (f / (f + k1 * (1 - b + (b * dl) / avgdl)));
           }
           return [`r${d}`, score] as [string, number];
         })

@@ -10,15 +10,20 @@
  * N is the number of chunks, df(t) the number of chunks containing t, dl(d) the chunk's token
  * count and avgdl the mean token count. As in Lucene ≥ 8 the constant factor (k1 + 1) of the
  * classic formula is left out (it does not change the ranking), a query term repeated in the
- * query counts that many times (Anserini's bag-of-words boost), and unlike Lucene, lengths are
- * exact rather than quantised to one byte. Ties are broken by chunk id, ascending.
+ * query counts that many times (Anserini's bag-of-words boost), and dl is quantised to one
+ * byte as Lucene's norms are ({@link luceneLength}: exact up to 39, then four significant
+ * bits), while avgdl is exact — so with the `english` analyzer the scores reproduce Anserini's
+ * BM25 runs. Ties are broken by chunk id, ascending.
  *
- * Quoted phrases (`"machine learning"`) additionally restrict the candidates to chunks that
- * contain each phrase, found with an FTS5 phrase query over the same tokens.
+ * The query is text, never query syntax: quotation marks, parentheses, `AND`/`OR`/`NOT`/
+ * `NEAR`, `*`, `:` and `-` are ordinary characters that the analyzer drops or keeps like any
+ * other. Phrases that must occur are given separately (`phrases`), and every term of the FTS5
+ * expression built from them is a quoted string.
  */
 
 import type { StatementSync } from "node:sqlite";
-import { termFrequencies, tokenize } from "./tokenize.ts";
+import { type Analyzer, DEFAULT_ANALYZER, getAnalyzer } from "./analyzer.ts";
+import { termFrequencies } from "./tokenize.ts";
 
 /** BM25 parameters. */
 export interface Bm25Params {
@@ -37,10 +42,18 @@ export interface ScoredChunk {
   score: number;
 }
 
-/** A parsed query: term frequencies of all its tokens, and its quoted phrases as token lists. */
+/** An analysed query: the frequencies of its terms, and the phrases required, as term lists. */
 export interface ParsedQuery {
   terms: Map<string, number>;
   phrases: string[][];
+}
+
+/** Options of {@link parseQuery}. */
+export interface ParseQueryOptions {
+  /** The corpus's analyzer (default `english`). */
+  analyzer?: Analyzer;
+  /** Phrases each hit must contain (their words in order), given apart from the query text. */
+  phrases?: readonly string[];
 }
 
 /** Lucene's BM25 idf. */
@@ -48,17 +61,40 @@ export function bm25Idf(documentCount: number, documentFrequency: number): numbe
   return Math.log(1 + (documentCount - documentFrequency + 0.5) / (documentFrequency + 0.5));
 }
 
-/** Tokenises a query and extracts its quoted phrases. */
-export function parseQuery(query: string): ParsedQuery {
-  const phrases = [...query.matchAll(/"([^"]*)"/g)]
-    .map((m) => tokenize(m[1] ?? ""))
-    .filter((tokens) => tokens.length > 0);
-  return { terms: termFrequencies(tokenize(query)), phrases };
+/**
+ * Lucene's one-byte length norm, decoded (`SmallFloat.byte4ToInt(intToByte4(n))`): lengths
+ * below 40 are exact; above, n − 24 keeps its four most significant bits.
+ */
+export function luceneLength(length: number): number {
+  const FREE = 24;
+  if (length < FREE) return length;
+  const rest = length - FREE;
+  const bits = 32 - Math.clz32(rest);
+  if (bits < 4) return length;
+  const shift = bits - 4;
+  return FREE + (rest >>> shift) * 2 ** shift;
 }
 
-/** The FTS5 MATCH expression requiring every phrase (tokens hold letters, marks and digits only). */
+/** Analyses a query. Its text is never query syntax: quotes and operators are plain characters. */
+export function parseQuery(query: string, options: ParseQueryOptions = {}): ParsedQuery {
+  const analyzer = options.analyzer ?? getAnalyzer(DEFAULT_ANALYZER);
+  const phrases = (options.phrases ?? [])
+    .map((phrase) => analyzer.analyze(phrase))
+    .filter((terms) => terms.length > 0);
+  return { terms: termFrequencies(analyzer.analyze(query)), phrases };
+}
+
+/** An FTS5 string: the text in double quotes, inner double quotes doubled. Never an operator. */
+export function ftsString(text: string): string {
+  return `"${text.replaceAll('"', '""')}"`;
+}
+
+/**
+ * The FTS5 MATCH expression requiring every phrase: each term a quoted string, the terms of a
+ * phrase joined by `+`, phrases by `AND`.
+ */
 export function phraseMatch(phrases: readonly string[][]): string {
-  return phrases.map((tokens) => `"${tokens.join(" ")}"`).join(" AND ");
+  return phrases.map((terms) => terms.map(ftsString).join(" + ")).join(" AND ");
 }
 
 const SCORE_SQL = (filtered: boolean) => `
@@ -76,13 +112,20 @@ const SCORE_SQL = (filtered: boolean) => `
 /** Statements the scorer runs (from the index's statement cache). */
 export type SqlCache = (text: string) => StatementSync;
 
-/** The `limit` best chunks for `query`, best first. */
+/** Options of {@link bm25Search}. */
+export interface Bm25SearchOptions extends Bm25Params {
+  limit: number;
+  /** The corpus's analyzer, for a query given as text. */
+  analyzer: Analyzer;
+}
+
+/** The `limit` best chunks for `query` (text, or analysed with the corpus's analyzer), best first. */
 export function bm25Search(
   sql: SqlCache,
   query: string | ParsedQuery,
-  options: Bm25Params & { limit: number },
+  options: Bm25SearchOptions,
 ): ScoredChunk[] {
-  const parsed = typeof query === "string" ? parseQuery(query) : query;
+  const parsed = typeof query === "string" ? parseQuery(query, { analyzer: options.analyzer }) : query;
   const stats = sql(
     "SELECT chunk_count AS n, total_length AS total FROM corpus_stats WHERE id = 1",
   ).get() as {

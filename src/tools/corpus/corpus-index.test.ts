@@ -86,8 +86,8 @@ describe("CorpusIndex", () => {
         text: "alpha text",
       },
     ]);
-    // "A Alpha alpha text" = 4 tokens, "page text" = 2
-    expect(index.stats()).toEqual({ documents: 1, chunks: 2, totalLength: 6 });
+    // english analyzer: "A Alpha alpha text" = 3 terms ("a" is a stopword), "page text" = 2
+    expect(index.stats()).toEqual({ documents: 1, chunks: 2, totalLength: 5 });
     expect(index.documents().get("a.md")).toMatchObject({ contentHash: "hash-a.md", size: 10, mtimeMs: 5 });
 
     expect(index.write([doc("a.md", [{ text: "new text", anchor: "", headingPath: [] }])])).toBe(1);
@@ -119,5 +119,52 @@ describe("corpus names", () => {
     for (const bad of ["../x", "a/b", ".hidden", "", "a b", "x".repeat(65)]) {
       expect(() => checkCorpusName(bad)).toThrow(expect.objectContaining({ code: "INPUT_INVALID" }));
     }
+  });
+
+  it("records its analyzer, english for a new corpus, and keeps it when reopened", () => {
+    const path = join(dir, "an.db");
+    const index = CorpusIndex.open({ path });
+    expect(index.analyzer).toBe("english");
+    index.write([doc("a.md", [{ text: "The running cats", anchor: "", headingPath: [] }])]);
+    expect(index.getMeta("analyzer")).toBe("english");
+    expect(index.searchBm25("cat runs", { k1: 0.9, b: 0.4, limit: 5 })).toHaveLength(1);
+    expect(index.useAnalyzer("english")).toBe(false);
+    expect(index.stats().documents).toBe(1);
+    index.close();
+    const again = CorpusIndex.open({ path });
+    expect(again.analyzer).toBe("english");
+    expect(again.searchBm25("RUNNING", { k1: 0.9, b: 0.4, limit: 5 })).toHaveLength(1);
+    again.close();
+  });
+
+  it("drops every document when its analyzer changes, and then analyses with the new one", () => {
+    const index = CorpusIndex.open({ path: join(dir, "switch.db") });
+    index.write([doc("a.md", [{ text: "The running cats", anchor: "", headingPath: [] }])]);
+    expect(index.useAnalyzer("standard")).toBe(true);
+    expect(index.stats()).toEqual({ documents: 0, chunks: 0, totalLength: 0 });
+    expect(index.getMeta("analyzer")).toBe("standard");
+    index.write([doc("a.md", [{ text: "The running cats", anchor: "", headingPath: [] }])]);
+    expect(index.stats().totalLength).toBe(3);
+    expect(index.searchBm25("cat runs", { k1: 0.9, b: 0.4, limit: 5 })).toEqual([]);
+    expect(index.searchBm25("the cats", { k1: 0.9, b: 0.4, limit: 5 })).toHaveLength(1);
+    expect(() => index.useAnalyzer("klingon" as "english")).toThrow(
+      expect.objectContaining({ code: "INPUT_INVALID" }),
+    );
+    index.close();
+  });
+
+  it("reads a corpus indexed before analyzers were recorded with the standard analyzer", () => {
+    const path = join(dir, "legacy.db");
+    const index = CorpusIndex.open({ path });
+    index.useAnalyzer("standard");
+    index.write([doc("a.md", [{ text: "The running cats", anchor: "", headingPath: [] }])]);
+    index.close();
+    const db = new DatabaseSync(path);
+    db.exec("DELETE FROM meta WHERE key = 'analyzer'");
+    db.close();
+    const legacy = CorpusIndex.open({ path });
+    expect(legacy.analyzer).toBe("standard");
+    expect(legacy.searchBm25("the cats", { k1: 0.9, b: 0.4, limit: 5 })).toHaveLength(1);
+    legacy.close();
   });
 });

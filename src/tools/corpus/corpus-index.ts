@@ -1,13 +1,22 @@
 /**
  * A corpus index: one SQLite file holding documents, chunks, the BM25 postings, an FTS5 table
  * and (for hybrid retrieval) sqlite-vec vectors. See corpus-schema.ts for the layout and
- * bm25.ts for the scoring.
+ * bm25.ts for the scoring. The corpus's analyzer (analyzer.ts) is stored in its metadata
+ * (`analyzer`) and used for every write and query; a new corpus gets `english`, one indexed
+ * before analyzers were recorded is read with `standard`.
  */
 
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 import { type Clock, systemClock } from "../../core/clock.ts";
 import { DossierError } from "../../core/errors.ts";
-import { type Bm25Params, bm25Search, type ParsedQuery, type ScoredChunk } from "./bm25.ts";
+import {
+  type Analyzer,
+  type AnalyzerName,
+  DEFAULT_ANALYZER,
+  getAnalyzer,
+  isAnalyzerName,
+} from "./analyzer.ts";
+import { type Bm25Params, bm25Search, type ParsedQuery, parseQuery, type ScoredChunk } from "./bm25.ts";
 import { openCorpusDatabase } from "./corpus-db.ts";
 import {
   chunkIndexText,
@@ -77,6 +86,7 @@ export class CorpusIndex {
   readonly #clock: Clock;
   readonly #statements = new Map<string, StatementSync>();
   readonly #ctx: WriteContext;
+  #analyzer: Analyzer | undefined;
 
   private constructor(
     path: string,
@@ -92,6 +102,7 @@ export class CorpusIndex {
     this.#clock = clock;
     this.#ctx = {
       db,
+      analyzer: () => this.#currentAnalyzer(),
       sql: (text) => this.#sql(text),
       termIds: new Map(),
       hasVectors: () => this.#vectorsLoaded && vectorTableExists(db),
@@ -126,6 +137,54 @@ export class CorpusIndex {
     }
   }
 
+  #currentAnalyzer(): Analyzer {
+    if (!this.#analyzer) {
+      const stored = this.getMeta("analyzer");
+      const legacy = !stored && this.stats().chunks > 0;
+      this.#analyzer = getAnalyzer(isAnalyzerName(stored) ? stored : legacy ? "standard" : DEFAULT_ANALYZER);
+    }
+    return this.#analyzer;
+  }
+
+  /** The analyzer of this corpus's terms. */
+  get analyzer(): AnalyzerName {
+    return this.#currentAnalyzer().name;
+  }
+
+  /**
+   * Makes `name` this corpus's analyzer. When it is another analyzer than the current one,
+   * every document is removed (they must be indexed again) and true is returned.
+   */
+  useAnalyzer(name: AnalyzerName): boolean {
+    if (!isAnalyzerName(name)) {
+      throw new DossierError("INPUT_INVALID", `unknown analyzer "${String(name)}"`, {
+        details: { analyzer: name },
+      });
+    }
+    const current = this.analyzer;
+    return this.#transaction(() => {
+      let dropped = false;
+      if (current !== name) {
+        const paths = [...this.documents().keys()];
+        for (const path of paths) {
+          const row = this.#sql("SELECT id FROM documents WHERE path = ?").get(path) as { id: number };
+          deleteDocument(this.#ctx, row.id);
+        }
+        this.#sql("DELETE FROM terms").run();
+        this.#ctx.termIds.clear();
+        dropped = paths.length > 0;
+      }
+      this.setMeta("analyzer", name);
+      this.#analyzer = getAnalyzer(name);
+      return dropped;
+    });
+  }
+
+  /** Analyses `query` with this corpus's analyzer; `phrases` must then occur in every hit. */
+  parseQuery(query: string, phrases?: readonly string[]): ParsedQuery {
+    return parseQuery(query, { analyzer: this.#currentAnalyzer(), ...(phrases ? { phrases } : {}) });
+  }
+
   /** A value of the index's `meta` table. */
   getMeta(key: string): string | undefined {
     return (this.#sql("SELECT value FROM meta WHERE key = ?").get(key) as { value: string } | undefined)
@@ -157,7 +216,9 @@ export class CorpusIndex {
 
   /** Stores documents in one transaction, each replacing the document at its path; returns the chunks written. */
   write(documents: readonly DocumentInput[]): number {
+    const analyzer = this.#currentAnalyzer();
     return this.#transaction(() => {
+      if (this.getMeta("analyzer") !== analyzer.name) this.setMeta("analyzer", analyzer.name);
       let chunks = 0;
       const postings: PostingBuffer = [];
       for (const doc of documents) {
@@ -194,9 +255,12 @@ export class CorpusIndex {
     return { ...row };
   }
 
-  /** The best chunks for `query` by BM25. */
+  /**
+   * The best chunks for `query` by BM25: text (analysed with this corpus's analyzer, never read
+   * as query syntax) or a query from {@link CorpusIndex.parseQuery}.
+   */
   searchBm25(query: string | ParsedQuery, options: Bm25Params & { limit: number }): ScoredChunk[] {
-    return bm25Search((text) => this.#sql(text), query, options);
+    return bm25Search((text) => this.#sql(text), query, { ...options, analyzer: this.#currentAnalyzer() });
   }
 
   /** Chunks by id, in the order given (unknown ids are left out). */

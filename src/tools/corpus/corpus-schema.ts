@@ -6,12 +6,13 @@
  * - `chunks`: the chunk text, anchor, heading path, page, token count (`length`), whether it
  *   has an embedding, and the ids of its distinct terms (int32 little-endian, for deletion).
  * - `terms` / `postings`: the inverted index BM25 is computed from — one posting per (term,
- *   chunk) with the term frequency `tf` and the chunk length `dl` (denormalised so scoring
- *   reads postings only). Document frequency is the number of postings of a term.
+ *   chunk) with the term frequency `tf` and the chunk length `dl` (quantised as Lucene's norms,
+ *   denormalised so scoring reads postings only). Document frequency is the number of postings
+ *   of a term. Terms are the output of the corpus's analyzer (`meta.analyzer`).
  * - `corpus_stats`: chunk count and total length (N and avgdl of BM25).
- * - `chunks_fts`: FTS5 over the same segmented tokens (contentless, `ascii` tokenizer, which
- *   keeps our already-normalised tokens byte for byte), used for quoted-phrase queries.
- * - `meta`: root folder, index settings, embedding model and dimensions.
+ * - `chunks_fts`: FTS5 over the same terms (contentless, `ascii` tokenizer, which keeps our
+ *   already-normalised terms byte for byte), used for required phrases.
+ * - `meta`: root folder, index settings, analyzer, embedding model and dimensions.
  *
  * The sqlite-vec table `chunk_vectors` is created on the first hybrid indexing, when the
  * embedding dimension is known (see vectors.ts). Never edit a released migration: append one.

@@ -5,12 +5,16 @@
  */
 
 import type { DatabaseSync, StatementSync } from "node:sqlite";
-import { termFrequencies, tokenize } from "./tokenize.ts";
+import type { Analyzer } from "./analyzer.ts";
+import { luceneLength } from "./bm25.ts";
+import { termFrequencies } from "./tokenize.ts";
 import type { ChunkInput, DocumentInput } from "./types.ts";
 
-/** What the writer needs: the database, a statement cache and the term-id cache. */
+/** What the writer needs: the database, a statement cache, the term-id cache and the analyzer. */
 export interface WriteContext {
   db: DatabaseSync;
+  /** The corpus's analyzer. */
+  analyzer(): Analyzer;
   sql(text: string): StatementSync;
   termIds: Map<string, number>;
   /** Whether the vector table exists (deletions must remove vectors too). */
@@ -19,7 +23,7 @@ export interface WriteContext {
   now(): string;
 }
 
-/** The text tokenised for a chunk: its heading path, then its text. */
+/** The text analysed for a chunk: its heading path, then its text. */
 export function chunkIndexText(chunk: Pick<ChunkInput, "headingPath" | "text" | "indexText">): string {
   return chunk.indexText ?? [...chunk.headingPath, chunk.text].join("\n");
 }
@@ -54,7 +58,7 @@ function addStats(ctx: WriteContext, chunks: number, length: number): void {
     .run(chunks, length);
 }
 
-/** Postings waiting to be inserted: term id, chunk id, tf, dl — four numbers per posting. */
+/** Postings waiting to be inserted: term id, chunk id, tf, dl (Lucene's quantised length) — four numbers per posting. */
 export type PostingBuffer = number[];
 
 const POSTINGS_PER_STATEMENT = 64;
@@ -89,7 +93,7 @@ export function flushPostings(ctx: WriteContext, buffer: PostingBuffer): void {
 }
 
 /**
- * Inserts a document and its chunks (chunks without any token are left out); their postings
+ * Inserts a document and its chunks (chunks without any term are left out); their postings
  * go to `postings`, to be written with {@link flushPostings} in the same transaction. Returns
  * the new document id and chunk ids.
  */
@@ -108,9 +112,10 @@ export function insertDocument(
   );
   const insertFts = ctx.sql("INSERT INTO chunks_fts (rowid, tokens) VALUES (?, ?)");
   const chunkIds: number[] = [];
+  const analyzer = ctx.analyzer();
   let totalLength = 0;
   for (const chunk of doc.chunks) {
-    const tokens = tokenize(chunkIndexText(chunk));
+    const tokens = analyzer.analyze(chunkIndexText(chunk));
     if (tokens.length === 0) continue;
     const frequencies = termFrequencies(tokens);
     const ids = [...frequencies.keys()].map((term) => termId(ctx, term));
@@ -125,7 +130,8 @@ export function insertDocument(
       encodeIds(ids),
     ) as { id: number };
     let i = 0;
-    for (const tf of frequencies.values()) postings.push(ids[i++]!, id, tf, tokens.length);
+    const dl = luceneLength(tokens.length);
+    for (const tf of frequencies.values()) postings.push(ids[i++]!, id, tf, dl);
     insertFts.run(id, tokens.join(" "));
     chunkIds.push(id);
     totalLength += tokens.length;

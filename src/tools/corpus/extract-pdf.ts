@@ -1,12 +1,15 @@
 /**
  * PDF → one section per page (anchor `page=N`), with unpdf (PDF.js; XFA off, warnings
- * silenced). A page's paragraphs are its blocks separated by blank lines. A corrupt
- * or encrypted PDF throws UNREADABLE with `details.reason` `corrupt-pdf` / `encrypted-pdf`.
- * The title is the document's Title metadata, else the file name.
+ * silenced). A page's paragraphs are its blocks separated by blank lines, with words hyphenated
+ * across line ends joined. A page without extractable text (empty, or glyphs of fonts without
+ * a Unicode map read as control characters) is left out and listed in `pagesWithoutText`. A
+ * corrupt or encrypted PDF throws UNREADABLE with `details.reason` `corrupt-pdf` /
+ * `encrypted-pdf`. The title is the document's Title metadata, else the file name.
  */
 
 import { extractText, getDocumentProxy, getMeta } from "unpdf";
 import { DossierError } from "../../core/errors.ts";
+import { readPdfPageText } from "../fetch/pdf-page-text.ts";
 import type { ExtractedDocument, Section } from "./types.ts";
 
 /** True when the bytes start (within the first KB) with the `%PDF-` signature. */
@@ -54,17 +57,23 @@ export async function extractPdf(bytes: Uint8Array, fallbackTitle: string): Prom
       // metadata is optional
     }
     const sections: Section[] = [];
-    pages.forEach((text, index) => {
-      const paragraphs = text
-        .replace(/\r\n?/g, "\n")
-        .split(/\n[ \t]*\n/)
-        .map((p) => p.replace(/[ \t]+$/gm, "").trim())
+    const pagesWithoutText: number[] = [];
+    pages.forEach((raw, index) => {
+      const paragraphs = readPdfPageText(raw)
+        .text.split(/\n[ \t]*\n/)
+        .map((p) => p.trim())
         .filter((p) => p !== "");
       if (paragraphs.length > 0) {
         sections.push({ headingPath: [], anchor: `page=${index + 1}`, page: index + 1, paragraphs });
+      } else {
+        pagesWithoutText.push(index + 1);
       }
     });
-    return { title: title || fallbackTitle, sections };
+    return {
+      title: title || fallbackTitle,
+      sections,
+      ...(pagesWithoutText.length ? { pagesWithoutText } : {}),
+    };
   } finally {
     await pdf.loadingTask.destroy().catch(() => {});
   }

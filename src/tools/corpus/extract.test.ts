@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { GARBLED_GLYPHS, makeFixturePdf } from "../fetch/pdf-test-fixtures.ts";
 import { extractDocument, extractPlainText } from "./extract.ts";
 import { extractHtml } from "./extract-html.ts";
 import { extractMarkdown, inlineText } from "./extract-markdown.ts";
@@ -146,6 +147,24 @@ describe("extractDocument", () => {
       ok: false,
       reason: "corrupt-pdf",
       detail: "the PDF cannot be read: no %PDF- signature",
+    });
+  });
+
+  it("leaves out PDF pages without extractable text and names them", async () => {
+    const pdf = await makeFixturePdf(
+      [{ text: "Readable first page." }, { glyphIds: GARBLED_GLYPHS }, { text: "A hyphen-\nated word." }],
+      "Mixed",
+    );
+    expect(await extractDocument(pdf, "pdf", "mixed.pdf")).toEqual({
+      ok: true,
+      document: {
+        title: "Mixed",
+        sections: [
+          { headingPath: [], anchor: "page=1", page: 1, paragraphs: ["Readable first page."] },
+          { headingPath: [], anchor: "page=3", page: 3, paragraphs: ["A hyphenated word."] },
+        ],
+        pagesWithoutText: [2],
+      },
     });
   });
 

@@ -5,10 +5,12 @@ import type { IndexSummary } from "./types.ts";
 const summary = (over: Partial<IndexSummary>): IndexSummary => ({
   corpus: "default",
   root: "/r",
+  analyzer: "english",
   indexed: 0,
   unchanged: 0,
   removed: 0,
   skipped: [],
+  pagesWithoutText: [],
   chunks: 0,
   totalChunks: 0,
   totalDocuments: 0,
@@ -47,6 +49,23 @@ describe("formatIndexSummary", () => {
     );
     expect(formatIndexSummary(summary({ indexed: 2, chunks: 3, embedded: 3 }))).toBe(
       "indexed 2 files (3 chunks embedded), 3 chunks, 0.0 s",
+    );
+  });
+
+  it("names the PDF pages without extractable text", () => {
+    expect(
+      formatIndexSummary(
+        summary({
+          indexed: 2,
+          chunks: 9,
+          pagesWithoutText: [
+            { path: "scan.pdf", pages: [11] },
+            { path: "report.pdf", pages: [3, 4, 5, 9, 10, 12] },
+          ],
+        }),
+      ),
+    ).toBe(
+      "indexed 2 files (scan.pdf page 11: no extractable text; report.pdf pages 3–5, 9, 10, 12: no extractable text), 9 chunks, 0.0 s",
     );
   });
 });

@@ -1,9 +1,11 @@
 /**
  * The local corpus: safe ingestion of a folder of Markdown, text, HTML and PDF files into an
- * SQLite index (BM25 with configurable k1/b over segmented tokens, FTS5 for phrases, optional
+ * SQLite index (BM25 with configurable k1/b over analysed terms — English stemming and stopwords
+ * by default, CJK segmented —, FTS5 for required phrases, optional
  * sqlite-vec vectors fused by RRF), and the `local_search` tool.
  */
 
+export * from "./analyzer.ts";
 export * from "./bm25.ts";
 export * from "./chunker.ts";
 export * from "./corpus-index.ts";

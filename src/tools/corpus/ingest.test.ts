@@ -2,6 +2,7 @@ import { appendFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { instantClock } from "../../../test/scripted/clocks.ts";
+import { GARBLED_GLYPHS, makeFixturePdf } from "../fetch/pdf-test-fixtures.ts";
 import { CorpusIndex } from "./corpus-index.ts";
 import { formatIndexSummary } from "./index-summary.ts";
 import { indexDirectory } from "./ingest.ts";
@@ -14,8 +15,9 @@ let root: string;
 let index: CorpusIndex;
 
 const MAX = 10_000;
-const run = (extra: { chunking?: { maxChars: number; overlapChars: number } } = {}) =>
-  indexDirectory({ root, index, maxFileBytes: MAX, ...extra });
+const run = (
+  extra: { chunking?: { maxChars: number; overlapChars: number }; analyzer?: "english" | "standard" } = {},
+) => indexDirectory({ root, index, maxFileBytes: MAX, ...extra });
 const skips = (summary: IndexSummary) =>
   summary.skipped.map((s) => [s.path, s.reason]).sort((a, b) => (a[0]! < b[0]! ? -1 : 1));
 const search = (query: string, topK = 5) => localSearch({ index, query, topK });
@@ -180,5 +182,42 @@ describe("indexDirectory on the fixture folder", () => {
     expect(summary.indexed).toBe(5);
     expect(summary.unchanged).toBe(0);
     expect(summary.totalChunks).toBeGreaterThan(14);
+  });
+
+  it("indexes a new corpus with the english analyzer and re-indexes when the analyzer changes", async () => {
+    const first = await run();
+    expect(index.analyzer).toBe("english");
+    expect(first.analyzer).toBe("english");
+    expect((await run()).unchanged).toBe(5);
+    const switched = await run({ analyzer: "standard" });
+    expect(switched).toMatchObject({ indexed: 5, unchanged: 0, analyzer: "standard" });
+    expect(index.getMeta("analyzer")).toBe("standard");
+    // Without an analyzer the corpus keeps the one it has.
+    expect(await run()).toMatchObject({ unchanged: 5, analyzer: "standard" });
+  });
+
+  it("finds the same passage for a question wrapped in quotation marks", async () => {
+    await run();
+    const plain = await search("ribosomes proteins");
+    expect(plain.length).toBeGreaterThan(0);
+    expect(await search('"“ribosomes proteins”"')).toEqual(plain);
+    expect(await search('"“ribosomes (proteins) NEAR -x*:')).toEqual(
+      await search("ribosomes proteins near x"),
+    );
+  });
+
+  it("keeps PDF pages without extractable text out of the index and names them in the summary", async () => {
+    // Glyph ids of a font without a Unicode map: mostly control characters, a few letters.
+    const garbled = [...GARBLED_GLYPHS, 0x51, 0x5a, 0x58, 0x20, 0x51, 0x5a, 0x58];
+    writeFileSync(
+      join(root, "garbled.pdf"),
+      await makeFixturePdf([{ text: "Seagrass meadows store carbon." }, { glyphIds: garbled }], "Seagrass"),
+    );
+    const summary = await run();
+    expect(summary.pagesWithoutText).toEqual([{ path: "garbled.pdf", pages: [2] }]);
+    expect(formatIndexSummary(summary)).toContain("garbled.pdf page 2: no extractable text");
+    expect((await search("seagrass carbon"))[0]).toMatchObject({ path: "garbled.pdf", page: 1 });
+    expect(await search("qzx")).toEqual([]);
+    expect(index.chunkIdsOf("garbled.pdf")).toHaveLength(1);
   });
 });

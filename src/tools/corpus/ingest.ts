@@ -4,7 +4,7 @@
  * changed files are extracted, chunked and (re)written, documents whose file is gone or can no
  * longer be indexed are removed. Bad files are skipped with a reason, never fatal. With an
  * embeddings client, every chunk without a vector is then embedded (hybrid retrieval). A change
- * of tokenizer or chunking settings rebuilds the whole corpus.
+ * of analyzer, tokenizer or chunking settings rebuilds the whole corpus.
  */
 
 import { createHash } from "node:crypto";
@@ -12,6 +12,7 @@ import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import { type Clock, systemClock, throwIfAborted } from "../../core/clock.ts";
 import { DossierError, toDossierError } from "../../core/errors.ts";
+import { type AnalyzerName, DEFAULT_ANALYZER, isAnalyzerName } from "./analyzer.ts";
 import { type ChunkOptions, chunkDocument, DEFAULT_CHUNK_OPTIONS } from "./chunker.ts";
 import type { CorpusIndex } from "./corpus-index.ts";
 import type { EmbeddingClient } from "./embeddings.ts";
@@ -41,6 +42,11 @@ export interface IndexDirectoryOptions {
   /** Files larger than this are skipped (default 50 MB). */
   maxFileBytes?: number;
   chunking?: ChunkOptions;
+  /**
+   * The corpus's analyzer (`english` or `standard`); default: the one it has, `english` for a
+   * new corpus. Another analyzer than the stored one re-indexes every file.
+   */
+  analyzer?: AnalyzerName;
   /** When given, chunks are embedded for hybrid retrieval. */
   embeddings?: EmbeddingClient;
   /** Chunks per embedding step (default 256; the client batches requests itself). */
@@ -55,8 +61,8 @@ export interface IndexDirectoryOptions {
 /** Chunks buffered before a write transaction. */
 const WRITE_BATCH_CHUNKS = 2000;
 
-function settingsKey(chunking: Required<ChunkOptions>): string {
-  return JSON.stringify({ tokenizer: TOKENIZER_VERSION, chunking });
+function settingsKey(chunking: Required<ChunkOptions>, analyzer: AnalyzerName): string {
+  return JSON.stringify({ tokenizer: TOKENIZER_VERSION, analyzer, chunking });
 }
 
 /** Options of {@link embedPendingChunks}. */
@@ -110,17 +116,21 @@ export async function indexDirectory(options: IndexDirectoryOptions): Promise<In
   const { index } = options;
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const chunking = { ...DEFAULT_CHUNK_OPTIONS, ...options.chunking };
-  const key = settingsKey(chunking);
+  const stored = index.getMeta("analyzer");
+  const analyzer = options.analyzer ?? (isAnalyzerName(stored) ? stored : DEFAULT_ANALYZER);
+  const key = settingsKey(chunking, analyzer);
   if (index.getMeta("settings") !== key) {
     index.remove([...index.documents().keys()]);
     index.setMeta("settings", key);
   }
+  index.useAnalyzer(analyzer);
 
   const walk = await walkCorpus(options.root, {
     maxFileBytes,
     ...(options.includeHidden ? { includeHidden: true } : {}),
   });
   const skipped: SkippedFile[] = [...walk.skipped];
+  const pagesWithoutText: IndexSummary["pagesWithoutText"] = [];
   const existing = index.documents();
   const keep = new Set<string>();
   let pending: DocumentInput[] = [];
@@ -163,6 +173,9 @@ export async function indexDirectory(options: IndexDirectoryOptions): Promise<In
     if (!outcome.ok) {
       skipped.push({ path: file.path, reason: outcome.reason, detail: outcome.detail });
       continue;
+    }
+    if (outcome.document.pagesWithoutText?.length) {
+      pagesWithoutText.push({ path: file.path, pages: outcome.document.pagesWithoutText });
     }
     const docChunks = chunkDocument(outcome.document, chunking);
     pending.push({
@@ -210,10 +223,12 @@ export async function indexDirectory(options: IndexDirectoryOptions): Promise<In
   return {
     corpus: options.corpus ?? "default",
     root: walk.root,
+    analyzer,
     indexed,
     unchanged,
     removed: gone.length,
     skipped,
+    pagesWithoutText,
     chunks,
     totalChunks: stats.chunks,
     totalDocuments: stats.documents,

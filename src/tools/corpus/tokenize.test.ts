@@ -2,17 +2,22 @@ import { describe, expect, it } from "vitest";
 import { MAX_TOKEN_LENGTH, termFrequencies, tokenize } from "./tokenize.ts";
 
 describe("tokenize", () => {
-  it("lower-cases and splits Latin text at punctuation inside words", () => {
-    expect(tokenize("Hello, World! It's 3.14 — e-mail")).toEqual([
+  it("lower-cases and splits Latin text at UAX #29 word boundaries, as Lucene's StandardTokenizer", () => {
+    expect(tokenize("Hello, World! It's 3.14 — e-mail, e.g. U.S.A. 1,000.5")).toEqual([
       "hello",
       "world",
-      "it",
-      "s",
-      "3",
-      "14",
+      "it's",
+      "3.14",
       "e",
       "mail",
+      "e.g",
+      "u.s.a",
+      "1,000.5",
     ]);
+  });
+
+  it("makes typographic apostrophes ASCII", () => {
+    expect(tokenize("Don’t DON＇T don't")).toEqual(["don't", "don't", "don't"]);
   });
 
   it("keeps diacritics and folds full-width forms (NFKC)", () => {

@@ -1,29 +1,26 @@
 /**
- * The corpus tokenizer, used identically at index and at query time: NFKC normalisation,
- * lower-casing, Unicode word segmentation with `Intl.Segmenter` (which splits Chinese and
- * Japanese into dictionary words), then each word-like segment split into runs of letters,
- * marks and digits, so punctuation inside a segment (`learning's`, `3.14`) separates tokens.
+ * Word segmentation shared by every analyzer (analyzer.ts), identical at index and at query
+ * time: NFKC normalisation, lower-casing, typographic apostrophes (`’`, `＇`) made ASCII, then
+ * Unicode word segmentation with `Intl.Segmenter` — UAX #29 word boundaries, the rules Lucene's
+ * StandardTokenizer follows, so `it's`, `3.14` and `e.g` stay one word and `e-mail` is two;
+ * Chinese and Japanese are split into dictionary words. Only word-like segments are kept.
  */
 
-/** Bumped whenever tokenisation changes: a corpus indexed with another version is rebuilt. */
-export const TOKENIZER_VERSION = 1;
+/** Bumped whenever segmentation changes: a corpus indexed with another version is rebuilt. */
+export const TOKENIZER_VERSION = 2;
 
 /** Tokens longer than this (hashes, base64 blobs) are dropped. */
 export const MAX_TOKEN_LENGTH = 64;
 
 const segmenter = new Intl.Segmenter("und", { granularity: "word" });
-const RUN = /[\p{L}\p{M}\p{N}\p{Co}]+/gu;
+const APOSTROPHES = /[\u2019\uFF07]/g;
 
-/** The tokens of `text`, in order, with repeats. */
+/** The words of `text`, normalised and lower-cased, in order, with repeats (no stemming, no stopwords). */
 export function tokenize(text: string): string[] {
-  const normalised = text.normalize("NFKC").toLowerCase();
+  const normalised = text.normalize("NFKC").toLowerCase().replace(APOSTROPHES, "'");
   const tokens: string[] = [];
   for (const segment of segmenter.segment(normalised)) {
-    if (!segment.isWordLike) continue;
-    for (const match of segment.segment.matchAll(RUN)) {
-      const token = match[0];
-      if (token.length <= MAX_TOKEN_LENGTH) tokens.push(token);
-    }
+    if (segment.isWordLike && segment.segment.length <= MAX_TOKEN_LENGTH) tokens.push(segment.segment);
   }
   return tokens;
 }

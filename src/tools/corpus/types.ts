@@ -4,6 +4,7 @@
  */
 
 import type { LocalSearchResult } from "../types.ts";
+import type { AnalyzerName } from "./analyzer.ts";
 
 /** The kinds of file the corpus ingests. */
 export type DocumentKind = "markdown" | "text" | "html" | "pdf";
@@ -53,6 +54,8 @@ export interface Section {
 export interface ExtractedDocument {
   title: string;
   sections: Section[];
+  /** PDF pages (1-based) without extractable text, left out of `sections`. */
+  pagesWithoutText?: number[];
 }
 
 /** One chunk to be stored. */
@@ -93,6 +96,8 @@ export interface LocalSearchHit extends LocalSearchResult {
 export interface IndexSummary {
   corpus: string;
   root: string;
+  /** The corpus's analyzer. */
+  analyzer: AnalyzerName;
   /** Files (re)chunked and stored in this run. */
   indexed: number;
   /** Files whose content hash had not changed. */
@@ -100,6 +105,8 @@ export interface IndexSummary {
   /** Documents removed because their file is gone or can no longer be indexed. */
   removed: number;
   skipped: SkippedFile[];
+  /** PDFs indexed in this run that have pages without extractable text, and those pages. */
+  pagesWithoutText: { path: string; pages: number[] }[];
   /** Chunks written in this run. */
   chunks: number;
   /** Chunks in the corpus after the run. */

@@ -43,6 +43,8 @@ export interface PageContent {
   text: string;
   /** PDF pages (1-based). */
   pages?: PdfPage[];
+  /** PDF pages without extractable text (scanned, or fonts without a Unicode map), left out of `text`. */
+  pagesWithoutText?: number[];
   /** Size of the body in bytes. */
   bytes: number;
   /** Always false: a body over the limit is an error (TOO_LARGE), never silently cut. */
@@ -83,6 +85,7 @@ export async function fetchPage(url: string, options: FetchPageOptions = {}): Pr
         contentType: "pdf",
         text: pdf.markdown,
         pages: pdf.pages,
+        ...(pdf.pagesWithoutText.length ? { pagesWithoutText: pdf.pagesWithoutText } : {}),
         ...(pdf.reason ? { reason: pdf.reason } : {}),
       };
     }

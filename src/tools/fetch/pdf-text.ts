@@ -2,11 +2,15 @@
  * PDF → text per page with unpdf (PDF.js). The Markdown form marks each page with an HTML
  * comment `<!-- page N -->` so page numbers survive into excerpts and citations. A corrupt or
  * encrypted PDF is UNREADABLE; a PDF without a text layer (a scan) is not an error: it yields
- * empty text with the reason `no-text-layer`.
+ * empty text with the reason `no-text-layer`. A page without extractable text (no text, or
+ * glyphs of fonts without a Unicode map read as control characters; see pdf-page-text.ts)
+ * keeps only its marker, `<!-- page N: no extractable text -->`, and is listed in
+ * `pagesWithoutText`. Words hyphenated across line ends are joined.
  */
 
 import { extractText, getDocumentProxy, getMeta } from "unpdf";
 import { DossierError } from "../../core/errors.ts";
+import { readPdfPageText } from "./pdf-page-text.ts";
 
 /** The text of one page (1-based). */
 export interface PdfPage {
@@ -19,7 +23,10 @@ export interface PdfText {
   /** The document's Title metadata; empty when none. */
   title: string;
   totalPages: number;
+  /** Every page; a page without extractable text has empty text. */
   pages: PdfPage[];
+  /** Pages (1-based) without extractable text: empty, or not text (fonts without a Unicode map). */
+  pagesWithoutText: number[];
   /** Pages joined with `<!-- page N -->` markers; empty when no page has text. */
   markdown: string;
   /** Set when there is no text: `no-text-layer` (a scanned PDF). */
@@ -31,12 +38,9 @@ export function pageMarker(n: number): string {
   return `<!-- page ${n} -->`;
 }
 
-function tidyPage(text: string): string {
-  return text
-    .replace(/\r\n?/g, "\n")
-    .replace(/[ \t]+$/gm, "")
-    .replace(/\n{3,}/g, "\n\n")
-    .trim();
+/** The marker of page `n` when it has no extractable text. */
+export function emptyPageMarker(n: number): string {
+  return `<!-- page ${n}: no extractable text -->`;
 }
 
 /** Extracts the text of a PDF, page by page. */
@@ -78,15 +82,19 @@ export async function pdfToText(bytes: Uint8Array): Promise<PdfText> {
     } catch {
       title = "";
     }
-    const pages = texts.map((text, i) => ({ page: i + 1, text: tidyPage(text) }));
-    const hasText = pages.some((p) => p.text !== "");
+    const pages = texts.map((raw, i) => ({ page: i + 1, text: readPdfPageText(raw).text }));
+    const pagesWithoutText = pages.filter((p) => p.text === "").map((p) => p.page);
+    const hasText = pagesWithoutText.length < pages.length;
     const markdown = hasText
-      ? pages.map((p) => (p.text ? `${pageMarker(p.page)}\n\n${p.text}` : pageMarker(p.page))).join("\n\n")
+      ? pages
+          .map((p) => (p.text ? `${pageMarker(p.page)}\n\n${p.text}` : emptyPageMarker(p.page)))
+          .join("\n\n")
       : "";
     return {
       title,
       totalPages: texts.length,
       pages,
+      pagesWithoutText,
       markdown,
       ...(hasText ? {} : { reason: "no-text-layer" as const }),
     };
