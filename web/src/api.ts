@@ -1,0 +1,87 @@
+/**
+ * The public HTTP API, as the UI calls it: same-origin requests that carry the session cookie
+ * and the `X-Dossier-Client` header the server asks of cookie-signed state changes.
+ */
+
+/** An API error with the server's code and message. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Calls the API; JSON in and out. */
+export async function api<T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
+  const response = await fetch(path, {
+    method: init.method ?? "GET",
+    credentials: "same-origin",
+    headers: {
+      accept: "application/json",
+      "x-dossier-client": "web",
+      ...(init.body !== undefined ? { "content-type": "application/json" } : {}),
+    },
+    ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
+  });
+  const text = await response.text();
+  let json: unknown = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    json = null;
+  }
+  if (!response.ok) {
+    const error = (json as { error?: { code?: string; message?: string } } | null)?.error;
+    throw new ApiError(
+      response.status,
+      error?.code ?? "HTTP_ERROR",
+      error?.message ?? `HTTP ${response.status}`,
+    );
+  }
+  return json as T;
+}
+
+/** Fetches a text resource of the API (a report). */
+export async function apiText(path: string): Promise<string> {
+  const response = await fetch(path, { credentials: "same-origin", headers: { "x-dossier-client": "web" } });
+  if (!response.ok) throw new ApiError(response.status, "HTTP_ERROR", `HTTP ${response.status}`);
+  return response.text();
+}
+
+/** A run as the API shows it. */
+export interface RunView {
+  id: string;
+  query: string;
+  strategy: string;
+  status: "queued" | "running" | "completed" | "failed" | "cancelled" | "interrupted";
+  createdAt: string;
+  updatedAt?: string;
+  finishedAt?: string | null;
+  stopReason?: string | null;
+  usage?: { costUsd?: number | null } | null;
+  error?: { code: string; message: string } | null;
+  active: boolean;
+  reports: Record<string, string>;
+  [field: string]: unknown;
+}
+
+/** A strategy of the registry. */
+export interface StrategyInfo {
+  name: string;
+  description: string;
+  capabilities: { needsModel: boolean; web: boolean; local: boolean };
+}
+
+/** The dry estimate. */
+export interface Estimate {
+  strategy: string;
+  llmCalls: [number, number];
+  toolCalls: [number, number];
+  tokens: [number, number];
+  costUsd: [number, number] | null;
+  unpriced: string[];
+  cappedBy: string[];
+}

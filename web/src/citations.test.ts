@@ -1,0 +1,29 @@
+import { describe, expect, it } from "vitest";
+import { citationIndex } from "./citations.ts";
+
+describe("citation tooltips", () => {
+  it("joins a number's excerpts, shortens long ones and links only http(s) sources", () => {
+    const index = citationIndex(
+      {
+        references: [
+          { number: 1, sourceId: "S1", title: "Web page", locator: "https://example.org/a" },
+          { number: 2, sourceId: "S2", title: "Notes", locator: "notes/heat.md#cold" },
+        ],
+        evidenceByNumber: { "1": ["E1", "E2"], "2": ["E3"] },
+        evidence: [
+          { id: "E1", sourceId: "S1", text: "First." },
+          { id: "E2", sourceId: "S1", text: "Second." },
+          { id: "E3", sourceId: "S2", text: "x".repeat(50) },
+        ],
+      },
+      20,
+    );
+    expect(index.get(1)).toEqual({
+      title: "Web page",
+      excerpt: "First. … Second.",
+      url: "https://example.org/a",
+      locator: "https://example.org/a",
+    });
+    expect(index.get(2)).toMatchObject({ url: null, excerpt: `${"x".repeat(20)}…` });
+  });
+});

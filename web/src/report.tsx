@@ -1,0 +1,125 @@
+/**
+ * The report view: the server's sanitized report HTML, parsed inertly and re-checked here
+ * (no script, handlers, styles or remote images), with citations whose hover or focus shows
+ * the cited excerpt, the source's title and a link; the References list; the grounded share;
+ * downloads in every format the run has.
+ */
+
+import { useEffect, useRef, useState } from "preact/hooks";
+import { apiText } from "./api.ts";
+import { type CitationInfo, citationIndex, type ReportBundle } from "./citations.ts";
+import { importReportBody } from "./sanitize.ts";
+
+export function Report(props: { runId: string; reports: Record<string, string> }) {
+  const host = useRef<HTMLDivElement>(null);
+  const [citations, setCitations] = useState<Map<number, CitationInfo>>(new Map());
+  const [grounded, setGrounded] = useState<number | null>(null);
+  const [tip, setTip] = useState<{ n: number; top: number; left: number } | null>(null);
+  const [error, setError] = useState("");
+
+  useEffect(() => {
+    let live = true;
+    const html = props.reports.html;
+    const json = props.reports.json;
+    void (async () => {
+      try {
+        const [text, bundleText] = await Promise.all([
+          html ? apiText(html) : Promise.resolve(""),
+          json ? apiText(json) : Promise.resolve(""),
+        ]);
+        if (!live || !host.current) return;
+        host.current.replaceChildren(importReportBody(text, document));
+        if (bundleText) {
+          const bundle = JSON.parse(bundleText) as ReportBundle;
+          setCitations(citationIndex(bundle));
+          setGrounded(bundle.checks?.groundedShare ?? null);
+        }
+      } catch (e) {
+        if (live) setError((e as Error).message);
+      }
+    })();
+    return () => {
+      live = false;
+    };
+  }, [props.runId, props.reports.html, props.reports.json]);
+
+  const show = (target: EventTarget | null) => {
+    const a = (target as Element | null)?.closest?.("a.cite");
+    if (!a || !host.current?.contains(a)) return;
+    const n = Number(a.textContent);
+    const box = a.getBoundingClientRect();
+    const frame = host.current.getBoundingClientRect();
+    a.setAttribute("aria-describedby", "cite-tip");
+    setTip({ n, top: box.bottom - frame.top + 6, left: Math.max(0, box.left - frame.left - 40) });
+  };
+  useEffect(() => {
+    const el = host.current;
+    if (!el) return;
+    const over = (e: Event) => show(e.target);
+    const out = (e: Event) => {
+      if ((e.target as Element).closest?.("a.cite")) setTip(null);
+    };
+    const hide = () => setTip(null);
+    const key = (e: KeyboardEvent) => {
+      if (e.key === "Escape") setTip(null);
+    };
+    el.addEventListener("mouseover", over);
+    el.addEventListener("focusin", over);
+    el.addEventListener("mouseout", out);
+    el.addEventListener("focusout", hide);
+    el.addEventListener("keydown", key);
+    return () => {
+      el.removeEventListener("mouseover", over);
+      el.removeEventListener("focusin", over);
+      el.removeEventListener("mouseout", out);
+      el.removeEventListener("focusout", hide);
+      el.removeEventListener("keydown", key);
+    };
+  }, []);
+  const info = tip ? citations.get(tip.n) : undefined;
+
+  return (
+    <section aria-labelledby="report-h" class="report-wrap">
+      <h2 id="report-h">Report</h2>
+      <p class="downloads">
+        Downloads:{" "}
+        {Object.entries(props.reports).map(([format, href]) => (
+          <a key={format} href={href} download={`${props.runId}.${format}`} class="chip">
+            {format}
+          </a>
+        ))}
+        {grounded !== null && <span class="hint"> · grounded share {Math.round(grounded * 100)}%</span>}
+      </p>
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      <div class="report-box">
+        <div class="report" ref={host} data-testid="report" />
+        {tip && (
+          <div
+            id="cite-tip"
+            role="tooltip"
+            class="cite-tip"
+            style={{ top: `${tip.top}px`, left: `${tip.left}px` }}
+          >
+            <div class="tip-title">
+              [{tip.n}] {info?.title ?? "Source"}
+            </div>
+            {info?.excerpt ? (
+              <blockquote>{info.excerpt}</blockquote>
+            ) : (
+              <p class="hint">No excerpt recorded.</p>
+            )}
+            {info?.url && (
+              <a href={info.url} rel="noopener noreferrer" target="_blank">
+                {info.url}
+              </a>
+            )}
+          </div>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,322 @@
+/**
+ * One run: the live view (phase, progress, plan DAG, gauges, evidence, warnings, Cancel),
+ * driven by the SSE stream and resumed with `Last-Event-ID`, and its report once written.
+ */
+
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { api, type RunView } from "./api.ts";
+import { dagInput, layoutDag, NODE_H, NODE_W } from "./dag.ts";
+import { budgetGauges } from "./gauges.ts";
+import { Report } from "./report.tsx";
+import { applyEvent, emptyRunState, progressOf, type RunEvent, type RunState } from "./run-state.ts";
+import { followRun } from "./sse.ts";
+
+function useRunStream(runId: string, generation: number) {
+  const state = useRef<RunState>(emptyRunState());
+  const [, setTick] = useState(0);
+  const [connection, setConnection] = useState<"open" | "retrying" | "closed">("closed");
+  useEffect(() => {
+    const controller = new AbortController();
+    let frame = 0;
+    const redraw = () => {
+      if (frame) return;
+      frame = requestAnimationFrame(() => {
+        frame = 0;
+        setTick((t) => t + 1);
+      });
+    };
+    void followRun({
+      runId,
+      lastSeq: () => state.current.lastSeq,
+      onEvent: (event: RunEvent) => {
+        if (applyEvent(state.current, event)) redraw();
+      },
+      stillLive: async () => {
+        const { run } = await api<{ run: RunView }>(`/v1/runs/${encodeURIComponent(runId)}`);
+        return run.status === "running" || run.status === "queued";
+      },
+      onConnection: setConnection,
+      signal: controller.signal,
+    });
+    return () => {
+      controller.abort();
+      cancelAnimationFrame(frame);
+    };
+  }, [runId, generation]);
+  return { state: state.current, connection };
+}
+
+function useNow(active: boolean): number {
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    if (!active) return;
+    const t = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(t);
+  }, [active]);
+  return now;
+}
+
+function PlanDag(props: { state: RunState }) {
+  const [selected, setSelected] = useState<string | null>(null);
+  const layout = useMemo(() => layoutDag(dagInput(props.state.plan)), [props.state.plan]);
+  if (layout.nodes.length === 0) return null;
+  const node = props.state.plan.find((n) => n.id === selected);
+  return (
+    <section aria-labelledby="plan-h">
+      <h2 id="plan-h">Plan</h2>
+      <div class="dag-scroll">
+        {/* biome-ignore lint/a11y/useSemanticElements: an SVG drawing groups its nodes with a role */}
+        <svg
+          class="dag"
+          width={layout.width + 2}
+          height={layout.height + 2}
+          viewBox={`-1 -1 ${layout.width + 2} ${layout.height + 2}`}
+          role="group"
+          aria-label="Plan graph"
+        >
+          {layout.edges.map((e) => (
+            <path
+              key={`${e.from}-${e.to}`}
+              class="edge"
+              d={`M${e.x1},${e.y1} C${e.x1 + 24},${e.y1} ${e.x2 - 24},${e.y2} ${e.x2},${e.y2}`}
+            />
+          ))}
+          {layout.nodes.map((n) => (
+            // biome-ignore lint/a11y/useSemanticElements: an SVG node cannot be a <button>
+            <g
+              key={n.id}
+              class={`node ${n.status}${selected === n.id ? " selected" : ""}`}
+              data-node={n.id}
+              data-status={n.status}
+              transform={`translate(${n.x},${n.y})`}
+              tabIndex={0}
+              role="button"
+              aria-label={`${n.id} ${n.label}: ${n.status}`}
+              onClick={() => setSelected(n.id === selected ? null : n.id)}
+              onKeyDown={(e) => {
+                if (e.key === "Enter" || e.key === " ") {
+                  e.preventDefault();
+                  setSelected(n.id === selected ? null : n.id);
+                }
+              }}
+            >
+              <rect width={NODE_W} height={NODE_H} rx="6" />
+              <text x="8" y="17" class="nid">
+                {n.id} · {n.status}
+              </text>
+              <text x="8" y="34">
+                {n.label.length > 24 ? `${n.label.slice(0, 23)}…` : n.label}
+              </text>
+            </g>
+          ))}
+        </svg>
+      </div>
+      {node && (
+        <div class="node-detail" aria-live="polite">
+          <h3>
+            {node.id}: {node.title}
+          </h3>
+          <p>
+            <strong>Status:</strong> {node.status}
+          </p>
+          {node.goal && (
+            <p>
+              <strong>Goal:</strong> {node.goal}
+            </p>
+          )}
+          {node.summary && (
+            <p>
+              <strong>Findings:</strong> {node.summary}
+            </p>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}
+
+function hostOf(url: string | undefined): string {
+  if (!url) return "";
+  try {
+    return new URL(url).host;
+  } catch {
+    return "";
+  }
+}
+
+export function RunPage(props: { runId: string }) {
+  const [generation, setGeneration] = useState(0);
+  const { state, connection } = useRunStream(props.runId, generation);
+  const [error, setError] = useState("");
+  const [run, setRun] = useState<RunView | null>(null);
+  const running = state.status === "running";
+  const now = useNow(running);
+  useEffect(() => {
+    api<{ run: RunView }>(`/v1/runs/${encodeURIComponent(props.runId)}`).then(
+      (r) => setRun(r.run),
+      (e) => setError(e.message),
+    );
+  }, [props.runId, state.status, state.reportFormats.length]);
+  const gauges = budgetGauges(state, now);
+  const progress = progressOf(state);
+  const status = run && !running ? run.status : state.count > 0 ? state.status : (run?.status ?? "queued");
+  const canResume = status === "interrupted" || status === "cancelled" || status === "failed";
+
+  return (
+    <article class="run" aria-labelledby="run-h">
+      <h1 id="run-h">{state.query || run?.query || "Run"}</h1>
+      <p class="meta">
+        <span class={`badge ${status}`} data-testid="run-status">
+          {status}
+        </span>{" "}
+        {state.strategy || run?.strategy} · run <code>{props.runId}</code>
+        {connection === "retrying" && <span class="hint"> · reconnecting…</span>}
+      </p>
+      <div class="phase" aria-live="polite">
+        Phase: <strong data-testid="phase">{state.phase}</strong>
+        {state.phaseDetail && <span class="hint"> — {state.phaseDetail}</span>}
+      </div>
+      <progress max={1} value={progress} aria-label="Progress">
+        {Math.round(progress * 100)}%
+      </progress>
+      <div class="row">
+        {running && (
+          <button
+            type="button"
+            class="danger"
+            onClick={async () => {
+              try {
+                await api(`/v1/runs/${encodeURIComponent(props.runId)}/cancel`, { method: "POST" });
+              } catch (e) {
+                setError((e as Error).message);
+              }
+            }}
+          >
+            Cancel
+          </button>
+        )}
+        {!running && canResume && (
+          <button
+            type="button"
+            onClick={async () => {
+              try {
+                await api(`/v1/runs/${encodeURIComponent(props.runId)}/resume`, { method: "POST" });
+                setGeneration((g) => g + 1);
+              } catch (e) {
+                setError((e as Error).message);
+              }
+            }}
+          >
+            Resume
+          </button>
+        )}
+      </div>
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      {state.stopReason && <p class="hint">Stop reason: {state.stopReason}</p>}
+
+      <section aria-labelledby="budget-h">
+        <h2 id="budget-h">Budget</h2>
+        <ul class="gauges">
+          {gauges.map((g) => (
+            <li key={g.key} class={`gauge ${g.level}`}>
+              <span class="g-label">{g.label}</span>
+              <meter
+                min={0}
+                max={1}
+                value={g.limit === null ? 0 : g.ratio}
+                high={0.8}
+                optimum={0}
+                aria-label={`${g.label} used`}
+              />
+              <span class="g-text">{g.text}</span>
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      {state.warnings.length > 0 && (
+        <section aria-labelledby="warn-h" class="warnings">
+          <h2 id="warn-h">Warnings</h2>
+          <ul>
+            {state.warnings.map((w) => (
+              <li key={w.seq}>
+                <code>{w.code}</code> {w.message}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+
+      <PlanDag state={state} />
+
+      {state.steps.length > 0 && (
+        <section aria-labelledby="steps-h">
+          <h2 id="steps-h">Steps</h2>
+          <ol class="steps">
+            {state.steps.slice(-50).map((s) => (
+              <li key={s.seq}>{s.label}</li>
+            ))}
+          </ol>
+        </section>
+      )}
+
+      {state.sections.length > 0 && running && (
+        <section aria-labelledby="sections-h">
+          <h2 id="sections-h">Sections written</h2>
+          <ol>
+            {state.sections.map((s) => (
+              <li key={s.id}>
+                {s.title} <span class="hint">({s.citations} citations)</span>
+              </li>
+            ))}
+          </ol>
+        </section>
+      )}
+
+      {!running && run && Object.keys(run.reports).length > 0 && (
+        <Report runId={props.runId} reports={run.reports} />
+      )}
+
+      <section aria-labelledby="evidence-h">
+        <h2 id="evidence-h">
+          Evidence <span class="hint">({state.evidence.length})</span>
+        </h2>
+        <ol class="evidence" data-testid="evidence">
+          {state.evidence.slice(-200).map((e) => {
+            const s = state.sources.get(e.sourceId);
+            const host = hostOf(s?.url);
+            return (
+              <li key={e.id}>
+                <div class="ev-head">
+                  <strong>{s?.title ?? e.sourceId}</strong>
+                  {host && <span class="hint"> · {host}</span>}
+                  {s?.publishedAt && <span class="hint"> · {s.publishedAt.slice(0, 10)}</span>}
+                  <span class="hint"> · {e.id}</span>
+                </div>
+                <blockquote>{e.text.length > 400 ? `${e.text.slice(0, 400)}…` : e.text}</blockquote>
+              </li>
+            );
+          })}
+        </ol>
+      </section>
+
+      <details class="timeline">
+        <summary>
+          Events <span class="hint">({state.count})</span>
+        </summary>
+        <ol data-testid="timeline">
+          {state.timeline.slice(-300).map((e) => (
+            <li key={e.seq} data-seq={e.seq}>
+              <code>{e.seq}</code> {e.type}
+              {e.scope ? <span class="hint"> · {e.scope}</span> : null}
+            </li>
+          ))}
+        </ol>
+      </details>
+    </article>
+  );
+}

@@ -1,0 +1,309 @@
+/**
+ * The live run view's state, folded from the run's events in `seq` order. `applyEvent` ignores
+ * an event it has already seen (a replay after a reconnect), so a stream resumed with
+ * `Last-Event-ID` neither loses nor duplicates anything.
+ */
+
+/** A stored event as the API sends it. */
+export interface RunEvent {
+  runId: string;
+  seq: number;
+  ts: string;
+  type: string;
+  scope?: string;
+  [field: string]: unknown;
+}
+
+/** Statuses of a plan node. */
+export type NodeStatus = "pending" | "running" | "done" | "failed" | "pruned";
+
+/** A plan node as the view shows it. */
+export interface PlanNodeView {
+  id: string;
+  type: string;
+  title: string;
+  goal: string;
+  deps: string[];
+  depth: number;
+  status: NodeStatus;
+  summary?: string;
+}
+
+/** A source of the run. */
+export interface SourceView {
+  id: string;
+  kind: string;
+  title: string;
+  url?: string;
+  path?: string;
+  fetchedAt?: string;
+  publishedAt?: string;
+}
+
+/** A piece of evidence with its source. */
+export interface EvidenceView {
+  id: string;
+  sourceId: string;
+  text: string;
+  query?: string;
+}
+
+/** Limits of the run (absent = unlimited). */
+export interface Limits {
+  maxTokens?: number;
+  maxToolCalls?: number;
+  maxWallMs?: number;
+  maxCostUsd?: number;
+}
+
+/** The folded state. */
+export interface RunState {
+  /** The highest `seq` applied. */
+  lastSeq: number;
+  /** Events applied (each once). */
+  count: number;
+  query: string;
+  strategy: string;
+  phase: string;
+  phaseDetail: string;
+  /** `running` until run-end, then its status. */
+  status: string;
+  stopReason: string;
+  startedAt: string | null;
+  endedAt: string | null;
+  limits: Limits;
+  usage: { tokens: number; costUsd: number; toolCalls: number; llmCalls: number };
+  plan: PlanNodeView[];
+  sources: Map<string, SourceView>;
+  evidence: EvidenceView[];
+  warnings: { code: string; message: string; seq: number }[];
+  sections: { id: string; title: string; citations: number }[];
+  /** Other strategies' structure: smtl steps, warp trajectory steps, mams chunks. */
+  steps: { label: string; seq: number }[];
+  gates: { nodeId: string; verdict: string; feedback: string; seq: number }[];
+  reportFormats: string[];
+  /** Last events for the timeline (newest last). */
+  timeline: RunEvent[];
+}
+
+/** How many events the timeline keeps. */
+export const TIMELINE_LIMIT = 10_000;
+
+/** An empty state. */
+export function emptyRunState(): RunState {
+  return {
+    lastSeq: 0,
+    count: 0,
+    query: "",
+    strategy: "",
+    phase: "queued",
+    phaseDetail: "",
+    status: "running",
+    stopReason: "",
+    startedAt: null,
+    endedAt: null,
+    limits: {},
+    usage: { tokens: 0, costUsd: 0, toolCalls: 0, llmCalls: 0 },
+    plan: [],
+    sources: new Map(),
+    evidence: [],
+    warnings: [],
+    sections: [],
+    steps: [],
+    gates: [],
+    reportFormats: [],
+    timeline: [],
+  };
+}
+
+const str = (v: unknown): string => (typeof v === "string" ? v : "");
+const num = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) ? v : 0);
+const STATUSES = new Set<NodeStatus>(["pending", "running", "done", "failed", "pruned"]);
+
+function planOf(graph: unknown, previous: PlanNodeView[]): PlanNodeView[] {
+  const nodes = (graph as { nodes?: unknown })?.nodes;
+  if (!Array.isArray(nodes)) return previous;
+  const before = new Map(previous.map((n) => [n.id, n]));
+  return nodes.map((raw: Record<string, unknown>) => {
+    const id = str(raw.id);
+    const status = STATUSES.has(raw.status as NodeStatus) ? (raw.status as NodeStatus) : "pending";
+    const result = raw.result as { summary?: unknown } | undefined;
+    const summary = str(result?.summary) || before.get(id)?.summary;
+    return {
+      id,
+      type: str(raw.type),
+      title: str(raw.title),
+      goal: str(raw.goal),
+      deps: Array.isArray(raw.deps) ? raw.deps.filter((d): d is string => typeof d === "string") : [],
+      depth: num(raw.depth) || 1,
+      status,
+      ...(summary ? { summary } : {}),
+    };
+  });
+}
+
+function setNode(state: RunState, id: string, patch: Partial<PlanNodeView>): void {
+  const i = state.plan.findIndex((n) => n.id === id);
+  if (i < 0) return;
+  state.plan = state.plan.slice();
+  state.plan[i] = { ...state.plan[i]!, ...patch };
+}
+
+/** Applies one event; false (and no change) when it was already applied. Mutates `state`. */
+export function applyEvent(state: RunState, event: RunEvent): boolean {
+  if (!Number.isFinite(event.seq) || event.seq <= state.lastSeq) return false;
+  state.lastSeq = event.seq;
+  state.count++;
+  state.timeline.push(event);
+  if (state.timeline.length > TIMELINE_LIMIT)
+    state.timeline.splice(0, state.timeline.length - TIMELINE_LIMIT);
+  state.startedAt ??= event.ts;
+  const e = event as RunEvent & Record<string, unknown>;
+  switch (event.type) {
+    case "run-start": {
+      state.query = str(e.query);
+      state.strategy = str(e.strategy);
+      state.status = "running";
+      state.endedAt = null;
+      const budget = (e.options as { budget?: Limits } | undefined)?.budget;
+      if (budget && typeof budget === "object") state.limits = { ...budget };
+      break;
+    }
+    case "run-resume":
+      state.status = "running";
+      state.endedAt = null;
+      break;
+    case "phase":
+      state.phase = str(e.phase);
+      state.phaseDetail = str(e.detail);
+      break;
+    case "plan-update":
+      state.plan = planOf(e.graph, state.plan);
+      break;
+    case "node-start":
+      if (!state.plan.some((n) => n.id === e.nodeId)) {
+        state.plan = [
+          ...state.plan,
+          {
+            id: str(e.nodeId),
+            type: str(e.nodeType),
+            title: str(e.title),
+            goal: "",
+            deps: [],
+            depth: 1,
+            status: "running",
+          },
+        ];
+      } else setNode(state, str(e.nodeId), { status: "running" });
+      break;
+    case "node-end": {
+      const summary = str(e.summary) || str((e.error as { message?: unknown } | undefined)?.message);
+      setNode(state, str(e.nodeId), {
+        status: e.status === "failed" ? "failed" : "done",
+        ...(summary ? { summary } : {}),
+      });
+      break;
+    }
+    case "gate-verdict":
+      state.gates = [
+        ...state.gates,
+        { nodeId: str(e.nodeId), verdict: str(e.verdict), feedback: str(e.feedback), seq: event.seq },
+      ];
+      break;
+    case "llm-end":
+      state.usage = {
+        ...state.usage,
+        llmCalls: state.usage.llmCalls + 1,
+        tokens: state.usage.tokens + num(e.inputTokens) + num(e.outputTokens),
+        costUsd: state.usage.costUsd + num(e.costUsd),
+      };
+      break;
+    case "tool-start":
+      state.usage = { ...state.usage, toolCalls: state.usage.toolCalls + 1 };
+      break;
+    case "source-add": {
+      const s = e.source as Record<string, unknown> | undefined;
+      if (s && typeof s.id === "string") {
+        state.sources = new Map(state.sources);
+        state.sources.set(s.id, {
+          id: s.id,
+          kind: str(s.kind),
+          title: str(s.title) || str(s.url) || str(s.path) || s.id,
+          ...(typeof s.url === "string" ? { url: s.url } : {}),
+          ...(typeof s.path === "string" ? { path: s.path } : {}),
+          ...(typeof s.fetchedAt === "string" ? { fetchedAt: s.fetchedAt } : {}),
+          ...(typeof s.publishedAt === "string" ? { publishedAt: s.publishedAt } : {}),
+        });
+      }
+      break;
+    }
+    case "evidence-add": {
+      const ev = e.evidence as Record<string, unknown> | undefined;
+      if (ev && typeof ev.id === "string") {
+        state.evidence = [
+          ...state.evidence,
+          {
+            id: ev.id,
+            sourceId: str(ev.sourceId),
+            text: str(ev.text),
+            ...(typeof ev.query === "string" ? { query: ev.query } : {}),
+          },
+        ];
+      }
+      break;
+    }
+    case "warning":
+      state.warnings = [...state.warnings, { code: str(e.code), message: str(e.message), seq: event.seq }];
+      break;
+    case "section-written":
+      state.sections = [
+        ...state.sections,
+        { id: str(e.sectionId), title: str(e.title), citations: num(e.citations) },
+      ];
+      break;
+    case "step-end":
+      state.steps = [
+        ...state.steps,
+        {
+          label: `Step ${num(e.step)}: ${num(e.toolCalls)} tool calls, ${num(e.failed)} failed`,
+          seq: event.seq,
+        },
+      ];
+      break;
+    case "trajectory-step":
+      state.steps = [...state.steps, { label: `Step ${num(e.step)}: ${str(e.action)}`, seq: event.seq }];
+      break;
+    case "plan-refine":
+      state.steps = [
+        ...state.steps,
+        { label: `Plan refined at step ${num(e.step)}${e.forced ? " (forced)" : ""}`, seq: event.seq },
+      ];
+      break;
+    case "report-ready":
+      state.reportFormats = Array.isArray(e.formats) ? e.formats.filter((f) => typeof f === "string") : [];
+      break;
+    case "run-end":
+      state.status = str(e.status) || "completed";
+      state.stopReason = str(e.stopReason);
+      state.endedAt = event.ts;
+      state.phase = state.status;
+      break;
+  }
+  return true;
+}
+
+/** Fraction of the run done, 0–1: plan nodes settled, else the phase. */
+export function progressOf(state: RunState): number {
+  if (state.status !== "running") return 1;
+  const live = state.plan.filter((n) => n.status !== "pruned");
+  if (live.length > 0) {
+    const settled = live.filter((n) => n.status === "done" || n.status === "failed").length;
+    return Math.min(0.95, settled / live.length);
+  }
+  return state.count > 0 ? 0.1 : 0;
+}
+
+/** True when the run will send no more events. */
+export function isFinished(state: RunState): boolean {
+  return state.status !== "running";
+}

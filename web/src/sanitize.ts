@@ -1,0 +1,64 @@
+/**
+ * The report HTML comes sanitized from the server; it is parsed inertly (DOMParser runs no
+ * script and loads nothing) and checked again before it joins the page: only the body, no
+ * active or embedding elements, no event handlers, inline styles or non-http(s) links, and no
+ * remote images (the page's policy would refuse them; they become links).
+ */
+
+const DROP = new Set([
+  "script",
+  "style",
+  "iframe",
+  "frame",
+  "object",
+  "embed",
+  "form",
+  "link",
+  "meta",
+  "base",
+  "template",
+  "svg",
+  "math",
+  "input",
+  "button",
+  "textarea",
+  "select",
+]);
+const URL_ATTRS = new Set(["href", "src", "xlink:href", "action", "formaction", "srcset"]);
+
+/** A fragment of the report's body, safe to insert into the page. */
+export function importReportBody(html: string, doc: Document): DocumentFragment {
+  const parsed = new DOMParser().parseFromString(html, "text/html");
+  const fragment = doc.createDocumentFragment();
+  for (const child of Array.from(parsed.body.childNodes)) fragment.append(doc.importNode(child, true));
+  clean(fragment, doc);
+  return fragment;
+}
+
+function clean(root: ParentNode, doc: Document): void {
+  for (const el of Array.from(root.querySelectorAll("*"))) {
+    const tag = el.localName;
+    if (DROP.has(tag)) {
+      el.remove();
+      continue;
+    }
+    for (const attr of Array.from(el.attributes)) {
+      const name = attr.name.toLowerCase();
+      if (name.startsWith("on") || name === "style") el.removeAttribute(attr.name);
+      else if (URL_ATTRS.has(name)) {
+        const value = attr.value.trim();
+        const ok = value.startsWith("#") || /^https?:\/\//i.test(value);
+        if (!ok || tag === "img" || name === "srcset") el.removeAttribute(attr.name);
+      }
+    }
+    if (tag === "img") {
+      const src = (el as HTMLImageElement).getAttribute("data-src");
+      const alt = el.getAttribute("alt") ?? "image";
+      el.replaceWith(doc.createTextNode(src ? `[${alt}]` : `[${alt}]`));
+    }
+    if (tag === "a" && /^https?:/i.test(el.getAttribute("href") ?? "")) {
+      el.setAttribute("rel", "noopener noreferrer");
+      el.setAttribute("target", "_blank");
+    }
+  }
+}
