@@ -24,7 +24,10 @@ import type { ToolError, ToolResult } from "./types.ts";
 export interface ProviderPolicy {
   /** Calls in flight at once. */
   concurrency: number;
-  /** Calls started per second at most (unset = unlimited). */
+  /**
+   * Calls started per second at most (unset = unlimited). Below 1, calls start at least
+   * `1 / ratePerSecond` seconds apart (arXiv: 1/3, one call every three seconds).
+   */
   ratePerSecond?: number;
   /** Time limit of one attempt. */
   timeoutMs: number;
@@ -47,13 +50,20 @@ export interface ProviderPolicy {
 /**
  * Defaults by provider, over {@link DEFAULT_PROVIDER_POLICY}: a self-hosted SearXNG, the local
  * corpus, page fetches (one host each) and page reads (model-bound) take more calls at once than
- * a hosted search API.
+ * a hosted search API. arXiv's terms ask for one request every three seconds on one connection
+ * (retries wait at least as long: 4 s base, ±25% jitter); OpenAlex allows ten a second.
  */
 export const PROVIDER_DEFAULTS: Readonly<Record<string, Partial<ProviderPolicy>>> = {
   searxng: { concurrency: 8 },
   corpus: { concurrency: 16 },
   http: { concurrency: 8 },
   reader: { concurrency: 8 },
+  arxiv: {
+    concurrency: 1,
+    ratePerSecond: 1 / 3,
+    retry: { ...DEFAULT_RETRY_POLICY, maxRetries: 2, baseDelayMs: 4000, jitter: 0.25 },
+  },
+  openalex: { ratePerSecond: 10 },
 };
 
 /** Defaults: 4 at once, 30 s per attempt, 2 retries, breaker after 5 failures, cached for a day. */
@@ -393,13 +403,19 @@ export class ToolGateway {
       };
       const queue = new PQueue({
         concurrency: policy.concurrency,
-        ...(policy.ratePerSecond ? { intervalCap: policy.ratePerSecond, interval: 1000 } : {}),
+        ...(policy.ratePerSecond ? rateLimit(policy.ratePerSecond) : {}),
       });
       state = { policy, queue, breaker: new CircuitBreaker(policy.breaker), successes: 0 };
       this.#providers.set(provider, state);
     }
     return state;
   }
+}
+
+/** The queue options of a rate: a cap per second, or below one per second one call per interval. */
+function rateLimit(perSecond: number): { intervalCap: number; interval: number; strict?: boolean } {
+  if (perSecond >= 1) return { intervalCap: perSecond, interval: 1000 };
+  return { intervalCap: 1, interval: Math.round(1000 / perSecond), strict: true };
 }
 
 /**

@@ -3,12 +3,22 @@
  * `127.0.0.1`, each provider under its own prefix (`/tavily`, `/exa`, `/brave`, `/serper`,
  * `/searxng`, `/jina`), answering in that provider's own request and response format, logging
  * every request, and able to answer with errors (429 with Retry-After, 500, …), malformed JSON,
- * or not at all.
+ * or not at all. The academic providers live under `/arxiv` (Atom XML) and `/openalex` (JSON).
  */
 
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { sendJson } from "../fake-openai/http-util.ts";
+import {
+  ACADEMIC_CONTENT_TYPE,
+  ACADEMIC_MALFORMED_BODY,
+  academicCount,
+  academicErrorBody,
+  academicRequestProblem,
+  academicResultsBody,
+  DEFAULT_FAKE_PAPERS,
+  isAcademicRoute,
+} from "./academic-formats.ts";
 import {
   DEFAULT_FAKE_RESULTS,
   errorBody,
@@ -19,7 +29,10 @@ import {
   resultsBody,
 } from "./formats.ts";
 import {
+  FAKE_ACADEMIC_PROVIDERS,
   FAKE_SEARCH_PROVIDERS,
+  type FakeAcademicProvider,
+  type FakeProvider,
   type FakeSearch,
   type FakeSearchOptions,
   type FakeSearchProvider,
@@ -102,9 +115,96 @@ function writeReply(
       res.writeHead(200, { "content-type": "application/json" });
       res.end(MALFORMED_BODY);
       return;
+    case "raw":
+      sendText(
+        res,
+        reply.status ?? 200,
+        reply.body,
+        reply.contentType ? { "content-type": reply.contentType } : {},
+      );
+      return;
     case "hang":
       return;
   }
+}
+
+/** Sends `body` (text, or JSON when not a string) with `status` and `headers`. */
+function sendBody(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  contentType: string,
+  headers: Record<string, string> = {},
+): void {
+  if (typeof body === "string") sendText(res, status, body, { "content-type": contentType, ...headers });
+  else sendJson(res, status, body, headers);
+}
+
+/** Writes the reply of an academic provider (arXiv's Atom XML, OpenAlex's JSON). */
+function writeAcademicReply(
+  res: ServerResponse,
+  provider: FakeAcademicProvider,
+  request: FakeSearchRequest,
+  reply: FakeSearchReply,
+  defaults: FakeSearchOptions["results"],
+): void {
+  const type = ACADEMIC_CONTENT_TYPE[provider];
+  const errorType = provider === "arxiv" ? "text/plain" : "application/json";
+  switch (reply.kind) {
+    case "results": {
+      const all = reply.results ?? defaults ?? DEFAULT_FAKE_PAPERS;
+      const results = all.slice(0, Math.max(0, academicCount(provider, request)));
+      sendText(res, 200, academicResultsBody(provider, request, results), { "content-type": type });
+      return;
+    }
+    case "error": {
+      const body =
+        reply.body ??
+        academicErrorBody(provider, reply.status, `fake-search: scripted error ${reply.status}`);
+      const contentType = provider === "arxiv" && reply.status === 400 ? type : errorType;
+      sendBody(res, reply.status, body, contentType, reply.headers);
+      return;
+    }
+    case "json":
+      sendJson(res, reply.status ?? 200, reply.body);
+      return;
+    case "malformed":
+      sendText(res, 200, ACADEMIC_MALFORMED_BODY[provider], { "content-type": type });
+      return;
+    case "raw":
+      sendText(res, reply.status ?? 200, reply.body, { "content-type": reply.contentType ?? type });
+      return;
+    case "hang":
+      return;
+  }
+}
+
+/** Serves one request to an academic provider's prefix. */
+function routeAcademic(
+  res: ServerResponse,
+  provider: FakeAcademicProvider,
+  request: FakeSearchRequest,
+  options: FakeSearchOptions,
+  next: () => FakeSearchReply | undefined,
+): void {
+  const type = provider === "arxiv" ? "text/plain" : "application/json";
+  if (!isAcademicRoute(provider, request)) {
+    const body = academicErrorBody(
+      provider,
+      404,
+      `fake-search: no route for ${request.method} ${request.path}`,
+    );
+    sendBody(res, 404, body, type);
+    return;
+  }
+  const problem = academicRequestProblem(provider, request);
+  if (problem) {
+    const body = academicErrorBody(provider, problem.status, problem.message);
+    sendBody(res, problem.status, body, problem.status === 400 ? ACADEMIC_CONTENT_TYPE[provider] : type);
+    return;
+  }
+  const reply = options.handler?.(request) ?? next() ?? { kind: "results" };
+  writeAcademicReply(res, provider, request, reply, options.results);
 }
 
 /**
@@ -116,13 +216,20 @@ function writeReply(
  */
 export async function startFakeSearch(options: FakeSearchOptions = {}): Promise<FakeSearch> {
   const requests: FakeSearchRequest[] = [];
-  const scripts = new Map<FakeSearchProvider, FakeSearchReply[]>(
-    FAKE_SEARCH_PROVIDERS.map((p) => [p, [...(options.replies?.[p] ?? [])]]),
+  const scripts = new Map<FakeProvider, FakeSearchReply[]>(
+    [...FAKE_SEARCH_PROVIDERS, ...FAKE_ACADEMIC_PROVIDERS].map((p) => [p, [...(options.replies?.[p] ?? [])]]),
   );
 
   const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const { pathname, ...rest } = await readRequest(req);
     const match = /^\/([a-z]+)(\/.*)?$/.exec(pathname);
+    const academic = FAKE_ACADEMIC_PROVIDERS.find((p) => p === match?.[1]);
+    if (academic) {
+      const request: FakeSearchRequest = { provider: academic, path: match?.[2] ?? "/", ...rest };
+      requests.push(request);
+      routeAcademic(res, academic, request, options, () => scripts.get(academic)!.shift());
+      return;
+    }
     const provider = FAKE_SEARCH_PROVIDERS.find((p) => p === match?.[1]);
     if (!provider) {
       sendJson(res, 404, { error: `fake-search: no provider at ${pathname}` });

@@ -6,6 +6,12 @@
 export const FAKE_SEARCH_PROVIDERS = ["tavily", "exa", "brave", "serper", "searxng", "jina"] as const;
 /** A provider the fake server speaks for. */
 export type FakeSearchProvider = (typeof FAKE_SEARCH_PROVIDERS)[number];
+/** Academic search providers the fake server speaks for (arXiv's Atom feed, OpenAlex's JSON). */
+export const FAKE_ACADEMIC_PROVIDERS = ["arxiv", "openalex"] as const;
+/** An academic search provider the fake server speaks for. */
+export type FakeAcademicProvider = (typeof FAKE_ACADEMIC_PROVIDERS)[number];
+/** Any provider the fake server speaks for. */
+export type FakeProvider = FakeSearchProvider | FakeAcademicProvider;
 
 /** A result the fake serves, rendered into each provider's own format. */
 export interface FakeSearchResult {
@@ -15,12 +21,18 @@ export interface FakeSearchResult {
   snippet: string;
   /** ISO date (`2024-01-15`) or datetime, rendered in the provider's date format. */
   publishedAt?: string;
+  /** Authors (academic providers; default one example author). */
+  authors?: string[];
+  /** DOI as `10.…` (academic providers). */
+  doi?: string;
+  /** PDF link (academic providers). */
+  pdfUrl?: string;
 }
 
 /** One request the fake received. */
 export interface FakeSearchRequest {
   /** Which provider's endpoint was addressed (the first path segment). */
-  provider: FakeSearchProvider;
+  provider: FakeProvider;
   method: string;
   /** The path below the provider's base URL, e.g. `/search` or `/res/v1/web/search`. */
   path: string;
@@ -59,6 +71,15 @@ export interface FakeSearchMalformedReply {
   kind: "malformed";
 }
 
+/** A body sent as given, e.g. hand-written Atom XML. */
+export interface FakeSearchRawReply {
+  kind: "raw";
+  body: string;
+  status?: number;
+  /** Default: the provider's own content type. */
+  contentType?: string;
+}
+
 /** No answer at all until the server closes (timeouts). */
 export interface FakeSearchHangReply {
   kind: "hang";
@@ -70,6 +91,7 @@ export type FakeSearchReply =
   | FakeSearchErrorReply
   | FakeSearchJsonReply
   | FakeSearchMalformedReply
+  | FakeSearchRawReply
   | FakeSearchHangReply;
 
 /** Options of {@link startFakeSearch}. */
@@ -77,7 +99,7 @@ export interface FakeSearchOptions {
   /** Results served when no reply is scripted (default: two example results). */
   results?: FakeSearchResult[];
   /** Scripted replies per provider, used in order; once used up, `results` are served. */
-  replies?: Partial<Record<FakeSearchProvider, FakeSearchReply[]>>;
+  replies?: Partial<Record<FakeProvider, FakeSearchReply[]>>;
   /**
    * Keys each provider expects, checked where that provider reads it; a request without the
    * right key gets 401 in the provider's error format. Providers without an entry accept any.
@@ -92,14 +114,14 @@ export interface FakeSearch {
   /** `http://127.0.0.1:<port>`. */
   url: string;
   /** The base URL to configure `provider` with (`<url>/<provider>`). */
-  baseUrl(provider: FakeSearchProvider): string;
+  baseUrl(provider: FakeProvider): string;
   /** Every request received, in order. */
   requests: FakeSearchRequest[];
   /** The requests addressed to `provider`. */
-  requestsFor(provider: FakeSearchProvider): FakeSearchRequest[];
+  requestsFor(provider: FakeProvider): FakeSearchRequest[];
   /** Appends scripted replies for `provider`. */
-  enqueue(provider: FakeSearchProvider, ...replies: FakeSearchReply[]): void;
+  enqueue(provider: FakeProvider, ...replies: FakeSearchReply[]): void;
   /** Scripted replies of `provider` not yet used. */
-  pending(provider: FakeSearchProvider): number;
+  pending(provider: FakeProvider): number;
   close(): Promise<void>;
 }

@@ -1,12 +1,51 @@
 /**
  * The web search module: the `web_search` tool, result merging, and the providers (Tavily, Exa,
- * Brave, Serper, SearXNG, Jina) behind one interface.
+ * Brave, Serper, SearXNG, Jina) behind one interface; the `academic_search` tool over arXiv and
+ * OpenAlex.
  */
+
+export {
+  ACADEMIC_BASE_URL_SETTINGS,
+  ACADEMIC_PROVIDER_NAMES,
+  type AcademicProviderName,
+  type AcademicProviderSettings,
+  academicBaseUrlsFromEnv,
+  type CreateAcademicProvidersOptions,
+  createAcademicProviders,
+  isAcademicProviderName,
+} from "./academic-providers.ts";
+export {
+  type AcademicProvider,
+  type AcademicResult,
+  bareDoi,
+  MAX_ABSTRACT_CHARS,
+  MAX_AUTHORS,
+  type RawPaperFields,
+  toAcademicResult,
+  toAcademicResults,
+} from "./academic-result.ts";
+export { type AcademicSearchOptions, academicSearch } from "./academic-search.ts";
+export {
+  ARXIV_MAX_RESULTS,
+  arxivSearchQuery,
+  createArxivProvider,
+  DEFAULT_ARXIV_BASE_URL,
+} from "./arxiv.ts";
+export { type ArxivEntry, type ArxivFeed, parseArxivFeed } from "./arxiv-atom.ts";
 
 export { BRAVE_MAX_COUNT, braveSearchLang, createBraveProvider, DEFAULT_BRAVE_BASE_URL } from "./brave.ts";
 export { createExaProvider, DEFAULT_EXA_BASE_URL, timeRangeStart } from "./exa.ts";
 export { createJinaProvider, DEFAULT_JINA_BASE_URL } from "./jina.ts";
 export { mergeSearchResults } from "./merge.ts";
+export {
+  abstractFromInvertedIndex,
+  createOpenAlexProvider,
+  DEFAULT_OPENALEX_BASE_URL,
+  OPENALEX_MAX_PER_PAGE,
+  OPENALEX_SELECT,
+  type OpenAlexProviderOptions,
+  openAlexSearchText,
+} from "./openalex.ts";
 export {
   endpoint,
   parseProviderBody,
