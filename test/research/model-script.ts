@@ -23,6 +23,7 @@ import {
   revisionAnswer,
   routerAnswer,
 } from "./graph-answers.ts";
+import { MAMS_MARKERS, mamsReportAnswer, mamsSearchAnswer, mamsStateAnswer } from "./mams-answers.ts";
 import {
   citedIds,
   coherenceAnswer,
@@ -76,7 +77,10 @@ export type ScriptRole =
   | "warp-search"
   | "warp-init"
   | "warp-write"
-  | "warp-deepen";
+  | "warp-deepen"
+  | "mams-search"
+  | "mams-state"
+  | "mams-report";
 
 /** Options of the script. */
 export interface ModelScriptOptions extends GraphScriptOptions, MinddrScriptOptions, WarpScriptOptions {
@@ -141,6 +145,9 @@ const ROLE_MARKERS: [ScriptRole, string][] = [
   ["warp-init", "You lay out the top-level sections of a research report"],
   ["warp-write", "You are drafting one section of a research report"],
   ["warp-deepen", "You decide how to deepen a research report draft"],
+  ["mams-search", MAMS_MARKERS.search],
+  ["mams-state", MAMS_MARKERS.state],
+  ["mams-report", MAMS_MARKERS.report],
 ];
 
 function text(content: ChatBody["messages"][number]["content"]): string {
@@ -231,6 +238,12 @@ export function createModelScript(options: ModelScriptOptions = {}): ModelScript
         return warpWriteAnswer(user);
       case "warp-deepen":
         return warpDeepenAnswer(user, counts["warp-deepen"], options);
+      case "mams-search":
+        return mamsSearchAnswer(user);
+      case "mams-state":
+        return mamsStateAnswer(user);
+      case "mams-report":
+        return mamsReportAnswer(user);
     }
   };
 

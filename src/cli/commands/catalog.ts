@@ -34,6 +34,13 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./ask.ts")).registerAskCommand,
   },
   {
+    name: "batch",
+    args: "<questions>",
+    description:
+      "research every question of a JSONL or CSV file (any strategy, C runs at once, resumable) into DeepResearch Bench articles JSONL",
+    load: async () => (await import("./batch.ts")).registerBatchCommand,
+  },
+  {
     name: "strategies",
     args: "",
     description: "list the research strategies, their model roles and options",

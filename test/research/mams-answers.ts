@@ -1,0 +1,60 @@
+/**
+ * Answers of the scripted research model for the mams strategy: the search agent issues two
+ * searches in its first turn and finishes in the next (or gives its final plan once the
+ * allowance is spent); the state agent keeps the first sentence of every passage of the
+ * fragment as a fact; the report agent writes the report from the fragment's passages, each
+ * quoted and cited, and keeps what the report already said.
+ */
+
+import { EXHAUSTED_LINE, MAMS_MARKERS } from "../../src/strategies/mams-prompts.ts";
+import type { Reply } from "../fake-openai/types.ts";
+
+/** Marker lines of the mams agents' system prompts. */
+export { MAMS_MARKERS };
+
+const json = (value: unknown): Reply => ({ kind: "text", text: JSON.stringify(value) });
+
+/** The `<tag>` block of a prompt. */
+const block = (user: string, tag: string) =>
+  new RegExp(`<${tag}>\\n([\\s\\S]*?)\\n</${tag}>`).exec(user)?.[1] ?? "";
+
+/** The passages of the fragment: evidence id and first sentence. */
+function passages(user: string): { id: string; sentence: string }[] {
+  const fragment = block(user, "fragment");
+  return [...fragment.matchAll(/^\[(E\d+)\][^\n]*\n([^\n]+)/gm)].map(([, id, text]) => ({
+    id: id!,
+    sentence: (/^.*?[.!?](?=\s|$)/.exec(text!.trim())?.[0] ?? text!.trim()).replace(/…$/, ""),
+  }));
+}
+
+/** Search agent: two searches first (the fake engine picks pages by a query's first number), then done. */
+export function mamsSearchAnswer(user: string): Reply {
+  if (user.startsWith(EXHAUSTED_LINE)) return json({ plan: "- [x] survey\n- [x] adoption", calls: [] });
+  if (block(user, "memory") === "(empty)")
+    return json({
+      plan: "- [ ] survey the figures\n- [ ] adoption across regions",
+      calls: [
+        { tool: "web_search", query: "topic 1 growth figures" },
+        { tool: "web_search", query: "topic 6 adoption" },
+      ],
+    });
+  return json({ plan: "- [x] survey the figures\n- [x] adoption across regions", calls: [] });
+}
+
+/** State agent: the first sentence of each passage, with its id. */
+export function mamsStateAnswer(user: string): Reply {
+  return json({ add: passages(user).map((p) => `${p.sentence} [${p.id}]`), correct: [] });
+}
+
+/** Report agent: two sections quoting the passages with their ids, after what the report held. */
+export function mamsReportAnswer(user: string): Reply {
+  const found = passages(user);
+  const half = Math.ceil(found.length / 2);
+  const section = (title: string, items: typeof found) =>
+    items.length ? `## ${title}\n\n${items.map((p) => `${p.sentence} [${p.id}]`).join(" ")}` : "";
+  const current = block(user, "report");
+  const kept = current.startsWith("(empty") ? "" : `${current}\n\n`;
+  return json({
+    report: `${kept}${[section("Measured growth", found.slice(0, half)), section("Adoption", found.slice(half))].filter(Boolean).join("\n\n")}`,
+  });
+}
