@@ -38,6 +38,17 @@ export {
 } from "./render/index.ts";
 export { type AskCallOptions, ask } from "./runtime/ask-api.ts";
 export type { AskCitation, AskEvidence, AskOptions, AskResult } from "./runtime/ask-run.ts";
+export {
+  type BatchItem,
+  type BatchOptions,
+  type BatchProgress,
+  type BatchQuestion,
+  type BatchResult,
+  formatBatchSummary,
+  parseQuestions,
+  readQuestions,
+  runBatch,
+} from "./runtime/batch.ts";
 export { type Config, configSchema } from "./runtime/config.ts";
 export type { ConfigOverrides } from "./runtime/config-load.ts";
 export { type LoadedConfig, loadConfig } from "./runtime/config-load.ts";
@@ -64,6 +75,7 @@ export { createRunManager, type RunManager } from "./server/run-manager.ts";
 export { openSqliteStore } from "./store/sqlite-store.ts";
 export type { Cache, EventLog, RunStore, Store } from "./store/types.ts";
 export { graphStrategy, minddrStrategy, offlineStrategy } from "./strategies/builtin/index.ts";
+export { mamsStrategy } from "./strategies/builtin/mams.ts";
 export { smtlStrategy } from "./strategies/builtin/smtl.ts";
 export { createStrategyRegistry, StrategyRegistry } from "./strategies/registry.ts";
 export type { AskOutcome, SmtlFigures } from "./strategies/smtl-answer.ts";
