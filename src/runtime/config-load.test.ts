@@ -54,6 +54,7 @@ describe("loadConfig defaults", () => {
       providerKeys: {},
       search: [],
       searchKeys: {},
+      academic: [],
       home: "./.dossier",
       allowPrivateNetwork: false,
       prices: {},

@@ -81,6 +81,8 @@ export const ENV_SETTINGS: ReadonlyArray<{ env: string; path: string; kind: Kind
   { env: "SERPER_API_KEY", path: "searchKeys.serper", kind: "string" },
   { env: "JINA_API_KEY", path: "searchKeys.jina", kind: "string" },
   { env: "SEARXNG_URL", path: "searxngUrl", kind: "string" },
+  { env: "DOSSIER_ACADEMIC", path: "academic", kind: "list" },
+  { env: "OPENALEX_EMAIL", path: "openalexEmail", kind: "string" },
   { env: "DOSSIER_HOME", path: "home", kind: "string" },
   { env: "DOSSIER_ALLOW_PRIVATE_NETWORK", path: "allowPrivateNetwork", kind: "bool" },
   { env: "DOSSIER_CONCURRENCY", path: "concurrency", kind: "int" },

@@ -14,6 +14,9 @@ export const SEARCH_PROVIDERS = ["tavily", "exa", "brave", "serper", "searxng", 
 /** A web search provider. */
 export type SearchProviderName = (typeof SEARCH_PROVIDERS)[number];
 
+/** Academic search providers Dossier can call. */
+export const ACADEMIC_PROVIDERS = ["arxiv", "openalex"] as const;
+
 /** Default data directory. */
 export const DEFAULT_HOME = "./.dossier";
 
@@ -61,6 +64,17 @@ export const configSchema = z
       .strict()
       .default({}),
     searxngUrl: httpUrl.optional(),
+    academic: z
+      .array(z.enum(ACADEMIC_PROVIDERS))
+      .default([])
+      .describe(
+        "academic search providers in fallback order, for the academic_search tool (DOSSIER_ACADEMIC)",
+      ),
+    openalexEmail: z
+      .string()
+      .regex(/^[^\s@]+@[^\s@]+$/, { message: "expected an email address" })
+      .optional()
+      .describe("address for OpenAlex's polite pool (OPENALEX_EMAIL)"),
     home: z.string().min(1).default(DEFAULT_HOME).describe("data directory (DOSSIER_HOME)"),
     allowPrivateNetwork: z.boolean().default(false),
     prices: z

@@ -1,13 +1,15 @@
 /**
  * `dossier search "<query>"`: one web search through the tool gateway (providers from
  * DOSSIER_SEARCH in fallback order, or one `--provider`), or a local-corpus search with
- * `--provider local`. Prints a numbered list, or with `--json` a JSON array of
+ * `--provider local`, or a search of papers with `--provider arxiv|openalex` (see
+ * search-academic.ts). Prints a numbered list, or with `--json` a JSON array of
  * `{ title, url, snippet, publishedAt? }`.
  */
 
 import type { Command } from "commander";
 import { DossierError, type DossierErrorCode, ERROR_CODES } from "../../core/errors.ts";
 import { terminalJson, terminalLine } from "../../core/terminal-text.ts";
+import { ACADEMIC_PROVIDER_NAMES, isAcademicProviderName } from "../../tools/search/academic-providers.ts";
 import {
   createSearchProviders,
   isSearchProviderName,
@@ -20,6 +22,7 @@ import type { CliIo } from "../io.ts";
 import { openCliServices } from "../services.ts";
 import { type GlobalFlags, loadCliConfig } from "../settings.ts";
 import { commandEntry } from "./catalog.ts";
+import { runAcademicSearch } from "./search-academic.ts";
 import { runLocalSearch } from "./search-local.ts";
 
 /** Flags of `dossier search` (with the global ones). */
@@ -33,7 +36,7 @@ export interface SearchFlags extends GlobalFlags {
   json?: boolean;
 }
 
-const PROVIDER_CHOICES = [...SEARCH_PROVIDER_NAMES, "local"];
+const PROVIDER_CHOICES = [...SEARCH_PROVIDER_NAMES, ...ACADEMIC_PROVIDER_NAMES, "local"];
 
 function invalid(message: string): DossierError {
   return new DossierError("INPUT_INVALID", message);
@@ -120,6 +123,10 @@ export async function runSearch(io: CliIo, query: string, flags: SearchFlags): P
   if (flags.corpus !== undefined) throw invalid("--corpus applies to --provider local only");
   if (flags.hybrid) throw invalid("--hybrid applies to --provider local only");
   const request = webRequest(query, flags);
+  if (provider !== undefined && isAcademicProviderName(provider)) {
+    await runAcademicSearch(io, provider, request, flags);
+    return;
+  }
 
   const { config } = loadCliConfig(io, flags);
   const names = provider && isSearchProviderName(provider) ? [provider] : config.search;
