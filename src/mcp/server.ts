@@ -4,7 +4,7 @@
  */
 
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { VERSION } from "../cli/version.ts";
+import pkg from "../../package.json" with { type: "json" };
 import type { McpContext } from "./context.ts";
 import { registerDeepResearchTool } from "./research-tool.ts";
 import { registerReportResources } from "./resources.ts";
@@ -13,7 +13,7 @@ import { registerTools } from "./tools.ts";
 /** Builds an MCP server over `context`. */
 export function createMcpServer(context: McpContext): McpServer {
   const server = new McpServer(
-    { name: "dossier", version: VERSION },
+    { name: "dossier", version: pkg.version },
     {
       capabilities: { tools: {}, resources: {}, logging: {} },
       instructions:
