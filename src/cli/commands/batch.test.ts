@@ -5,7 +5,8 @@
  * finished and runs nothing.
  */
 
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { benchmarkPath, haveBenchmarkFile } from "../../../test/benchmarks.ts";
@@ -31,6 +32,24 @@ function split(article: string) {
   ].map((m) => Number(m[1]));
   return { body: article.slice(0, at.index), refs };
 }
+
+describe("dossier batch", () => {
+  it("checks the settings once before any run: no model is bad configuration (exit 2), nothing written", async () => {
+    const home = mkdtempSync(join(tmpdir(), "dossier-batch-cli-"));
+    try {
+      writeFileSync(join(home, "q.csv"), "query\nFirst question here\nSecond question here\n");
+      const run = await runCliInProcess(["batch", "q.csv", "--strategy", "mams"], {
+        cwd: home,
+        env: { HOME: home, DOSSIER_HOME: join(home, ".dossier") },
+      });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(/MODEL_NOT_CONFIGURED/);
+      expect(existsSync(join(home, "q-mams.jsonl"))).toBe(false);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+});
 
 describe("dossier batch in the research world", () => {
   it.skipIf(!haveBenchmarkFile(queries, "dossier batch over DeepResearch Bench prompts"))(
