@@ -37,12 +37,16 @@ function addEvidence(
 
 const now = (ctx: Ctx) => new Date(ctx.clock.now()).toISOString();
 
-/** Records search results: one web source per URL, its snippet as evidence. */
+/**
+ * Records search results: one web source per URL, its snippet as evidence, retrieved by `tool`
+ * (`web_search`, or `academic_search` whose snippets are abstracts).
+ */
 export function recordSearchResults(
   ctx: Ctx,
   results: readonly SearchResult[],
   query: string,
   callId: string,
+  tool = "web_search",
 ): Evidence[] {
   const out: Evidence[] = [];
   for (const r of results) {
@@ -53,7 +57,7 @@ export function recordSearchResults(
       fetchedAt: now(ctx),
       ...(r.publishedAt ? { publishedAt: r.publishedAt } : {}),
     });
-    const e = addEvidence(ctx, source, r.snippet, query, "web_search", callId);
+    const e = addEvidence(ctx, source, r.snippet, query, tool, callId);
     if (e) out.push(e);
   }
   return out;

@@ -4,6 +4,7 @@
  * sources; a tool that is not available answers with a structured failure and makes no request.
  */
 
+import type { AcademicResult } from "../tools/search/academic-result.ts";
 import type { LocalSearchResult, SearchResult, TimeRange, ToolResult } from "../tools/types.ts";
 
 /** What reading a page with respect to a goal yields. */
@@ -18,7 +19,7 @@ export interface PageReading {
 }
 
 /** Names of the research tools. */
-export type ResearchToolName = "web_search" | "read_page" | "local_search";
+export type ResearchToolName = "web_search" | "read_page" | "local_search" | "academic_search";
 
 /** The tools of a run. */
 export interface ResearchTools {
@@ -30,6 +31,14 @@ export interface ResearchTools {
   ): Promise<ToolResult<SearchResult[]>>;
   readPage(url: string, goal: string): Promise<ToolResult<PageReading>>;
   localSearch(query: string, options?: { topK?: number }): Promise<ToolResult<LocalSearchResult[]>>;
+  /**
+   * Papers from arXiv / OpenAlex (the abstract as snippet, with authors); available when the
+   * configuration names academic providers (DOSSIER_ACADEMIC) and the run may use the web.
+   */
+  academicSearch(
+    query: string,
+    options?: { topK?: number; timeRange?: TimeRange },
+  ): Promise<ToolResult<AcademicResult[]>>;
 }
 
 /** A structured failure for a tool the run may not use. */

@@ -25,11 +25,37 @@ const localSearch = z.object({
   tool: z.literal("local_search"),
   query: z.string().min(2).describe("a query over the user's own documents"),
 });
+const academicSearch = z.object({
+  tool: z.literal("academic_search"),
+  query: z
+    .string()
+    .min(2)
+    .describe("a query for scholarly papers (arXiv, OpenAlex): key terms, not a question"),
+  timeRange: timeRangeSchema.optional().describe("limit to papers from the last day/week/month/year"),
+});
 
 /** One action. */
-export type SearchAction = z.infer<typeof webSearch> | z.infer<typeof readPage> | z.infer<typeof localSearch>;
+export type SearchAction =
+  | z.infer<typeof webSearch>
+  | z.infer<typeof readPage>
+  | z.infer<typeof localSearch>
+  | z.infer<typeof academicSearch>;
 
-const BY_NAME = { web_search: webSearch, read_page: readPage, local_search: localSearch } as const;
+const BY_NAME = {
+  web_search: webSearch,
+  read_page: readPage,
+  local_search: localSearch,
+  academic_search: academicSearch,
+} as const;
+
+/** One line per tool for an agent's tool list, for agents that build it from `available`. */
+export const TOOL_DESCRIPTIONS: Record<ResearchToolName, string> = {
+  web_search: "- web_search {query, timeRange?}: search the web",
+  read_page: "- read_page {url, goal}: read a page from the results and extract passages about the goal",
+  local_search: "- local_search {query}: search the user's own documents",
+  academic_search:
+    "- academic_search {query, timeRange?}: search scholarly papers (arXiv, OpenAlex); returns titles, authors, abstracts and paper URLs",
+};
 
 /** The action schema for the tools a run allows. */
 export function actionSchemaFor(tools: readonly ResearchToolName[]): z.ZodType<SearchAction> {
@@ -50,6 +76,8 @@ export function describeAction(a: SearchAction): string {
       return `read_page ${a.url} for "${a.goal}"`;
     case "local_search":
       return `local_search "${a.query}"`;
+    case "academic_search":
+      return `academic_search "${a.query}"${a.timeRange ? ` (${a.timeRange})` : ""}`;
   }
 }
 
@@ -92,6 +120,26 @@ export async function runAction(
       if (!r.ok) return { action: label, ok: false, error: r.error, evidence: [], lines: [] };
       const evidence = recordLocalResults(ctx, r.value, action.query, r.callId);
       return { action: label, ok: true, evidence, lines: [] };
+    }
+    case "academic_search": {
+      const r = await tools.academicSearch(action.query, {
+        topK,
+        ...(action.timeRange ? { timeRange: action.timeRange } : {}),
+      });
+      if (!r.ok) return { action: label, ok: false, error: r.error, evidence: [], lines: [] };
+      const evidence = recordSearchResults(ctx, r.value, action.query, r.callId, "academic_search");
+      return {
+        action: label,
+        ok: true,
+        evidence,
+        lines: r.value.map((x, i) => {
+          const by =
+            x.authors.length > 0
+              ? ` (${x.authors.slice(0, 3).join(", ")}${x.authors.length > 3 ? " et al." : ""})`
+              : "";
+          return `${i + 1}. ${x.title}${by} — ${x.url}`;
+        }),
+      };
     }
   }
 }

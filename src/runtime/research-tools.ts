@@ -1,7 +1,7 @@
 /**
  * Building a run's research tools from the tool layer: web search through the configured
- * provider chain, page reading with `crawl_page`, and search of a local corpus — limited to
- * what the run's `sources` allow. A `local-only` run gets no web tool at all and its page
+ * provider chain, academic search (arXiv, OpenAlex) when configured, page reading with
+ * `crawl_page`, and search of a local corpus — limited to what the run's `sources` allow. A `local-only` run gets no web tool at all and its page
  * fetcher refuses every request, so it provably makes no web request.
  */
 
@@ -11,6 +11,8 @@ import type { LlmClient } from "../llm/client.ts";
 import type { LocalSearchTool } from "../tools/corpus/local-search.ts";
 import { CRAWL_PROVIDER_POLICY, crawlPage } from "../tools/crawl/crawl-page.ts";
 import type { ToolGateway } from "../tools/gateway.ts";
+import type { AcademicProvider } from "../tools/search/academic-result.ts";
+import { academicSearch } from "../tools/search/academic-search.ts";
 import { webSearch } from "../tools/search/web-search.ts";
 import type { SearchProvider, ToolResult } from "../tools/types.ts";
 
@@ -21,6 +23,8 @@ export interface ResearchToolsOptions {
   sources: "web" | "local" | "both" | "local-only";
   /** Web search providers in fallback order (empty: no web search). */
   searchProviders: readonly SearchProvider[];
+  /** Academic search providers in fallback order (empty or absent: no academic search). */
+  academicProviders?: readonly AcademicProvider[];
   /** The local corpus search, when the run has one. */
   localSearch?: LocalSearchTool;
   allowPrivateNetwork: boolean;
@@ -36,7 +40,12 @@ export function createResearchTools(options: ResearchToolsOptions): ResearchTool
   const web = options.sources === "web" || options.sources === "both";
   const local = options.sources !== "web" && options.localSearch !== undefined;
   const available: ResearchToolName[] = [];
+  const academic = options.academicProviders ?? [];
   if (web && options.searchProviders.length > 0) available.push("web_search", "read_page");
+  if (web && academic.length > 0) {
+    if (!available.includes("read_page")) available.push("read_page");
+    available.push("academic_search");
+  }
   if (local) available.push("local_search");
 
   return {
@@ -56,6 +65,21 @@ export function createResearchTools(options: ResearchToolsOptions): ResearchTool
             },
           )
         : Promise.resolve(unavailable("web_search")),
+    academicSearch: (query, request = {}) =>
+      available.includes("academic_search")
+        ? academicSearch(
+            {
+              query,
+              topK: request.topK ?? 5,
+              ...(request.timeRange ? { timeRange: request.timeRange } : {}),
+            },
+            {
+              gateway: options.gateway,
+              providers: academic,
+              ...(options.fetch ? { fetch: options.fetch } : {}),
+            },
+          )
+        : Promise.resolve(unavailable("academic_search")),
     readPage: async (url, goal): Promise<ToolResult<PageReading>> => {
       if (!available.includes("read_page")) return unavailable("read_page");
       const r = await crawlPage({

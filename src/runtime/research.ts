@@ -23,6 +23,8 @@ import { indexDirectory } from "../tools/corpus/ingest.ts";
 import { type LocalSearchTool, localSearchTool } from "../tools/corpus/local-search.ts";
 import type { IndexSummary } from "../tools/corpus/types.ts";
 import { type ProviderPolicy, ToolGateway } from "../tools/gateway.ts";
+import { academicBaseUrlsFromEnv, createAcademicProviders } from "../tools/search/academic-providers.ts";
+import type { AcademicProvider } from "../tools/search/academic-result.ts";
 import { createSearchProviders, searchBaseUrlsFromEnv } from "../tools/search/providers.ts";
 import type { SearchProvider } from "../tools/types.ts";
 import type { Config } from "./config.ts";
@@ -83,6 +85,8 @@ export interface PreparedResearch {
   sources: Sources;
   language: string;
   providers: SearchProvider[];
+  /** Academic search providers (DOSSIER_ACADEMIC), for runs that may use the web. */
+  academicProviders?: AcademicProvider[];
   corpus: { name: string; index: CorpusIndex } | null;
   notices: string[];
 }
@@ -209,6 +213,12 @@ export async function prepareResearch(
     sources,
     language,
     providers: sources === "local" || sources === "local-only" ? [] : providers,
+    academicProviders:
+      sources === "local" || sources === "local-only"
+        ? []
+        : createAcademicProviders(env.config, undefined, {
+            providerBaseUrls: academicBaseUrlsFromEnv(env.env ?? {}),
+          }),
     corpus,
     notices,
   };
@@ -266,6 +276,7 @@ export function startResearch(
         llm: ctx.llm,
         sources: prepared.sources,
         searchProviders: prepared.providers,
+        ...(prepared.academicProviders?.length ? { academicProviders: prepared.academicProviders } : {}),
         ...(local ? { localSearch: local } : {}),
         allowPrivateNetwork: env.config.allowPrivateNetwork,
         ...(env.fetch ? { fetch: env.fetch } : {}),

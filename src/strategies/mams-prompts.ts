@@ -23,6 +23,8 @@ const TOOL_LINES: Record<ResearchToolName, string> = {
   read_page:
     '- read_page {"tool":"read_page","url":"...","goal":"..."}: verbatim passages of one page (a URL seen before) for a goal',
   local_search: '- local_search {"tool":"local_search","query":"..."}: passages of the user\'s own documents',
+  academic_search:
+    '- academic_search {"tool":"academic_search","query":"..."}: titles, authors, abstracts and URLs of scholarly papers (arXiv, OpenAlex)',
 };
 
 /** Options of the search agent's system prompt. */

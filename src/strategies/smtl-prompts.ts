@@ -28,6 +28,8 @@ const TOOL_LINES: Record<ResearchToolName, string> = {
   read_page:
     "- crawl_page {url, goal}: read one page with respect to an information goal; returns verbatim excerpts and a summary",
   local_search: "- local_search {query}: search the user's own documents; returns passages",
+  academic_search:
+    "- academic_search {query}: search scholarly papers (arXiv, OpenAlex); returns titles, authors, abstracts and URLs",
 };
 
 /** The system prompt of a plan, step or refinement call. */

@@ -54,13 +54,15 @@ const CALL_NAMES: Record<ResearchToolName, string> = {
   web_search: "web_search",
   read_page: "crawl_page",
   local_search: "local_search",
+  academic_search: "academic_search",
 };
 
 /** One tool call as the model writes it. */
 export type SmtlCall =
   | { tool: "web_search"; query: string }
   | { tool: "crawl_page"; url: string; goal: string }
-  | { tool: "local_search"; query: string };
+  | { tool: "local_search"; query: string }
+  | { tool: "academic_search"; query: string };
 
 const CALL_SCHEMAS = {
   web_search: z.object({ tool: z.literal("web_search"), query: z.string().min(2).describe("search query") }),
@@ -72,6 +74,10 @@ const CALL_SCHEMAS = {
   local_search: z.object({
     tool: z.literal("local_search"),
     query: z.string().min(2).describe("query over the user's documents"),
+  }),
+  academic_search: z.object({
+    tool: z.literal("academic_search"),
+    query: z.string().min(2).describe("query for scholarly papers"),
   }),
 } as const;
 
