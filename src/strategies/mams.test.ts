@@ -242,3 +242,46 @@ describe("mams: turns and the tool-call allowance", () => {
     expectCitationsResolve(result.report!);
   });
 });
+
+describe("mams: budgets and fallbacks", () => {
+  it("stops exploring at the token budget and still writes the report from the state", async () => {
+    const { result, kinds, events } = await research(
+      [
+        on("search", {
+          json: { plan: "- [ ] openings", calls: searches("station 1") },
+          usage: { input: 89_950, output: 100 },
+        }),
+        on("state", { json: { add: [], correct: [] }, usage: { input: 10, output: 10 } }),
+        on("report", (call) => ({
+          json: { report: `## Openings\n\nOpened in 1901 [${fragmentIds(call)[0]}].` },
+          usage: { input: 10, output: 10 },
+        })),
+      ],
+      {},
+      { maxTokens: 100_000 },
+    );
+    expect(kinds).toEqual(["search", "state", "report"]);
+    expect(result.status).toBe("completed");
+    expect(result.stopReason).toBe("budget:tokens");
+    expect(ofType(events, "decision").at(-1)?.reason).toMatch(/^budget:tokens: finishing the report/);
+    expectCitationsResolve(result.report!);
+  });
+
+  it("a report agent that never answers in form keeps the report; a run without one lists its evidence", async () => {
+    const { result, events } = await research([
+      turn("- [ ] openings", searches("station 1")),
+      on("state", (call) => ({ json: { add: [`Opened in 1901 [${fragmentIds(call)[0]}]`], correct: [] } })),
+      on("report", "no report today"),
+      on("report", "still none"),
+      on("report", "none"),
+      finish,
+    ]);
+    const warnings = ofType(events, "warning").map((w) => w.code);
+    expect(warnings).toContain("REPORT_FALLBACK");
+    expect(warnings).toContain("EXTRACTIVE_REPORT");
+    expect(result.status).toBe("completed");
+    const report = result.report!;
+    expect(report.notice).toMatch(/evidence gathered is listed/);
+    expectCitationsResolve(report);
+  });
+});
