@@ -184,7 +184,10 @@ export function registerSearchCommand(program: Command, io: CliIo): void {
       "--hybrid",
       "fuse BM25 with dense retrieval (with --provider local; the corpus must be indexed with --hybrid)",
     )
-    .option("--json", "print a JSON array of {title, url, snippet, publishedAt?}")
+    .option(
+      "--json",
+      "print a JSON array of {title, url, snippet, publishedAt?} (arxiv, openalex: also authors, doi?, pdfUrl?)",
+    )
     .action(async (query: string, _opts: unknown, cmd: Command) => {
       await runSearch(io, query, cmd.optsWithGlobals<SearchFlags>());
     });
