@@ -1,74 +1,162 @@
 /**
- * The critical-path lower bound of a run, from its event log: the run's timeline is cut into
- * phases at its `phase` events; within a phase, calls of different scopes (agents) are
- * independent and calls of one scope form a chain. The bound is the sum over phases of the
- * longest scope's busy time (the union of its call spans, outermost spans only). Scopes that
- * are in fact sequential within a phase only make the bound lower, so it never overstates.
+ * The critical-path lower bound of a run, from its event log, at NOMINAL latencies: every call
+ * costs what the world was told to charge for it (a model call, a search, a page), never what
+ * it measured — so time spent waiting for a queue slot, retrying or on the CPU is waste the
+ * bound does not contain.
+ *
+ * The dependency structure is the run's own:
+ * - calls of one scope (one agent, one section writer) form a chain: a call depends on every
+ *   call of its scope that ended before it was issued (calls of one step overlap, so they do
+ *   not depend on each other);
+ * - a call also depends on every call that had ended when the main line (events without a
+ *   scope) last spoke before the call was issued: the main line only moves on (emits a phase,
+ *   a plan update, a decision) after what it awaited, so what ended before it spoke is what
+ *   the call could have waited for. Work started later only because a queue held it back still
+ *   depends only on what preceded the main line's last word, not on the calls it queued behind;
+ * - a call nested in another of its scope (a page read inside `crawl_page`) is part of it: the
+ *   outer call's nominal cost is its own plus its nested calls'.
+ *
+ * Ordering uses the log's sequence numbers, not timestamps, so ties cannot invent dependencies.
  */
 
 import type { DossierEvent } from "../src/core/events.ts";
 
-export interface Span {
-  scope: string;
+/** Nominal latencies of the world (ms). */
+export interface Nominal {
+  /** One model call. */
+  llmMs: number;
+  /** One search (`web_search`, `academic_search`). */
+  searchMs: number;
+  /** One page fetch or read (`fetch_page`, `crawl_page`). */
+  pageMs: number;
+}
+
+/** One call of the run. */
+export interface Call {
+  callId: string;
+  kind: "llm" | "tool";
+  /** Model role or tool name. */
+  name: string;
+  scope: string | undefined;
+  startSeq: number;
+  endSeq: number;
   start: number;
   end: number;
+  /** Wait for a provider slot (ms). */
+  queueMs: number;
+  retries: number;
+  cached: boolean;
+  /** Nominal cost of this call alone, before nested calls are added. */
+  nominalMs: number;
 }
 
-/** Call spans (model and tool calls), outermost per scope. */
-export function callSpans(events: readonly DossierEvent[]): Span[] {
-  const open = new Map<string, { scope: string; start: number }>();
-  const spans: Span[] = [];
+/** The calls of a run (model and tool), in issue order. */
+export function calls(events: readonly DossierEvent[], nominal: Nominal): Call[] {
+  const open = new Map<string, DossierEvent>();
+  const out: Call[] = [];
   for (const e of events) {
-    const t = Date.parse(e.ts);
-    if (e.type === "llm-start" || e.type === "tool-start")
-      open.set(e.callId, { scope: e.scope ?? "run", start: t });
-    if (e.type === "llm-end" || e.type === "tool-end") {
-      const s = open.get(e.callId);
-      if (s) spans.push({ scope: s.scope, start: s.start, end: t });
+    if (e.type === "llm-start" || e.type === "tool-start") open.set(e.callId, e);
+    if (e.type !== "llm-end" && e.type !== "tool-end") continue;
+    const s = open.get(e.callId);
+    if (!s) continue;
+    const base = {
+      callId: e.callId,
+      scope: s.scope,
+      startSeq: s.seq,
+      endSeq: e.seq,
+      start: Date.parse(s.ts),
+      end: Date.parse(e.ts),
+    };
+    if (e.type === "llm-end")
+      out.push({
+        ...base,
+        kind: "llm",
+        name: e.role,
+        queueMs: 0,
+        retries: e.retries,
+        cached: e.replayed,
+        nominalMs: e.replayed ? 0 : nominal.llmMs,
+      });
+    else {
+      const search = /search/.test(e.tool) && e.tool !== "local_search";
+      const page = e.tool === "fetch_page" || e.tool === "crawl_page";
+      out.push({
+        ...base,
+        kind: "tool",
+        name: e.tool,
+        queueMs: e.queueMs ?? 0,
+        retries: 0,
+        cached: e.cached,
+        nominalMs: e.cached || !e.ok ? 0 : search ? nominal.searchMs : page ? nominal.pageMs : 0,
+      });
     }
   }
-  return spans.filter(
-    (a) =>
-      !spans.some(
-        (b) =>
-          b !== a &&
-          b.scope === a.scope &&
-          b.start <= a.start &&
-          b.end >= a.end &&
-          (b.start < a.start || b.end > a.end),
-      ),
-  );
+  return out.sort((a, b) => a.startSeq - b.startSeq);
 }
 
-function union(spans: readonly Span[]): number {
-  const sorted = [...spans].sort((a, b) => a.start - b.start);
-  let total = 0;
-  let curStart = Number.NEGATIVE_INFINITY;
-  let curEnd = Number.NEGATIVE_INFINITY;
-  for (const s of sorted) {
-    if (s.start > curEnd) {
-      if (curEnd > curStart) total += curEnd - curStart;
-      curStart = s.start;
-      curEnd = s.end;
-    } else curEnd = Math.max(curEnd, s.end);
-  }
-  if (curEnd > curStart) total += curEnd - curStart;
-  return total;
+/** The bound and the longest chain behind it. */
+export interface CriticalPath {
+  boundMs: number;
+  /** Calls on the longest chain (nested calls not counted apart). */
+  depth: number;
+  /** Model calls on the longest chain. */
+  llmDepth: number;
+  chain: Call[];
 }
 
-/** The lower bound in ms. */
-export function criticalPathMs(events: readonly DossierEvent[]): number {
-  const cuts = events.filter((e) => e.type === "phase").map((e) => Date.parse(e.ts));
-  const spans = callSpans(events);
-  const phaseOf = (t: number) => cuts.filter((c) => c <= t).length;
-  const byPhase = new Map<number, Map<string, Span[]>>();
-  for (const s of spans) {
-    const p = phaseOf(s.start);
-    if (!byPhase.has(p)) byPhase.set(p, new Map());
-    const scopes = byPhase.get(p)!;
-    scopes.set(s.scope, [...(scopes.get(s.scope) ?? []), s]);
+/** The nominal-latency critical path of a run. */
+export function criticalPath(events: readonly DossierEvent[], nominal: Nominal): CriticalPath {
+  const all = calls(events, nominal);
+  // Nested calls fold into their outermost enclosing call of the same scope.
+  // A call with nested calls costs what they cost (a crawl is its fetch and its read).
+  const outer: Call[] = [];
+  const nested = new Map<Call, number>();
+  for (const c of all) {
+    const parent = outer.find((o) => o.scope === c.scope && o.startSeq < c.startSeq && o.endSeq > c.endSeq);
+    if (parent) nested.set(parent, (nested.get(parent) ?? 0) + c.nominalMs);
+    else outer.push(c);
   }
-  let total = 0;
-  for (const scopes of byPhase.values()) total += Math.max(0, ...[...scopes.values()].map(union));
-  return total;
+  const cost = new Map(outer.map((c) => [c, nested.get(c) ?? c.nominalMs]));
+  // The main line's words: sequence numbers of events without a scope.
+  const mainLine = events.filter((e) => e.scope === undefined).map((e) => e.seq);
+  const lastWordBefore = (seq: number): number => {
+    let lo = 0;
+    let hi = mainLine.length - 1;
+    let found = 0;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (mainLine[mid]! < seq) {
+        found = mainLine[mid]!;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    return found;
+  };
+  const finish = new Map<Call, number>();
+  const via = new Map<Call, Call | undefined>();
+  for (const c of outer) {
+    const barrier = c.scope === undefined ? c.startSeq : lastWordBefore(c.startSeq);
+    let best = 0;
+    let from: Call | undefined;
+    for (const d of outer) {
+      if (d.startSeq >= c.startSeq) break;
+      const dependsOn = d.endSeq < barrier || (d.scope === c.scope && d.endSeq < c.startSeq);
+      if (dependsOn && finish.get(d)! > best) {
+        best = finish.get(d)!;
+        from = d;
+      }
+    }
+    finish.set(c, best + cost.get(c)!);
+    via.set(c, from);
+  }
+  let last: Call | undefined;
+  for (const c of outer) if (!last || finish.get(c)! > finish.get(last)!) last = c;
+  const chain: Call[] = [];
+  for (let c = last; c; c = via.get(c)) chain.unshift(c);
+  return {
+    boundMs: last ? finish.get(last)! : 0,
+    depth: chain.length,
+    llmDepth: chain.filter((c) => c.kind === "llm").length,
+    chain,
+  };
 }

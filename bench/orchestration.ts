@@ -1,148 +1,170 @@
 /**
- * Orchestration benchmark: each strategy runs against scripted latencies on loopback (model
- * 200 ms per call, pages 50 ms), and the figures of the run are printed: wall time, the
- * critical-path lower bound of the same run (see critical-path.ts), their ratio, model calls,
- * tool calls per agent step, and tokens.
+ * Orchestration benchmark: each strategy runs in the loopback research world with injected
+ * latencies (a model call and a search cost `--latency` ms, a page `--page` ms), and the figures
+ * of the run are printed: wall time; the critical-path bound at those NOMINAL latencies over the
+ * run's own dependency structure (see critical-path.ts — queue waits, retries and CPU are not in
+ * it); their ratio; the chain's depth (calls, and model calls, on it); the total wait for
+ * provider slots; retries; model calls; tool calls per agent step; tokens.
  *
- * Run: node bench/orchestration.ts [--latency 200] [--subtasks 5]
+ * Run: node bench/orchestration.ts [--latency 200,500] [--page 100] [--subtasks 5]
+ *      [--concurrency N (default: the run's default)] [--strategies minddr,graph,warp,smtl,mams]
  */
 
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import type { DossierEvent } from "../src/core/events.ts";
 import { startResearchWorld } from "../test/research/world.ts";
-import { callSpans, criticalPathMs } from "./critical-path.ts";
+import { calls, criticalPath } from "./critical-path.ts";
 
-/** Busy time of the busiest search agent (sum of its outermost call spans). */
-function agentBusy(events: readonly DossierEvent[]): number {
-  const byScope = new Map<string, number>();
-  for (const s of callSpans(events)) {
-    if (!s.scope.startsWith("search:")) continue;
-    byScope.set(s.scope, (byScope.get(s.scope) ?? 0) + (s.end - s.start));
-  }
-  return Math.max(...byScope.values());
-}
-
-const arg = (name: string, fallback: number) => {
+const arg = (name: string): string | undefined => {
   const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+  return i > 0 ? process.argv[i + 1] : undefined;
 };
-const latencyMs = arg("latency", 200);
-const subtasks = arg("subtasks", 5);
+const latencies = (arg("latency") ?? "200,500").split(",").map(Number);
+const pageMs = Number(arg("page") ?? 100);
+const subtasks = Number(arg("subtasks") ?? 5);
+const concurrency = arg("concurrency") ? Number(arg("concurrency")) : undefined;
+const strategies = (arg("strategies") ?? "minddr,graph,warp,smtl,mams").split(",");
+
+/** What a seed requires to run in sequence, said next to its figures. */
+const SEQUENTIAL_BY_SEED: Record<string, string> = {
+  warp: "drafting is sequential by its seed (each section conditioned on the draft so far)",
+  smtl: "steps are sequential by its seed (each step reads the last one's observations)",
+  mams: "chunks are folded into the state one after another by its seed",
+};
 
 interface Row {
   strategy: string;
+  latencyMs: number;
   wallMs: number;
-  criticalMs: number;
+  boundMs: number;
+  depth: number;
+  llmDepth: number;
+  queueMs: number;
+  retries: number;
   llmCalls: number;
   toolCalls: number;
   agentSteps: number;
   input: number | null;
   output: number | null;
+  status: string;
 }
 
-async function run(strategy: "minddr" | "graph" | "warp" | "offline" | "smtl"): Promise<Row> {
+function agentSteps(
+  strategy: string,
+  events: readonly DossierEvent[],
+  counts: Record<string, number>,
+): number {
+  const count = (role: string) => counts[role] ?? 0;
+  return (
+    count("search-step") +
+    count("inner-step") +
+    count("warp-search") +
+    count("mams-search") +
+    (strategy === "minddr" ? subtasks : 0) +
+    (strategy === "graph"
+      ? events.filter((e) => e.type === "node-start" && e.nodeType === "search").length
+      : 0) +
+    events.filter((e) => e.type === "step-end").length
+  );
+}
+
+async function run(strategy: string, latencyMs: number): Promise<Row> {
   const world = await startResearchWorld({
     subtasks,
     latencyMs,
-    toolLatencyMs: 50,
-    ...(strategy === "offline" ? { config: { model: undefined } } : {}),
+    searchLatencyMs: latencyMs,
+    toolLatencyMs: pageMs,
   });
   try {
-    let docs: string | undefined;
-    if (strategy === "offline") {
-      docs = join(world.home, "docs");
-      mkdirSync(docs);
-      for (let i = 1; i <= 40; i++) {
-        writeFileSync(
-          join(docs, `note-${i}.md`),
-          `# Note ${i}\n\n## Costs\n\nBattery costs in region ${i} fell by ${i} percent last year according to the survey.\n\n## Adoption\n\nAdoption of storage in region ${i} grew as prices fell and grid operators paid for flexibility.\n`,
-        );
-      }
-    }
     const result = await world.research({
       query: "How did battery costs and adoption change?",
-      ...(strategy === "offline" ? { docs } : { strategy }),
-      concurrency: 8,
+      strategy,
+      ...(concurrency ? { concurrency } : {}),
     });
-    const ts = (type: string) => Date.parse(result.events.find((e) => e.type === type)!.ts);
-    const wallMs = ts("run-end") - ts("run-start");
-    if (strategy === "minddr") {
-      const searching = result.events.filter((e) => e.type === "phase");
-      const start = searching.find((e) => e.type === "phase" && e.phase === "searching");
-      const next = searching[searching.indexOf(start!) + 1];
-      const phaseMs = Date.parse(next!.ts) - Date.parse(start!.ts);
-      const perAgent = agentBusy(result.events);
-      console.log(
-        `minddr search phase: ${subtasks} agents took ${phaseMs} ms; the longest single agent was busy ${perAgent} ms (ratio ${(phaseMs / perAgent).toFixed(2)})`,
-      );
-    }
+    const events = result.events;
+    const ts = (type: string) => Date.parse(events.find((e) => e.type === type)!.ts);
+    const nominal = { llmMs: latencyMs, searchMs: latencyMs, pageMs };
+    const path = criticalPath(events, nominal);
+    const all = calls(events, nominal);
     const u = result.record.usage!;
-    const c = world.script.counts;
-    const seedSteps = strategy === "minddr" ? subtasks : 0;
-    const agentSteps =
-      c["search-step"] +
-      c["inner-step"] +
-      c["warp-search"] +
-      seedSteps +
-      (strategy === "graph"
-        ? result.events.filter((e) => e.type === "node-start" && e.nodeType === "search").length
-        : 0) +
-      result.events.filter((e) => e.type === "step-end").length;
-    const agentTools = result.events.filter(
-      (e) =>
-        e.type === "tool-start" &&
-        (e.tool === "web_search" || e.tool === "crawl_page" || e.tool === "local_search"),
-    ).length;
     return {
       strategy,
-      wallMs,
-      criticalMs: criticalPathMs(result.events),
+      latencyMs,
+      wallMs: ts("run-end") - ts("run-start"),
+      boundMs: path.boundMs,
+      depth: path.depth,
+      llmDepth: path.llmDepth,
+      queueMs: all.reduce((n, c) => n + c.queueMs, 0),
+      retries:
+        all.reduce((n, c) => n + c.retries, 0) +
+        events.filter((e) => e.type === "tool-end" && !e.ok && !e.cached).length,
       llmCalls: u.llmCalls,
-      toolCalls: agentTools,
-      agentSteps,
+      toolCalls: events.filter(
+        (e) =>
+          e.type === "tool-start" &&
+          ["web_search", "crawl_page", "fetch_page", "local_search", "academic_search"].includes(e.tool),
+      ).length,
+      agentSteps: agentSteps(strategy, events, world.script.counts as Record<string, number>),
       input: u.inputTokens,
       output: u.outputTokens,
+      status: result.record.status,
     };
   } finally {
     await world.close();
   }
 }
 
+// Warm-up: the first page extraction and the first model call load modules; not measured.
+await run("smtl", 0).catch(() => undefined);
+
 const rows: Row[] = [];
-for (const s of ["minddr", "graph", "warp", "offline", "smtl"] as const) rows.push(await run(s));
+for (const latencyMs of latencies)
+  for (const s of strategies) {
+    try {
+      rows.push(await run(s, latencyMs));
+    } catch (error) {
+      console.log(`${s} @ ${latencyMs} ms: did not run (${error instanceof Error ? error.message : error})`);
+    }
+  }
 
 console.log(
-  `orchestration: scripted model latency ${latencyMs} ms/call, page latency 50 ms, ${subtasks} minddr subtasks, concurrency 8`,
+  `orchestration: model call and search ${latencies.join(" / ")} ms, page ${pageMs} ms, ${subtasks} minddr subtasks, concurrency ${concurrency ?? "default"}`,
 );
 const head = [
   "strategy",
+  "lat ms",
   "wall ms",
-  "critical ms",
+  "bound ms",
   "ratio",
+  "depth",
+  "llm depth",
+  "queue ms",
+  "retries",
   "LLM calls",
   "tools/step",
   "input tok",
   "output tok",
 ];
-console.log(head.map((h, i) => (i === 0 ? h.padEnd(10) : h.padStart(12))).join(""));
+console.log(head.map((h, i) => (i === 0 ? h.padEnd(9) : h.padStart(11))).join(""));
 for (const r of rows) {
   const cells = [
-    r.strategy.padEnd(10),
+    r.strategy.padEnd(9),
+    String(r.latencyMs),
     r.wallMs.toFixed(0),
-    r.criticalMs.toFixed(0),
-    r.criticalMs > 0 ? (r.wallMs / r.criticalMs).toFixed(2) : "n/a",
+    r.boundMs.toFixed(0),
+    r.boundMs > 0 ? (r.wallMs / r.boundMs).toFixed(2) : "n/a",
+    String(r.depth),
+    String(r.llmDepth),
+    r.queueMs.toFixed(0),
+    String(r.retries),
     String(r.llmCalls),
     r.agentSteps > 0 ? (r.toolCalls / r.agentSteps).toFixed(2) : "n/a",
     String(r.input ?? "unknown"),
     String(r.output ?? "unknown"),
   ];
-  console.log(cells.map((c, i) => (i === 0 ? c : c.padStart(12))).join(""));
+  console.log(cells.map((c, i) => (i === 0 ? c : c.padStart(11))).join(""));
 }
-
-const smtl = rows.find((r) => r.strategy === "smtl");
-if (smtl && smtl.agentSteps > 0) {
-  console.log(
-    `smtl: ${smtl.agentSteps} steps for the question, ${(smtl.toolCalls / smtl.agentSteps).toFixed(2)} tool calls per step (the seed reports 3.5 per step for SMTL-100 on BrowseComp, 60.4 steps per question)`,
-  );
-}
+for (const s of strategies)
+  if (SEQUENTIAL_BY_SEED[s] && rows.some((r) => r.strategy === s))
+    console.log(`${s}: ${SEQUENTIAL_BY_SEED[s]}; its depth is the seed's, not a queue's`);
+const bad = rows.filter((r) => r.status !== "completed");
+for (const r of bad) console.log(`${r.strategy} @ ${r.latencyMs} ms ended ${r.status}`);

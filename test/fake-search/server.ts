@@ -222,6 +222,7 @@ export async function startFakeSearch(options: FakeSearchOptions = {}): Promise<
 
   const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const { pathname, ...rest } = await readRequest(req);
+    if (options.latencyMs) await new Promise((r) => setTimeout(r, options.latencyMs));
     const match = /^\/([a-z]+)(\/.*)?$/.exec(pathname);
     const academic = FAKE_ACADEMIC_PROVIDERS.find((p) => p === match?.[1]);
     if (academic) {

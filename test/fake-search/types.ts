@@ -107,6 +107,8 @@ export interface FakeSearchOptions {
   keys?: Partial<Record<FakeSearchProvider, string>>;
   /** Decides the reply before the scripted ones; undefined falls through. */
   handler?: (request: FakeSearchRequest) => FakeSearchReply | undefined;
+  /** Latency of every answer, in ms (for benchmarks). Default 0. */
+  latencyMs?: number;
 }
 
 /** A running fake search server. */

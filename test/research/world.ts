@@ -19,6 +19,7 @@ import { prepareResearch, type ResearchEnvironment, startResearch } from "../../
 import type { ResearchRequest } from "../../src/runtime/research-request.ts";
 import { openSqliteStore } from "../../src/store/sqlite-store.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "../fake-openai/index.ts";
+import type { RecordedRequest } from "../fake-openai/types.ts";
 import { type FakeSearch, startFakeSearch } from "../fake-search/index.ts";
 import { type FakeWeb, startFakeWeb } from "../fake-web/index.ts";
 import { createModelScript, type ModelScript, type ModelScriptOptions } from "./model-script.ts";
@@ -27,12 +28,19 @@ import { createModelScript, type ModelScript, type ModelScriptOptions } from "./
 export interface WorldOptions extends ModelScriptOptions {
   /** Every search request fails with this HTTP status. */
   searchFailsWith?: number;
-  /** Latency of search and page answers (ms). */
+  /** Latency of page answers (ms); also of search answers unless `searchLatencyMs` is given. */
   toolLatencyMs?: number;
+  /** Latency of search answers (ms). Default `toolLatencyMs`. */
+  searchLatencyMs?: number;
   /** Price the fake model (USD per million tokens). */
   price?: { inputPerMTok: number; outputPerMTok: number };
   /** Extra configuration. */
   config?: Partial<Config>;
+  /**
+   * Awaited before the script answers a model request: lets a test hold answers back until the
+   * calls it expects are all in flight.
+   */
+  hold?: (request: RecordedRequest) => Promise<void>;
 }
 
 /** A running world. */
@@ -113,7 +121,14 @@ async function runWorld(
 export async function startResearchWorld(options: WorldOptions = {}): Promise<ResearchWorld> {
   const script = createModelScript(options);
   started.add(script);
-  const model = await startFakeOpenAI({ handler: script.handler });
+  const hold = options.hold;
+  const handler = hold
+    ? async (request: RecordedRequest) => {
+        await hold(request);
+        return script.handler(request);
+      }
+    : script.handler;
+  const model = await startFakeOpenAI({ handler });
   const routes: Record<string, (req: unknown, res: import("node:http").ServerResponse) => Promise<void>> = {};
   for (let n = 1; n <= 20; n++) {
     routes[`/page/${n}`] = async (_req, res) => {
@@ -125,6 +140,7 @@ export async function startResearchWorld(options: WorldOptions = {}): Promise<Re
   }
   const web = await startFakeWeb({ routes: routes as never });
   const search = await startFakeSearch({
+    latencyMs: options.searchLatencyMs ?? options.toolLatencyMs ?? 0,
     handler: (request) => {
       if (options.searchFailsWith) return { kind: "error", status: options.searchFailsWith };
       const q = String(request.query.q ?? "");
