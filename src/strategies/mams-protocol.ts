@@ -43,6 +43,7 @@ export function searchReplySchema(tools: readonly ResearchToolName[]) {
     calls: z
       .array(actionSchemaFor(tools))
       .max(MAX_CALLS_ACCEPTED)
+      .default([])
       .describe("1-5 tool calls to run now, all at once; an empty list when the report is complete"),
   });
 }

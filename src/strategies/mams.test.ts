@@ -128,7 +128,7 @@ describe("mams: chunked state and report updates", () => {
       { chunkChars: 1000 },
     );
     expect(result.status).toBe("completed");
-    expect(kinds).toEqual(["search", "state", "report", "state", "report", "search"]);
+    expect(kinds).toEqual(["search", "report", "state", "report", "state", "search"]);
     const stateCalls = calls.filter((c) => kindOf(c) === "state");
     const reportCalls = calls.filter((c) => kindOf(c) === "report");
 
@@ -234,7 +234,7 @@ describe("mams: turns and the tool-call allowance", () => {
       {},
       { maxToolCalls: 3 },
     );
-    expect(kinds).toEqual(["search", "state", "report", "search"]);
+    expect(kinds).toEqual(["search", "report", "state", "search"]);
     expect(kit!.queries).toHaveLength(3);
     expect(calls[0]!.lastUser).toContain("this turn may run up to 3 call(s)");
     expect(calls[3]!.lastUser).toMatch(new RegExp(`^${EXHAUSTED_LINE}`));
@@ -260,7 +260,7 @@ describe("mams: budgets and fallbacks", () => {
       {},
       { maxTokens: 100_000 },
     );
-    expect(kinds).toEqual(["search", "state", "report"]);
+    expect(kinds).toEqual(["search", "report", "state"]);
     expect(result.status).toBe("completed");
     expect(result.stopReason).toBe("budget:tokens");
     expect(ofType(events, "decision").at(-1)?.reason).toMatch(/^budget:tokens: finishing the report/);

@@ -260,18 +260,8 @@ async function mamsLoop(ctx: RunContext, options: MamsOptions): Promise<Research
     const ids = evidenceIdsIn(chunk);
     for (const id of ids) shown.add(id);
     ctx.emit({ type: "phase", phase: "updating", detail: `chunk ${index} of ${of}` });
-    const [memoryReply, reportReply] = await Promise.all([
-      act("STATE_FALLBACK", `state update of chunk ${index} failed; memory kept`, () =>
-        ctx.inScope("state", () =>
-          ctx.structured({
-            role: "state",
-            schema: stateReplySchema,
-            system: stateSystem(ctx.currentDate),
-            prompt: statePrompt(ctx.query, before, chunk, index, of),
-            maxOutputTokens: 3000,
-          }),
-        ),
-      ),
+    // The report agent asks first: under a tight token budget the report is what the run delivers.
+    const [reportReply, memoryReply] = await Promise.all([
       act("REPORT_FALLBACK", `report update of chunk ${index} failed; report kept`, () =>
         ctx.inScope("report", () =>
           ctx.structured({
@@ -280,6 +270,17 @@ async function mamsLoop(ctx: RunContext, options: MamsOptions): Promise<Research
             system: reportSystem(ctx.currentDate, language),
             prompt: reportPrompt(ctx.query, before, chunk, index, of),
             maxOutputTokens: 8000,
+          }),
+        ),
+      ),
+      act("STATE_FALLBACK", `state update of chunk ${index} failed; memory kept`, () =>
+        ctx.inScope("state", () =>
+          ctx.structured({
+            role: "state",
+            schema: stateReplySchema,
+            system: stateSystem(ctx.currentDate),
+            prompt: statePrompt(ctx.query, before, chunk, index, of),
+            maxOutputTokens: 3000,
           }),
         ),
       ),
