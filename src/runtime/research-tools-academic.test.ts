@@ -4,7 +4,7 @@
  * retrieved by `academic_search`.
  */
 
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type FakeSearch, startFakeSearch } from "../../test/fake-search/index.ts";
 import { instantClock } from "../../test/scripted/clocks.ts";
 import type { RunContext } from "../agents/run-context.ts";
@@ -17,6 +17,11 @@ import { createAcademicProviders } from "../tools/search/academic-providers.ts";
 import { createSearxngProvider } from "../tools/search/searxng.ts";
 import type { ResearchToolsOptions } from "./research-tools.ts";
 import { createResearchTools } from "./research-tools.ts";
+
+// The Atom parser (jsdom) loads on first use; load it before the timed tests on a busy machine.
+beforeAll(async () => {
+  await import("jsdom");
+}, 60_000);
 
 let fake: FakeSearch;
 beforeEach(async () => {

@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type CliOutcome, runCliInProcess } from "../../../test/cli-io.ts";
 import { type FakeSearch, type FakeSearchResult, startFakeSearch } from "../../../test/fake-search/index.ts";
 
@@ -22,6 +22,11 @@ const PAPERS: FakeSearchResult[] = [
   },
   { title: "Second paper", url: "https://arxiv.org/abs/2401.00002v1", snippet: "Two.", authors: ["Solo"] },
 ];
+
+// The Atom parser (jsdom) loads on first use; load it before the timed tests on a busy machine.
+beforeAll(async () => {
+  await import("jsdom");
+}, 60_000);
 
 let tmp: string;
 let fake: FakeSearch;

@@ -3,7 +3,7 @@
  * honour Retry-After, the cache, arXiv's rate policy, and the provider registry.
  */
 
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { type FakeSearch, startFakeSearch } from "../../../test/fake-search/index.ts";
 import { instantClock } from "../../../test/scripted/clocks.ts";
 import { DEFAULT_RETRY_POLICY } from "../../core/retry.ts";
@@ -19,6 +19,11 @@ import type { AcademicProvider, AcademicResult } from "./academic-result.ts";
 import { academicSearch } from "./academic-search.ts";
 
 const NO_RETRY = { ...DEFAULT_RETRY_POLICY, maxRetries: 0 };
+
+// The Atom parser (jsdom) loads on first use; load it before the timed tests on a busy machine.
+beforeAll(async () => {
+  await import("jsdom");
+}, 60_000);
 
 let fake: FakeSearch;
 beforeEach(async () => {

@@ -2,7 +2,7 @@
  * The arXiv provider against a loopback server answering in arXiv's Atom format.
  */
 
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { arxivErrorFeed, type FakeSearch, startFakeSearch } from "../../../test/fake-search/index.ts";
 import type { DossierError } from "../../core/errors.ts";
 import { type ProviderCallContext, searchRequestSchema } from "../types.ts";
@@ -10,6 +10,11 @@ import { MAX_ABSTRACT_CHARS } from "./academic-result.ts";
 import { arxivSearchQuery, createArxivProvider } from "./arxiv.ts";
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
+
+// The Atom parser (jsdom) loads on first use; load it before the timed tests on a busy machine.
+beforeAll(async () => {
+  await import("jsdom");
+}, 60_000);
 
 let fake: FakeSearch;
 beforeEach(async () => {
