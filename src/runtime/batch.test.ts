@@ -145,6 +145,46 @@ describe("runBatch", () => {
   });
 });
 
+describe("runBatch interrupted", () => {
+  it("starts nothing after the signal aborts; the next invocation finishes the rest", async () => {
+    const questions = parseQuestions(
+      Array.from({ length: 5 }, (_, i) =>
+        JSON.stringify({ id: `q${i + 1}`, prompt: `Question number ${i + 1}?` }),
+      ).join("\n"),
+    );
+    const { root, live, open } = await project(new Set());
+    const out = join(root, "out", "articles.jsonl");
+    const stop = new AbortController();
+    const first = await runBatch({
+      questions,
+      out,
+      dossier: open(),
+      concurrency: 2,
+      research: { strategy: "slow", sources: "local", corpus: "notes" },
+      signal: stop.signal,
+      onItem: () => stop.abort("enough"),
+    });
+    expect(live.runs).toHaveLength(2);
+    expect(first.progress.done).toBeGreaterThanOrEqual(1);
+    const finished = first.progress.done;
+    live.runs.length = 0;
+    const second = await runBatch({
+      questions,
+      out,
+      dossier: open(),
+      concurrency: 2,
+      research: { strategy: "slow", sources: "local", corpus: "notes" },
+    });
+    expect(live.runs).toHaveLength(5 - finished);
+    expect(second.progress).toMatchObject({ done: 5 - finished, skipped: finished, failed: 0 });
+    const ids = readFileSync(out, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l).id);
+    expect(ids).toEqual(["q1", "q2", "q3", "q4", "q5"]);
+  });
+});
+
 describe("question files", () => {
   it("reads JSONL and CSV (quoted fields, no id column: numbered by position)", () => {
     expect(parseQuestions('{"id": 7, "prompt": "a b c", "language": "zh"}\n\n{"query": "d e f"}\n')).toEqual([
