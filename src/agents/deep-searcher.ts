@@ -20,7 +20,7 @@ import { type Observation, renderObservations } from "./observation.ts";
 import type { Subtask } from "./planner.ts";
 import type { ResearchTools } from "./research-tools.ts";
 import type { RunContext } from "./run-context.ts";
-import { ActionRunner, actionSchemaFor, type SearchAction } from "./search-actions.ts";
+import { ActionRunner, actionSchemaFor, type SearchAction, TOOL_DESCRIPTIONS } from "./search-actions.ts";
 import { writeSubReport } from "./sub-reporter.ts";
 import type { XotMemory } from "./xot-memory.ts";
 
@@ -178,15 +178,7 @@ function failuresOf(history: { observations: Observation[] }[]): string[] {
 }
 
 function searcherSystem(ctx: RunContext, options: DeepSearchOptions): string {
-  const tools = options.tools.available
-    .map((t) =>
-      t === "web_search"
-        ? "- web_search {query, timeRange?}: search the web"
-        : t === "read_page"
-          ? "- read_page {url, goal}: read a page from the results and extract passages about the goal"
-          : "- local_search {query}: search the user's own documents",
-    )
-    .join("\n");
+  const tools = options.tools.available.map((t) => TOOL_DESCRIPTIONS[t]).join("\n");
   return [
     "You are a search agent working on one subtask of a larger research question. Gather evidence for your subtask only.",
     `Today's date is ${ctx.currentDate}.`,
