@@ -4,7 +4,14 @@
  */
 
 import { describe, expect, it } from "vitest";
-import { chunkObservation, factId, type MemoryFact, mergeMemory, onlyAppended } from "./mams-protocol.ts";
+import {
+  chunkObservation,
+  factId,
+  type MemoryFact,
+  mergeMemory,
+  onlyAppended,
+  planAsList,
+} from "./mams-protocol.ts";
 import { normalizeReport } from "./mams-report.ts";
 
 const para = (n: number, len: number) => `P${n} ${"x".repeat(len - String(n).length - 2)}`;
@@ -81,5 +88,14 @@ describe("report form", () => {
     expect(onlyAppended("## A\n\nx", "## A\n\nx\n\ny")).toBe(true);
     expect(onlyAppended("## A\n\nx", "## A\n\nz\n\ny")).toBe(false);
     expect(onlyAppended("", "## A")).toBe(false);
+  });
+});
+
+describe("planAsList", () => {
+  it("keeps a Markdown list and makes other lines items", () => {
+    expect(planAsList("- [x] a\n  detail\n\n1. b")).toBe("- [x] a\n  detail\n1. b");
+    expect(planAsList("Find the figures.\nThen compare them.")).toBe(
+      "- Find the figures.\n- Then compare them.",
+    );
   });
 });

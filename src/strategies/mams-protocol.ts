@@ -228,3 +228,16 @@ export function onlyAppended(previous: string, next: string): boolean {
   const after = next.trim();
   return before.length > 0 && after.length > before.length && after.startsWith(before);
 }
+
+const LIST_ITEM = /^\s*(?:[-*+]|\d+[.)])\s/;
+
+/** The plan as a Markdown list: lines that are not list items (or their indented continuations) become items. */
+export function planAsList(plan: string): string {
+  const lines = plan
+    .replace(/\r\n/g, "\n")
+    .split("\n")
+    .filter((l) => l.trim());
+  return lines
+    .map((l) => (LIST_ITEM.test(l) || /^\s{2,}\S/.test(l) ? l.trimEnd() : `- ${l.trim()}`))
+    .join("\n");
+}

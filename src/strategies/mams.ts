@@ -51,6 +51,7 @@ import {
   mergeMemory,
   type ObservationBlock,
   onlyAppended,
+  planAsList,
   reportReplySchema,
   type SearchReply,
   searchReplySchema,
@@ -186,7 +187,7 @@ async function mamsLoop(ctx: RunContext, options: MamsOptions): Promise<Research
       // The allowance is spent: the agent states its final plan; no tool runs again.
       const final = await askSearch(0, 0);
       if (final) {
-        state.plan = final.plan;
+        state.plan = planAsList(final.plan);
         if (final.calls.length)
           ctx.emit({
             type: "warning",
@@ -210,7 +211,7 @@ async function mamsLoop(ctx: RunContext, options: MamsOptions): Promise<Research
       stop("search-fallback");
       break;
     }
-    state.plan = reply.plan;
+    state.plan = planAsList(reply.plan);
     if (reply.calls.length === 0) {
       ctx.emit({ type: "decision", decision: "stop", reason: "answered: the search agent finished" });
       stop("completed");
@@ -238,7 +239,7 @@ async function mamsLoop(ctx: RunContext, options: MamsOptions): Promise<Research
       toolCalls: batch.length,
       failed: observations.filter((o) => !o.ok).length,
     });
-    lastTurn = turnLines(batch, observations, repeats, fresh.slice(batch.length));
+    lastTurn = turnLines(observations, repeats, fresh.slice(batch.length));
 
     const chunks = chunkObservation(observationBlocks(ctx, observations), chunkChars);
     for (const [i, chunk] of chunks.entries()) {
@@ -353,7 +354,6 @@ function observationBlocks(ctx: RunContext, observations: readonly Observation[]
 
 /** What the previous turn did, as the next search prompt shows it. */
 function turnLines(
-  batch: readonly SearchAction[],
   observations: readonly Observation[],
   repeats: readonly SearchAction[],
   capped: readonly SearchAction[],
@@ -366,5 +366,5 @@ function turnLines(
     ),
     ...repeats.map((c) => `- ${describeAction(c)} → not run: made in an earlier turn`),
     ...capped.map((c) => `- ${describeAction(c)} → not run: over the per-turn cap`),
-  ].slice(0, batch.length + repeats.length + capped.length);
+  ];
 }
