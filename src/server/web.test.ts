@@ -59,7 +59,9 @@ describe("web UI serving and sign-in", () => {
       headers: { "content-type": "application/json", "x-dossier-client": "web" },
       body: JSON.stringify({ token: "wrong" }),
     });
-    expect(wrong.status).toBe(401);
+    expect(wrong.status).toBe(200);
+    expect(await wrong.json()).toEqual({ signedIn: false, error: "invalid token" });
+    expect(wrong.headers.get("set-cookie")).toBeNull();
     const noHeader = await fetch(`${server.url}/auth/session`, {
       method: "POST",
       headers: { "content-type": "application/json" },

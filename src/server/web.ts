@@ -156,7 +156,8 @@ export function mountWeb(app: Hono, options: WebOptions): void {
     if (token === null) return c.json({ signedIn: true });
     const body = (await c.req.json().catch(() => null)) as { token?: unknown } | null;
     const given = typeof body?.token === "string" ? body.token.trim() : "";
-    if (!given || !tokensMatch(given, token)) return c.json(errorBody("UNAUTHORIZED", "invalid token"), 401);
+    // A wrong token is an answer, not an HTTP error (the sign-in page shows it).
+    if (!given || !tokensMatch(given, token)) return c.json({ signedIn: false, error: "invalid token" });
     setSession(c, token);
     return c.json({ signedIn: true });
   });

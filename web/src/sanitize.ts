@@ -28,10 +28,13 @@ const URL_ATTRS = new Set(["href", "src", "xlink:href", "action", "formaction", 
 
 /** A fragment of the report's body, safe to insert into the page. */
 export function importReportBody(html: string, doc: Document): DocumentFragment {
-  const parsed = new DOMParser().parseFromString(html, "text/html");
+  // Only the body: the report's own head (its stylesheet and policy) is not the page's.
+  const body = /<body[^>]*>([\s\S]*)<\/body>/i.exec(html)?.[1] ?? html.replace(/<head[\s\S]*?<\/head>/i, "");
+  const parsed = new DOMParser().parseFromString(`<!doctype html><body>${body}</body>`, "text/html");
+  // Cleaned while still in the inert document: nothing reaches the page unchecked.
+  clean(parsed.body, parsed);
   const fragment = doc.createDocumentFragment();
   for (const child of Array.from(parsed.body.childNodes)) fragment.append(doc.importNode(child, true));
-  clean(fragment, doc);
   return fragment;
 }
 
@@ -51,11 +54,7 @@ function clean(root: ParentNode, doc: Document): void {
         if (!ok || tag === "img" || name === "srcset") el.removeAttribute(attr.name);
       }
     }
-    if (tag === "img") {
-      const src = (el as HTMLImageElement).getAttribute("data-src");
-      const alt = el.getAttribute("alt") ?? "image";
-      el.replaceWith(doc.createTextNode(src ? `[${alt}]` : `[${alt}]`));
-    }
+    if (tag === "img") el.replaceWith(doc.createTextNode(`[${el.getAttribute("alt") || "image"}]`));
     if (tag === "a" && /^https?:/i.test(el.getAttribute("href") ?? "")) {
       el.setAttribute("rel", "noopener noreferrer");
       el.setAttribute("target", "_blank");

@@ -1,7 +1,7 @@
 /** The sign-in page: the token `dossier serve` printed, exchanged for an HttpOnly session cookie. */
 
 import { useState } from "preact/hooks";
-import { ApiError, api } from "./api.ts";
+import { api } from "./api.ts";
 
 export function SignIn(props: { expired: boolean; onSignedIn: () => void }) {
   const [error, setError] = useState(
@@ -23,13 +23,15 @@ export function SignIn(props: { expired: boolean; onSignedIn: () => void }) {
           setBusy(true);
           setError("");
           try {
-            await api("/auth/session", { method: "POST", body: { token: input.value } });
+            const r = await api<{ signedIn: boolean }>("/auth/session", {
+              method: "POST",
+              body: { token: input.value },
+            });
             input.value = "";
-            props.onSignedIn();
+            if (r.signedIn) props.onSignedIn();
+            else setError("That token is not valid.");
           } catch (err) {
-            setError(
-              err instanceof ApiError && err.status === 401 ? "That token is not valid." : String(err),
-            );
+            setError((err as Error).message);
           } finally {
             setBusy(false);
           }

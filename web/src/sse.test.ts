@@ -36,7 +36,8 @@ describe("SSE parsing and resume", () => {
         got.push(e);
         lastSeq = e.seq;
       },
-      stillLive: async () => true,
+      // Live until its end was seen.
+      stillLive: async () => lastSeq < 5,
       signal: new AbortController().signal,
       fetchImpl,
     });

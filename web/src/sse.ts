@@ -102,11 +102,12 @@ export async function followRun(options: FollowOptions): Promise<void> {
     } catch {
       if (options.signal.aborted) break;
     }
-    if (ended || options.signal.aborted) break;
-    if (!(await options.stillLive().catch(() => true))) break;
-    options.onConnection?.("retrying");
-    await sleep(delay, options.signal);
-    delay = Math.min(delay * 2, 8000);
+    if (options.signal.aborted) break;
+    // A run-end is final unless the run was resumed since (its later events follow it).
+    if (!(await options.stillLive().catch(() => !ended))) break;
+    if (!ended) options.onConnection?.("retrying");
+    await sleep(ended ? 200 : delay, options.signal);
+    if (!ended) delay = Math.min(delay * 2, 8000);
   }
   options.onConnection?.("closed");
 }
