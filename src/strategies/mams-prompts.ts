@@ -77,6 +77,8 @@ export interface SearchPromptOptions {
   callsThisTurn: number;
   /** What the previous turn's calls returned, one line each. */
   lastTurn: readonly string[];
+  /** Pages found and not read yet (`- title — url`), when pages can be read. */
+  unread?: readonly string[];
 }
 
 /** The search agent's prompt: the state, what the last turn did, and the allowance left. */
@@ -93,6 +95,9 @@ export function searchPrompt(question: string, state: MamsState, options: Search
   return [
     ...stateBlocks(question, state, true),
     ...(options.lastTurn.length ? ["", "Calls of the previous turn:", ...options.lastTurn] : []),
+    ...(options.unread?.length
+      ? ["", "Pages found but not read yet (read_page takes these URLs):", ...options.unread]
+      : []),
     "",
     `Tool-calling turns left: ${options.turnsLeft} of ${options.maxTurns}; this turn may run up to ${options.callsThisTurn} call(s).`,
     "Judge the report against the question. Update the plan, then issue the calls that fill the gaps, or an empty list if the report is complete.",

@@ -8,7 +8,7 @@
 
 import { afterEach, describe, expect, it } from "vitest";
 import type { ScriptedCall, ScriptReply, ScriptStep } from "../../test/scripted/scripted-model.ts";
-import { type SmtlKit, shownIds, startSmtlKit } from "../../test/smtl/kit.ts";
+import { readerReply, type SmtlKit, shownIds, startSmtlKit } from "../../test/smtl/kit.ts";
 import { citedNumbers } from "../core/citations.ts";
 import type { DossierEvent, EventOf } from "../core/events.ts";
 import { EXHAUSTED_LINE, MAMS_MARKERS } from "./mams-prompts.ts";
@@ -184,6 +184,40 @@ describe("mams: chunked state and report updates", () => {
     expect(report.checks.citations.dropped).toBe(1);
     expect(report.body).not.toContain("E999");
     expectCitationsResolve(report);
+  });
+});
+
+describe("mams: reading pages", () => {
+  it("lists the pages found and not read; a read page's verbatim passages are a chunk like any other", async () => {
+    const READER = "You read a single web page on behalf of a researcher";
+    const { result, calls } = await research([
+      turn("- [ ] openings", searches("station 1")),
+      on("report", (call) => ({ json: { report: `## Openings\n\nOpened [${fragmentIds(call)[0]}].` } })),
+      on("state", { json: { add: [], correct: [] } }),
+      on("search", (call) => {
+        const url = /^- Station 2 — (\S+)$/m.exec(call.lastUser)?.[1];
+        return {
+          json: { plan: "- [ ] architect", calls: [{ tool: "read_page", url, goal: "the architect" }] },
+        };
+      }),
+      { match: (prompt: string) => prompt.includes(READER), reply: readerReply },
+      on("report", (call) => ({
+        json: { report: `## Openings\n\nDesigned by Mara Vell [${fragmentIds(call).join(", ")}].` },
+      })),
+      on("state", { json: { add: [], correct: [] } }),
+      finish,
+    ]);
+    const [, second, third] = calls.filter((c) => kindOf(c) === "search").map((c) => c.lastUser);
+    expect(third).toContain("- Station 1 — http");
+    expect(third).not.toMatch(/^- Station 2 — /m);
+    expect(result.stopReason).toBe("completed");
+    expect(second).toMatch(/Pages found but not read yet[^\n]*\n- Station 1 — http/);
+    const lastReport = calls.filter((c) => kindOf(c) === "report")[1]!;
+    expect(block(lastReport.lastUser, "fragment")).toMatch(
+      /^\[E\d+\] Station 2 — \S+\/page\/2 \(from read_page /,
+    );
+    expect(result.report!.body).toContain("Mara Vell");
+    expectCitationsResolve(result.report!);
   });
 });
 

@@ -140,6 +140,15 @@ async function mamsLoop(ctx: RunContext, options: MamsOptions): Promise<Research
       return null;
     }
   };
+  /** Web pages found and not read yet (the newest 20), when the run may read pages. */
+  const unread = () =>
+    tools.available.includes("read_page")
+      ? ctx.evidence
+          .sources()
+          .filter((s) => s.kind === "web" && s.url && !made.has(`read_page ${s.url}`.toLowerCase()))
+          .slice(-20)
+          .map((s) => `- ${s.title} — ${s.url}`)
+      : [];
   /** Tool calls the budget still allows this turn. */
   const callRoom = () => {
     const { limits, used } = ctx.budget.snapshot();
@@ -156,7 +165,13 @@ async function mamsLoop(ctx: RunContext, options: MamsOptions): Promise<Research
   /** One search-agent call with `turnsLeft` turns left (0: the allowance is spent). */
   const askSearch = async (turnsLeft: number, callsThisTurn: number): Promise<SearchReply | null> => {
     figures.searchCalls++;
-    const prompt = searchPrompt(ctx.query, state, { turnsLeft, maxTurns, callsThisTurn, lastTurn });
+    const prompt = searchPrompt(ctx.query, state, {
+      turnsLeft,
+      maxTurns,
+      callsThisTurn,
+      lastTurn,
+      unread: unread(),
+    });
     const before = { turnsLeft, memory: state.memory.length, reportChars: state.report.length };
     const reply = await act("SEARCH_FALLBACK", "search agent failed; finishing the report", () =>
       ctx.inScope("search", () =>
@@ -228,7 +243,10 @@ async function mamsLoop(ctx: RunContext, options: MamsOptions): Promise<Research
       });
     figures.turns++;
     const turn = figures.turns;
-    for (const c of batch) made.add(describeAction(c).toLowerCase());
+    for (const c of batch) {
+      made.add(describeAction(c).toLowerCase());
+      if (c.tool === "read_page") made.add(`read_page ${c.url}`.toLowerCase());
+    }
     ctx.emit({ type: "phase", phase: "searching", detail: `turn ${turn}: ${batch.length} calls` });
     const observations = await Promise.all(batch.map((c) => runAction(ctx, tools, c, topK)));
     figures.toolCalls += batch.length;
