@@ -59,7 +59,7 @@ describe("loadConfig defaults", () => {
       allowPrivateNetwork: false,
       prices: {},
       budget: {},
-      concurrency: 4,
+      concurrency: 16,
     });
     expect(loaded.config.model).toBeUndefined();
   });
@@ -123,7 +123,7 @@ describe("loadConfig precedence: flags > env > file > defaults", () => {
     const loaded = load({ env: { DOSSIER_MODEL: "", DOSSIER_HOME: "   ", DOSSIER_CONCURRENCY: "" } });
     expect(loaded.config.model).toBe(fileModel);
     expect(loaded.config.home).toBe("file-home");
-    expect(loaded.config.concurrency).toBe(4);
+    expect(loaded.config.concurrency).toBe(16);
     expect(loaded.origins.model?.label).toBe("dossier.config.json: model");
     expect(loaded.origins.concurrency).toBeUndefined();
   });

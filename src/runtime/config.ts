@@ -88,7 +88,15 @@ export const configSchema = z
         "how structured answers are asked for, by provider:model: native (provider schema mode, the default) or prompt",
       ),
     budget: budgetLimitsSchema.strict().default({}),
-    concurrency: z.number().int().min(1).max(64).default(4),
+    concurrency: z
+      .number()
+      .int()
+      .min(1)
+      .max(64)
+      .default(16)
+      .describe(
+        "independent units (agents, plan nodes, section writers) in flight at once: a budget, not a pace; providers keep their own limits (DOSSIER_CONCURRENCY)",
+      ),
     language: z.string().min(2).optional(),
   })
   .strict();

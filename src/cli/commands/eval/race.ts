@@ -248,7 +248,7 @@ export function registerRaceEval(evalCommand: Command, io: CliIo): void {
       "directory for raw_results.jsonl, race_result.txt, judgments.jsonl, details (criteria mode: the file to write)",
     )
     .option("--skip-cleaning", "judge targets as given (citations already stripped)")
-    .option("--concurrency <n>", "tasks in flight at once (default DOSSIER_CONCURRENCY or 4)", positiveInt)
+    .option("--concurrency <n>", "tasks in flight at once (default DOSSIER_CONCURRENCY or 16)", positiveInt)
     .option("--samples <n>", "criteria mode: weight samples averaged per task", positiveInt, 5)
     .option("--json", "print one JSON object")
     .addHelpText("after", FORMS)
