@@ -71,7 +71,10 @@ describe("mams: chunked state and report updates", () => {
     const slow = (make: (call: ScriptedCall) => ScriptReply) => async (call: ScriptedCall) => {
       inFlight++;
       overlap = Math.max(overlap, inFlight);
-      await new Promise((r) => setTimeout(r, 40));
+      // Wait for the other agent of the chunk (at most a second, so agents run one after the other show as 1).
+      for (let waited = 0; inFlight < 2 && overlap < 2 && waited < 1000; waited += 10)
+        await new Promise((r) => setTimeout(r, 10));
+      await new Promise((r) => setTimeout(r, 10));
       inFlight--;
       return make(call);
     };
