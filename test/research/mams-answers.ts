@@ -27,16 +27,37 @@ function passages(user: string): { id: string; sentence: string }[] {
   }));
 }
 
-/** Search agent: two searches first (the fake engine picks pages by a query's first number), then done. */
-export function mamsSearchAnswer(user: string): Reply {
+/** The system text of a chat body. */
+function systemOf(body?: { messages: { role: string; content: unknown }[] }): string {
+  return (body?.messages ?? [])
+    .filter((m) => m.role === "system")
+    .map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)))
+    .join("\n");
+}
+
+/**
+ * Search agent: two searches first — web searches (the fake engine picks pages by a query's
+ * first number), or local searches when the run offers only `local_search` — then done.
+ */
+export function mamsSearchAnswer(
+  user: string,
+  body?: { messages: { role: string; content: unknown }[] },
+): Reply {
   if (user.startsWith(EXHAUSTED_LINE)) return json({ plan: "- [x] survey\n- [x] adoption", calls: [] });
+  const tool = systemOf(body).includes("- web_search ") ? "web_search" : "local_search";
   if (block(user, "memory") === "(empty)")
     return json({
       plan: "- [ ] survey the figures\n- [ ] adoption across regions",
-      calls: [
-        { tool: "web_search", query: "topic 1 growth figures" },
-        { tool: "web_search", query: "topic 6 adoption" },
-      ],
+      calls:
+        tool === "web_search"
+          ? [
+              { tool, query: "topic 1 growth figures" },
+              { tool, query: "topic 6 adoption" },
+            ]
+          : [
+              { tool, query: "battery prices" },
+              { tool, query: "grid storage installations" },
+            ],
     });
   return json({ plan: "- [x] survey the figures\n- [x] adoption across regions", calls: [] });
 }

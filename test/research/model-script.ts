@@ -239,7 +239,7 @@ export function createModelScript(options: ModelScriptOptions = {}): ModelScript
       case "warp-deepen":
         return warpDeepenAnswer(user, counts["warp-deepen"], options);
       case "mams-search":
-        return mamsSearchAnswer(user);
+        return mamsSearchAnswer(user, body);
       case "mams-state":
         return mamsStateAnswer(user);
       case "mams-report":
