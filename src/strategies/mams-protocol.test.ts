@@ -4,6 +4,7 @@
  */
 
 import { describe, expect, it } from "vitest";
+import { mamsOptionsSchema, mamsStrategy } from "./builtin/mams.ts";
 import {
   chunkObservation,
   factId,
@@ -97,5 +98,20 @@ describe("planAsList", () => {
     expect(planAsList("Find the figures.\nThen compare them.")).toBe(
       "- Find the figures.\n- Then compare them.",
     );
+  });
+});
+
+describe("the mams definition", () => {
+  it("defaults to the seed's caps and estimates one search call per turn plus the final plan", () => {
+    const options = mamsOptionsSchema.parse({});
+    expect(options).toEqual({ maxTurns: 10, maxCallsPerTurn: 5, chunkChars: 24_000, topK: 5 });
+    expect(() => mamsOptionsSchema.parse({ maxCallsPerTurn: 11 })).toThrow();
+    expect(() => mamsOptionsSchema.parse({ turns: 3 })).toThrow();
+    const estimate = mamsStrategy.estimate({ options, webReading: false });
+    const count = (role: string) => estimate.llm.filter((c) => c.role === role).map((c) => c.count);
+    expect(count("searcher")).toEqual([[2, 11]]);
+    expect(count("state")).toEqual(count("writer"));
+    expect(count("reader")).toEqual([]);
+    expect(estimate.tools).toEqual([1, 50]);
   });
 });
