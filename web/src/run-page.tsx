@@ -160,6 +160,8 @@ export function RunPage(props: { runId: string }) {
   const gauges = budgetGauges(state, now);
   const progress = progressOf(state);
   const status = run && !running ? run.status : state.count > 0 ? state.status : (run?.status ?? "queued");
+  // A finished run's report loads at once, while its events are still being replayed.
+  const settled = !running || (run !== null && run.status !== "running" && run.status !== "queued");
   const canResume = status === "interrupted" || status === "cancelled" || status === "failed";
 
   return (
@@ -277,7 +279,7 @@ export function RunPage(props: { runId: string }) {
         </section>
       )}
 
-      {!running && run && Object.keys(run.reports).length > 0 && (
+      {run && settled && Object.keys(run.reports).length > 0 && (
         <Report runId={props.runId} reports={run.reports} />
       )}
 
