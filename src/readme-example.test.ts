@@ -41,7 +41,7 @@ describe("the README's library example", () => {
       cwd: dir,
       env,
       encoding: "utf8",
-      timeout: 60_000,
+      timeout: 85_000,
     });
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
@@ -57,5 +57,5 @@ describe("the README's library example", () => {
     expect(existsSync(join(dir, "out", "report.md"))).toBe(true);
     expect(existsSync(join(dir, "out", "report.html"))).toBe(true);
     expect(lines[last + 2]).toBe("1 sources cited");
-  });
+  }, 90_000);
 });
