@@ -115,8 +115,8 @@ describe("dossier eval rubric score", () => {
     );
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
-    // (5·1 + 3·(1/3) + 1·0 − 2·(2/3)) / 11 = 14/33 = 0.424; min −2/11, max 9/11.
-    expect(result.stdout).toMatch(/^a\.md\s+0\.424\s+-0\.182\s+0\.818\s+4\/4\s+0$/m);
+    // Divided by Σw = 7 (the default): (5·1 + 3·(1/3) + 1·0 − 2·(2/3)) / 7 = 2/3; min −2/7, max 9/7.
+    expect(result.stdout).toMatch(/^a\.md\s+0\.667\s+-0\.286\s+1\.286\s+4\/4\s+0$/m);
     expect(result.stdout).toMatch(/^4\s+error\s+-2\s+Outdated data\s+7$/m);
     expect(result.stdout).toContain(
       "judge openai-compatible:judge: 4 judgements, 0 failed, 5 calls, 1 unparsable answers re-asked",
@@ -138,17 +138,29 @@ describe("dossier eval rubric score", () => {
       formatErrors: 1,
     });
     expect(lines[4]).toMatchObject({ kind: "report", report: "a.md", rated: 4, failed: 0, complete: true });
-    expect(lines[4]!.score as number).toBeCloseTo(14 / 33, 10);
+    expect(lines[4]!.score as number).toBeCloseTo(2 / 3, 10);
   });
 
-  it("--compare scores two reports and names the better one; --json prints one line", async () => {
+  it("--compare scores two reports and names the better one; --json prints one line; --denominator abs-sum", async () => {
     server = await startFakeOpenAI({ handler: judge });
     fs.writeFileSync(join(cwd, "r.json"), JSON.stringify(rubric));
     fs.writeFileSync(join(cwd, "a.md"), "REPORT-A");
     fs.writeFileSync(join(cwd, "b.md"), "REPORT-B");
     const env = { DOSSIER_MODEL: "openai-compatible:judge", DOSSIER_BASE_URL: server.url };
     const result = await dossier(
-      ["eval", "rubric", "score", "--rubric", "r.json", "--compare", "a.md", "b.md", "--json"],
+      [
+        "eval",
+        "rubric",
+        "score",
+        "--rubric",
+        "r.json",
+        "--compare",
+        "a.md",
+        "b.md",
+        "--json",
+        "--denominator",
+        "abs-sum",
+      ],
       env,
     );
     expect(result.stderr).toBe("");
@@ -160,8 +172,9 @@ describe("dossier eval rubric score", () => {
       reports: Array<{ name: string; score: number }>;
       counts: { total: number };
     };
-    // b: (5·(2/3) + 3·(2/3) + 1·1 − 0) / 11 = (19/3) / 11 = 19/33.
+    // Divided by Σ|w| = 11: b (5·(2/3) + 3·(2/3) + 1·1 − 0) / 11 = 19/33; a 14/33.
     expect(summary.reports.map((r) => r.name)).toEqual(["a.md", "b.md"]);
+    expect(summary.reports[0]!.score).toBeCloseTo(14 / 33, 10);
     expect(summary.reports[1]!.score).toBeCloseTo(19 / 33, 10);
     expect(summary.better).toBe("b.md");
     expect(summary.counts.total).toBe(8);
