@@ -32,7 +32,11 @@ describe("fetchPage", () => {
     });
     expect(page.title).toContain(FAKE_WEB_TEXT.articleTitle);
     expect(page.text).toContain(FAKE_WEB_TEXT.articleSentence);
-    expect(page.text).toContain(`(${web.url(FAKE_WEB_TEXT.articleLinkPath)})`);
+    expect(page.text).not.toContain(web.url(FAKE_WEB_TEXT.articleLinkPath));
+    expect(page.links).toContainEqual({
+      text: "2025 project report",
+      url: web.url(FAKE_WEB_TEXT.articleLinkPath),
+    });
     for (const phrase of FAKE_WEB_TEXT.boilerplate) expect(page.text).not.toContain(phrase);
     expect(page.bytes).toBeGreaterThan(page.text.length);
     expect(page.reason).toBeUndefined();

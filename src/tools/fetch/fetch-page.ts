@@ -9,7 +9,7 @@ import { DossierError } from "../../core/errors.ts";
 import type { ToolGateway } from "../gateway.ts";
 import type { ToolResult } from "../types.ts";
 import { decodeText } from "./charset.ts";
-import { htmlToMarkdown } from "./html-to-markdown.ts";
+import { htmlToMarkdown, type PageLink } from "./html-to-markdown.ts";
 import { type HttpFetchOptions, httpFetch } from "./http-fetch.ts";
 import { type PdfPage, pdfToText } from "./pdf-text.ts";
 import { sniffContent } from "./sniff.ts";
@@ -39,8 +39,10 @@ export interface PageContent {
   contentType: PageContentType;
   /** The `Content-Type` the server declared (may lie); empty when none. */
   declaredContentType: string;
-  /** Markdown (HTML, PDF, Markdown) or plain text. */
+  /** Markdown (HTML, PDF, Markdown) or plain text; for HTML without link URLs or image markup. */
   text: string;
+  /** The links of an HTML page's main content (text and absolute URL), kept out of `text`. */
+  links?: PageLink[];
   /** PDF pages (1-based). */
   pages?: PdfPage[];
   /** PDF pages without extractable text (scanned, or fonts without a Unicode map), left out of `text`. */
@@ -97,6 +99,7 @@ export async function fetchPage(url: string, options: FetchPageOptions = {}): Pr
         title: page.title || titleFromUrl(finalUrl),
         contentType: "html",
         text: page.markdown,
+        links: page.links,
         charset: decoded.charset,
         ...(page.markdown ? {} : { reason: "empty" as const }),
         ...(page.publishedAt ? { publishedAt: page.publishedAt } : {}),
