@@ -8,7 +8,8 @@
  * skipped with a notice otherwise.
  */
 
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
@@ -203,6 +204,42 @@ describe.skipIf(missing !== null)("web UI in chromium", { timeout: 120_000 }, ()
     await page.getByRole("button", { name: "Cancel" }).click();
     await page.getByTestId("run-status").getByText("cancelled").waitFor();
     await page.close();
+  });
+
+  it("has no serious or critical axe-core violation on any page, in light and dark", async () => {
+    const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+    const audit = async (page: Page, name: string) => {
+      // Evaluated over the DevTools protocol, which the page's script policy does not govern.
+      const found = (await page.evaluate(`${axeSource}
+        axe.run(document, { resultTypes: ["violations"] }).then((r) =>
+          r.violations
+            .filter((v) => v.impact === "serious" || v.impact === "critical")
+            .map((v) => v.id + ": " + v.nodes.map((n) => n.target.join(" ")).join(", ")))`)) as string[];
+      return found.map((v) => `${name}: ${v}`);
+    };
+    const problems: string[] = [];
+    const context = contexts[0]!;
+    for (const scheme of ["light", "dark"] as const) {
+      const page = await newPage();
+      await page.emulateMedia({ colorScheme: scheme });
+      const cookies = await context.cookies(server.url);
+      await context.clearCookies();
+      await page.goto(server.url);
+      await page.getByRole("heading", { name: "Sign in to Dossier" }).waitFor();
+      problems.push(...(await audit(page, `${scheme} sign-in`)));
+      await context.addCookies(cookies);
+      await signIn(page);
+      problems.push(...(await audit(page, `${scheme} new research`)));
+      await page.goto(`${server.url}/runs`);
+      await page.locator("table.runs").waitFor();
+      problems.push(...(await audit(page, `${scheme} runs`)));
+      // The oldest run is the offline one with a report (started by an earlier test).
+      await page.locator("table.runs a").last().click();
+      await page.getByRole("heading", { name: "References" }).waitFor();
+      problems.push(...(await audit(page, `${scheme} run and report`)));
+      await page.close();
+    }
+    expect(problems).toEqual([]);
   });
 
   it("is usable at 375 px and logged no console errors", async () => {

@@ -54,6 +54,13 @@ function clean(root: ParentNode, doc: Document): void {
         if (!ok || tag === "img" || name === "srcset") el.removeAttribute(attr.name);
       }
     }
+    // The report's own landmarks would compete with the page's.
+    if (tag === "main" || tag === "header" || tag === "footer" || tag === "nav") {
+      const div = doc.createElement("div");
+      div.append(...Array.from(el.childNodes));
+      el.replaceWith(div);
+      continue;
+    }
     if (tag === "img") el.replaceWith(doc.createTextNode(`[${el.getAttribute("alt") || "image"}]`));
     if (tag === "a" && /^https?:/i.test(el.getAttribute("href") ?? "")) {
       el.setAttribute("rel", "noopener noreferrer");
