@@ -16,7 +16,7 @@ import { z } from "zod";
 import { exceededLimit } from "../core/budget.ts";
 import { isDossierError } from "../core/errors.ts";
 import type { Evidence } from "../core/source.ts";
-import { type Observation, renderObservations } from "./observation.ts";
+import { type Observation, renderObservations, renderObservationsBrief } from "./observation.ts";
 import type { Subtask } from "./planner.ts";
 import type { ResearchTools } from "./research-tools.ts";
 import type { RunContext } from "./run-context.ts";
@@ -197,14 +197,17 @@ function stepPrompt(
   evidenceCount: number,
   team: string,
 ): string {
+  // Rebuilt from state, not grown by history: excerpts only of the last step (earlier ones were
+  // read then, and the findings keep what mattered), result lines of the two before, actions of the rest.
   const recent = history.slice(-3);
   const older = history.slice(0, -3);
   const trace = [
     ...older.map((h, i) => `Step ${i + 1}: ${h.thought} (${h.observations.map((o) => o.action).join("; ")})`),
-    ...recent.map(
-      (h, i) =>
-        `Step ${older.length + i + 1}: ${h.thought}\n<observations>\n${renderObservations(h.observations)}\n</observations>`,
-    ),
+    ...recent.map((h, i) => {
+      const last = i === recent.length - 1;
+      const body = last ? renderObservations(h.observations) : renderObservationsBrief(h.observations);
+      return `Step ${older.length + i + 1}: ${h.thought}\n<observations>\n${body}\n</observations>`;
+    }),
   ].join("\n\n");
   return [
     `Overall question: ${ctx.query}`,

@@ -39,9 +39,45 @@ export function rankEvidence<T extends { text: string }>(
     .map((x) => x.e);
 }
 
+const clean = (t: string) => t.replace(/\s+/g, " ").replace(/…$/, "").trim();
+/** An excerpt that ends a sentence (a read passage), not one cut off (a search snippet). */
+const whole = (t: string) => /[.!?]["'”)\]]?$/.test(t.trim());
+
+/**
+ * The pool without excerpts that say nothing new: an excerpt whose every sentence (a cut-off
+ * last one as a fragment) already appears in longer excerpts of the same source — a search
+ * snippet of a page whose passages were read, a passage recorded twice — is dropped, so each
+ * piece of text is sent once per call. Ids in `keep` (cited by findings or assigned by the
+ * outline) always stay; then whole sentences before cut-off snippets, longer before shorter;
+ * the pool's order is kept.
+ */
+export function withoutRepeats<T extends { id: string; sourceId: string; text: string }>(
+  pool: readonly T[],
+  keep: ReadonlySet<string> = new Set(),
+): T[] {
+  const kept = new Map<string, string[]>();
+  const dropped = new Set<T>();
+  const order = [...pool].sort(
+    (a, b) =>
+      Number(keep.has(b.id)) - Number(keep.has(a.id)) ||
+      Number(whole(b.text)) - Number(whole(a.text)) ||
+      clean(b.text).length - clean(a.text).length,
+  );
+  for (const e of order) {
+    const text = clean(e.text);
+    const others = kept.get(e.sourceId) ?? [];
+    const pieces = text.split(/(?<=[.!?])\s+/).filter((p) => p.length > 0);
+    const repeated = pieces.length > 0 && pieces.every((p) => others.some((o) => o.includes(p)));
+    if (repeated && !keep.has(e.id)) dropped.add(e);
+    else kept.set(e.sourceId, [...others, text]);
+  }
+  return pool.filter((e) => !dropped.has(e));
+}
+
 /**
  * The evidence for one section: the ids the outline assigned first, then the most relevant
- * others, up to `limit`, with at most `perSource` items of one source.
+ * others, up to `limit`, with at most `perSource` items of one source; an excerpt repeated
+ * by longer ones of its source is left out (see {@link withoutRepeats}).
  */
 export function selectEvidence(options: {
   text: string;
@@ -52,7 +88,8 @@ export function selectEvidence(options: {
 }): Evidence[] {
   const limit = options.limit ?? 16;
   const perSource = options.perSource ?? 4;
-  const byId = new Map(options.pool.map((e) => [e.id, e]));
+  const pool = withoutRepeats(options.pool, new Set(options.preferred ?? []));
+  const byId = new Map(pool.map((e) => [e.id, e]));
   const chosen: Evidence[] = [];
   const count = new Map<string, number>();
   const take = (e: Evidence | undefined) => {
@@ -63,7 +100,7 @@ export function selectEvidence(options: {
     chosen.push(e);
   };
   for (const id of options.preferred ?? []) take(byId.get(id));
-  for (const e of rankEvidence(options.text, options.pool)) take(e);
+  for (const e of rankEvidence(options.text, pool)) take(e);
   return chosen;
 }
 

@@ -18,6 +18,23 @@ export interface Observation {
   lines: string[];
 }
 
+/**
+ * Renders an earlier step's observations without their excerpts (the agent read them in that
+ * step; its findings carry what mattered): the action, the evidence ids and the result lines.
+ */
+export function renderObservationsBrief(observations: readonly Observation[]): string {
+  return observations
+    .map((o) => {
+      if (!o.ok) return `- ${o.action} → FAILED (${o.error?.code})`;
+      const ids = o.evidence.map((e) => e.id).join(", ");
+      return [
+        `- ${o.action} → ${o.evidence.length} item(s)${ids ? `: ${ids}` : ""}`,
+        ...o.lines.map((l) => `  ${l}`),
+      ].join("\n");
+    })
+    .join("\n");
+}
+
 /** Renders observations for the next step's prompt. */
 export function renderObservations(observations: readonly Observation[], maxExcerpt = 280): string {
   return observations

@@ -50,12 +50,25 @@ export function parseStructured<T>(
   return { ok: false, error: z.prettifyError(parsed.error).slice(0, 1200) };
 }
 
+/**
+ * The schema as the prompt shows it: without the `$schema` URL and the safe-integer bounds zod
+ * puts on every integer (they say nothing to a model and are sent with every call).
+ */
+function promptSchema(json: unknown): string {
+  return JSON.stringify(json, (key, value) =>
+    key === "$schema" ||
+    (Math.abs(value) === Number.MAX_SAFE_INTEGER && (key === "minimum" || key === "maximum"))
+      ? undefined
+      : value,
+  );
+}
+
 /** The instruction appended to the system prompt of a structured call. */
 export function jsonInstruction(schema: z.ZodType): string {
   return [
     "Answer with one JSON value that conforms to this JSON Schema, and nothing else:",
     "no prose before or after it, no Markdown code fences.",
-    JSON.stringify(schemaToJson(schema)),
+    promptSchema(schemaToJson(schema)),
   ].join("\n");
 }
 

@@ -155,7 +155,8 @@ function rationale(plan: ResearchPlan): string {
   return [
     plan.intent,
     ...(plan.constraints.length ? [`Constraints: ${plan.constraints.join("; ")}`] : []),
-    `Subtasks: ${plan.subtasks.map((s, i) => `T-${i + 1} ${s.title} (${s.goal})`).join("; ")}`,
+    // Titles only: every agent's prompt carries this catalogue, and each agent knows its own goal.
+    `Subtasks: ${plan.subtasks.map((s, i) => `T-${i + 1} ${s.title}`).join("; ")}`,
   ].join("\n");
 }
 
