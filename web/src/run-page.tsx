@@ -10,6 +10,7 @@ import { budgetGauges } from "./gauges.ts";
 import { Report } from "./report.tsx";
 import { applyEvent, emptyRunState, progressOf, type RunEvent, type RunState } from "./run-state.ts";
 import { followRun } from "./sse.ts";
+import { Timeline } from "./timeline.tsx";
 
 function useRunStream(runId: string, generation: number) {
   const state = useRef<RunState>(emptyRunState());
@@ -306,19 +307,7 @@ export function RunPage(props: { runId: string }) {
         </ol>
       </section>
 
-      <details class="timeline">
-        <summary>
-          Events <span class="hint">({state.count})</span>
-        </summary>
-        <ol data-testid="timeline">
-          {state.timeline.slice(-300).map((e) => (
-            <li key={e.seq} data-seq={e.seq}>
-              <code>{e.seq}</code> {e.type}
-              {e.scope ? <span class="hint"> · {e.scope}</span> : null}
-            </li>
-          ))}
-        </ol>
-      </details>
+      <Timeline events={state.timeline} count={state.count} />
     </article>
   );
 }
