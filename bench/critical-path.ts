@@ -8,13 +8,15 @@
  * - calls of one scope (one agent, one section writer) form a chain: a call depends on every
  *   call of its scope that ended before it was issued (calls of one step overlap, so they do
  *   not depend on each other);
- * - a call also depends on every call that had ended when the main line (events without a
- *   scope) last spoke before the call was issued: the main line only moves on (emits a phase,
- *   a plan update, a decision) after what it awaited, so what ended before it spoke is what
- *   the call could have waited for. Work started later only because a queue held it back still
- *   depends only on what preceded the main line's last word, not on the calls it queued behind;
- * - a call nested in another of its scope (a page read inside `crawl_page`) is part of it: the
- *   outer call's nominal cost is its own plus its nested calls'.
+ * - a call of the main line (no scope, or a role's scope such as `planner` or `outline`)
+ *   depends on every call that ended before it was issued;
+ * - a call of a parallel unit (scope `kind:id`: `search:T-2`, `section:1.2`) also depends on
+ *   every call that had ended when the main line last spoke before the call was issued: the
+ *   main line only moves on (emits a phase, a plan update, a decision) after what it awaited.
+ *   A unit started late only because a queue held it back still depends only on what preceded
+ *   the main line's last word, not on the units it queued behind;
+ * - a page crawl's fetch and read (nested in its `crawl_page` span) are part of it: the crawl's
+ *   nominal cost is theirs; other calls of the step that overlap the crawl stay calls of their own.
  *
  * Ordering uses the log's sequence numbers, not timestamps, so ties cannot invent dependencies.
  */
@@ -94,6 +96,13 @@ export function calls(events: readonly DossierEvent[], nominal: Nominal): Call[]
   return out.sort((a, b) => a.startSeq - b.startSeq);
 }
 
+/** A parallel unit's scope (`search:T-2`, `section:1.2`), as opposed to the main line's roles. */
+const isUnit = (scope: string | undefined) => scope?.includes(":") ?? false;
+
+/** A call a page crawl makes: its fetch and its read (other calls of a step may overlap a crawl). */
+const partOfCrawl = (c: Call) =>
+  (c.kind === "tool" && c.name === "fetch_page") || (c.kind === "llm" && c.name === "reader");
+
 /** The bound and the longest chain behind it. */
 export interface CriticalPath {
   boundMs: number;
@@ -112,13 +121,19 @@ export function criticalPath(events: readonly DossierEvent[], nominal: Nominal):
   const outer: Call[] = [];
   const nested = new Map<Call, number>();
   for (const c of all) {
-    const parent = outer.find((o) => o.scope === c.scope && o.startSeq < c.startSeq && o.endSeq > c.endSeq);
+    const parent = partOfCrawl(c)
+      ? outer.findLast(
+          (o) =>
+            o.name === "crawl_page" && o.scope === c.scope && o.startSeq < c.startSeq && o.endSeq > c.endSeq,
+        )
+      : undefined;
     if (parent) nested.set(parent, (nested.get(parent) ?? 0) + c.nominalMs);
     else outer.push(c);
   }
   const cost = new Map(outer.map((c) => [c, nested.get(c) ?? c.nominalMs]));
-  // The main line's words: sequence numbers of events without a scope.
-  const mainLine = events.filter((e) => e.scope === undefined).map((e) => e.seq);
+  // The main line's words: events without a scope or in a role's scope (`planner`, `outline`);
+  // scopes of parallel units are `kind:id` (`search:T-2`, `section:1.2`).
+  const mainLine = events.filter((e) => !isUnit(e.scope)).map((e) => e.seq);
   const lastWordBefore = (seq: number): number => {
     let lo = 0;
     let hi = mainLine.length - 1;
@@ -135,7 +150,7 @@ export function criticalPath(events: readonly DossierEvent[], nominal: Nominal):
   const finish = new Map<Call, number>();
   const via = new Map<Call, Call | undefined>();
   for (const c of outer) {
-    const barrier = c.scope === undefined ? c.startSeq : lastWordBefore(c.startSeq);
+    const barrier = isUnit(c.scope) ? lastWordBefore(c.startSeq) : c.startSeq;
     let best = 0;
     let from: Call | undefined;
     for (const d of outer) {
