@@ -120,7 +120,7 @@ export function NewResearch() {
               value={v.strategy}
               onChange={(e) => set({ strategy: e.currentTarget.value })}
             >
-              <option value="">Default (graph with a model, offline with only a corpus)</option>
+              <option value="">Default</option>
               {strategies.map((s) => (
                 <option key={s.name} value={s.name}>
                   {s.name}
@@ -128,7 +128,7 @@ export function NewResearch() {
               ))}
             </select>
             <p class="hint" id="strategy-desc">
-              {chosen ? chosen.description : "Choose a strategy to see what it does."}
+              {chosen ? chosen.description : "Default: graph with a model, offline with only a corpus."}
             </p>
           </div>
           <div>
