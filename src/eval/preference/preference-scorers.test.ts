@@ -70,9 +70,10 @@ describe("scoreTriples", () => {
       { match: /Error Criterion[\s\S]*BAD-1/, reply: { json: { reason: "r", rating: 10 } } },
     ]);
     const scoring = await scoreTriples(c, [{ ...triples[0]!, rubric }], "rubric");
-    // preferred: (5·1 − 1·0) / 6 = 5/6; rejected: (5·(1/3) − 1·1) / 6 = (2/3) / 6 = 1/9.
-    expect(scoring.pairs[0]!.preferred).toBeCloseTo(5 / 6, 12);
-    expect(scoring.pairs[0]!.rejected).toBeCloseTo(1 / 9, 12);
+    // Σw = 5 − 1 = 4 (the paper's Eq. 2). preferred: (5·1 − 1·0) / 4 = 5/4;
+    // rejected: (5·(1/3) − 1·1) / 4 = (2/3) / 4 = 1/6.
+    expect(scoring.pairs[0]!.preferred).toBeCloseTo(5 / 4, 12);
+    expect(scoring.pairs[0]!.rejected).toBeCloseTo(1 / 6, 12);
     expect(scoring.judge).toMatchObject({ total: 4, ok: 4, failed: 0 });
   });
 });
