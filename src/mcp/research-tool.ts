@@ -11,7 +11,7 @@ import { createRunBodySchema } from "../server/schemas.ts";
 import { errorResult, type McpContext, textResult } from "./context.ts";
 
 /** Pause between the last progress notification and the result (ms). */
-const PROGRESS_SETTLE_MS = 30;
+const PROGRESS_SETTLE_MS = 100;
 
 /** The tool's input: a research request (the report is always Markdown, plus HTML and JSON on disk). */
 export const deepResearchInputSchema = createRunBodySchema.omit({ formats: true });
