@@ -5,8 +5,8 @@
  */
 
 import type { z } from "zod";
-import type { ClarifyCallback } from "../agents/router.ts";
 import type { ResearchTools } from "../agents/research-tools.ts";
+import type { ClarifyCallback } from "../agents/router.ts";
 import type { RunContext } from "../agents/run-context.ts";
 import type { BudgetLimitName } from "../core/budget.ts";
 import type { ReportDocument } from "../core/report.ts";
