@@ -15,7 +15,7 @@ import fs from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, it, type TestContext } from "vitest";
 import { runCliInProcess } from "../../test/cli-io.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "../../test/fake-openai/index.ts";
 
@@ -63,16 +63,21 @@ function start(
   return { kill: (signal) => child.kill(signal), done };
 }
 
-let cwd: string;
-beforeEach(() => {
-  cwd = fs.realpathSync(fs.mkdtempSync(join(os.tmpdir(), "dossier-bin-")));
-});
-afterEach(() => {
-  fs.rmSync(cwd, { recursive: true, force: true });
-});
+/**
+ * A fresh temp dir for the test of `context`, removed when it finishes. (The cases run
+ * concurrently, so hooks go through the test's own context.)
+ */
+function tempDir(context: TestContext): string {
+  const dir = fs.realpathSync(fs.mkdtempSync(join(os.tmpdir(), "dossier-bin-")));
+  context.onTestFinished(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
 
-describe("the dossier process", () => {
-  it("prints help and the version on stdout and exits 0", async () => {
+// The cases are independent and mostly wait on child processes, so they run concurrently.
+describe.concurrent("the dossier process", () => {
+  it("prints help and the version on stdout and exits 0", async (context) => {
+    const { expect } = context;
+    const cwd = tempDir(context);
     const [help, version] = await Promise.all([
       start(["--help"], { cwd }).done,
       start(["--version"], { cwd }).done,
@@ -83,14 +88,18 @@ describe("the dossier process", () => {
     expect(version).toEqual({ code: 0, signal: null, stdout: `${PACKAGE_VERSION}\n`, stderr: "" });
   });
 
-  it("exits 2 with one line on stderr for a bad setting", async () => {
+  it("exits 2 with one line on stderr for a bad setting", async (context) => {
+    const { expect } = context;
+    const cwd = tempDir(context);
     const result = await start(["config"], { cwd, env: { DOSSIER_MODEL: "nonsense" } }).done;
     expect(result.code).toBe(2);
     expect(result.stdout).toBe("");
     expect(result.stderr).toMatch(/^dossier: error \[CONFIG_INVALID\]: [^\n]*DOSSIER_MODEL[^\n]*\n$/);
   });
 
-  it("refuses an unsupported Node with one line and exit code 2, loading nothing else", async () => {
+  it("refuses an unsupported Node with one line and exit code 2, loading nothing else", async (context) => {
+    const { expect } = context;
+    const cwd = tempDir(context);
     // The version check runs before any import, so a preload that reports an old version is
     // enough to exercise it on the pinned Node.
     const fakeOldNode = `data:text/javascript,Object.defineProperty(process,"versions",{value:{...process.versions,node:"20.0.0"}})`;
@@ -106,16 +115,12 @@ describe("the dossier process", () => {
 });
 
 // Each case starts a full research process; on a loaded machine that alone can take seconds.
-describe("dossier research ended by a signal", { timeout: 60_000 }, () => {
-  const cleanup: (() => unknown)[] = [];
-  afterEach(async () => {
-    for (const fn of cleanup.splice(0).reverse()) await fn();
-  });
-
+describe.concurrent("dossier research ended by a signal", { timeout: 60_000 }, () => {
   /** Starts `dossier research` against a model that never answers, once its first call arrived. */
-  async function startResearch(args: string[] = []) {
+  async function startResearch(context: TestContext, args: string[] = []) {
+    const cwd = tempDir(context);
     const model: FakeOpenAI = await startFakeOpenAI({ latencyMs: 60_000, replies: [] });
-    cleanup.push(() => model.close());
+    context.onTestFinished(() => model.close());
     fs.mkdirSync(join(cwd, "docs"));
     fs.writeFileSync(join(cwd, "docs", "n.md"), "# Note\n\nHeat pumps kept working in the cold trial.\n");
     const env = {
@@ -124,7 +129,7 @@ describe("dossier research ended by a signal", { timeout: 60_000 }, () => {
       DOSSIER_HOME: join(cwd, "home"),
     };
     const run = start(["research", "How do heat pumps do?", "--docs", "docs", ...args], { cwd, env });
-    cleanup.push(() => run.kill("SIGKILL"));
+    context.onTestFinished(() => run.kill("SIGKILL"));
     let ended = false;
     void run.done.then(() => {
       ended = true;
@@ -142,8 +147,9 @@ describe("dossier research ended by a signal", { timeout: 60_000 }, () => {
     return { ...run, runs };
   }
 
-  it("Ctrl-C cancels the run: exit 130, recorded as cancelled", async () => {
-    const run = await startResearch();
+  it("Ctrl-C cancels the run: exit 130, recorded as cancelled", async (context) => {
+    const { expect } = context;
+    const run = await startResearch(context);
     run.kill("SIGINT");
     const result = await run.done;
     expect(result.code).toBe(130);
@@ -153,8 +159,9 @@ describe("dossier research ended by a signal", { timeout: 60_000 }, () => {
     ]);
   });
 
-  it("SIGTERM cancels the run: exit 143, the --json summary says cancelled", async () => {
-    const run = await startResearch(["--json"]);
+  it("SIGTERM cancels the run: exit 143, the --json summary says cancelled", async (context) => {
+    const { expect } = context;
+    const run = await startResearch(context, ["--json"]);
     run.kill("SIGTERM");
     const result = await run.done;
     expect(result.code).toBe(143);
@@ -163,8 +170,9 @@ describe("dossier research ended by a signal", { timeout: 60_000 }, () => {
     expect(summary.stopReason).toMatch(/SIGTERM/);
   });
 
-  it("after SIGKILL the run is listed as interrupted", async () => {
-    const run = await startResearch(["--json"]);
+  it("after SIGKILL the run is listed as interrupted", async (context) => {
+    const { expect } = context;
+    const run = await startResearch(context, ["--json"]);
     run.kill("SIGKILL");
     expect((await run.done).signal).toBe("SIGKILL");
     const runs = await run.runs();
