@@ -13,67 +13,20 @@ import { DossierError, toDossierError } from "../core/errors.ts";
 import type { EventSink } from "../core/events.ts";
 import { createSequentialIds, type IdGenerator } from "../core/ids.ts";
 import { type StepJournal, StepKeyer } from "../core/journal.ts";
-import { DEFAULT_RETRY_POLICY, type RetryPolicy, withRetry } from "../core/retry.ts";
+import { withRetry } from "../core/retry.ts";
 import type { Cache } from "../store/types.ts";
+import { backOff, recover } from "./adaptive-limit.ts";
 import { toolCacheKey } from "./cache-key.ts";
-import { type BreakerPolicy, CircuitBreaker, DEFAULT_BREAKER_POLICY } from "./circuit-breaker.ts";
+import { CircuitBreaker } from "./circuit-breaker.ts";
+import { DEFAULT_PROVIDER_POLICY, PROVIDER_DEFAULTS, type ProviderPolicy } from "./provider-policy.ts";
 import { MetricsRecorder, type ToolMetrics } from "./tool-metrics.ts";
 import type { ToolError, ToolResult } from "./types.ts";
 
-/** How calls to one provider are governed. */
-export interface ProviderPolicy {
-  /** Calls in flight at once. */
-  concurrency: number;
-  /**
-   * Calls started per second at most (unset = unlimited). Below 1, calls start at least
-   * `1 / ratePerSecond` seconds apart (arXiv: 1/3, one call every three seconds).
-   */
-  ratePerSecond?: number;
-  /** Time limit of one attempt. */
-  timeoutMs: number;
-  /**
-   * Time limit of one call across all its attempts (retries start only while time is left, and
-   * the last attempt gets only what is left). Default 1.5 × `timeoutMs`.
-   */
-  deadlineMs?: number;
-  retry: RetryPolicy;
-  breaker: BreakerPolicy;
-  /** How long results stay cached (0 = not cached). */
-  cacheTtlMs: number;
-  /**
-   * Adapt the concurrency to the provider: halve it when the provider answers 429, and raise
-   * it by one after as many successes in a row as calls in flight, up to `concurrency`.
-   */
-  adaptive?: boolean;
-}
-
-/**
- * Defaults by provider, over {@link DEFAULT_PROVIDER_POLICY}: a self-hosted SearXNG, the local
- * corpus, page fetches (one host each) and page reads (model-bound) take more calls at once than
- * a hosted search API. arXiv's terms ask for one request every three seconds on one connection
- * (retries wait at least as long: 4 s base, ±25% jitter); OpenAlex allows ten a second.
- */
-export const PROVIDER_DEFAULTS: Readonly<Record<string, Partial<ProviderPolicy>>> = {
-  searxng: { concurrency: 8 },
-  corpus: { concurrency: 16 },
-  http: { concurrency: 8 },
-  reader: { concurrency: 8 },
-  arxiv: {
-    concurrency: 1,
-    ratePerSecond: 1 / 3,
-    retry: { ...DEFAULT_RETRY_POLICY, maxRetries: 2, baseDelayMs: 4000, jitter: 0.25 },
-  },
-  openalex: { ratePerSecond: 10 },
-};
-
-/** Defaults: 4 at once, 30 s per attempt, 2 retries, breaker after 5 failures, cached for a day. */
-export const DEFAULT_PROVIDER_POLICY: ProviderPolicy = {
-  concurrency: 4,
-  timeoutMs: 30_000,
-  retry: { ...DEFAULT_RETRY_POLICY, maxRetries: 2 },
-  breaker: DEFAULT_BREAKER_POLICY,
-  cacheTtlMs: 24 * 60 * 60 * 1000,
-};
+export {
+  DEFAULT_PROVIDER_POLICY,
+  PROVIDER_DEFAULTS,
+  type ProviderPolicy,
+} from "./provider-policy.ts";
 
 /** Options of {@link ToolGateway}. */
 export interface GatewayOptions {
@@ -253,7 +206,7 @@ export class ToolGateway {
         });
       });
       state.breaker.onSuccess();
-      this.#recover(state);
+      recover(state);
       if (useCache)
         cache.set("tool", key, { value }, { nowMs: this.#clock.now(), ttlMs: state.policy.cacheTtlMs });
       journal?.put(stepKey, { kind: "tool", value });
@@ -365,31 +318,15 @@ export class ToolGateway {
     return this.#state(provider).queue.concurrency;
   }
 
-  /** Multiplicative decrease on a 429: half the calls at once, at least one. */
+  /** Halves a provider's limit on a 429 and records it. */
   #backOff(provider: string, state: ProviderState): void {
-    if (state.policy.adaptive === false) return;
-    const before = state.queue.concurrency;
-    const after = Math.max(1, Math.floor(before / 2));
-    state.successes = 0;
-    if (after === before) return;
-    state.queue.concurrency = after;
+    const changed = backOff(state);
+    if (!changed) return;
     this.#options.emit?.({
       type: "warning",
       code: "PROVIDER_BACKOFF",
-      message: `${provider} answered 429: ${after} call(s) at once instead of ${before}`,
+      message: `${provider} answered 429: ${changed[1]} call(s) at once instead of ${changed[0]}`,
     });
-  }
-
-  /** Additive increase: one more call at once after a run of successes, up to the policy's limit. */
-  #recover(state: ProviderState): void {
-    if (state.policy.adaptive === false) return;
-    const current = state.queue.concurrency;
-    if (current >= state.policy.concurrency) return;
-    state.successes++;
-    if (state.successes >= current) {
-      state.queue.concurrency = current + 1;
-      state.successes = 0;
-    }
   }
 
   #state(provider: string): ProviderState {

@@ -1,0 +1,62 @@
+/**
+ * How the gateway governs calls to one provider: concurrency, rate, timeouts and a deadline,
+ * retries, the circuit breaker, caching and adaptive limits; with defaults per provider.
+ */
+
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../core/retry.ts";
+import { type BreakerPolicy, DEFAULT_BREAKER_POLICY } from "./circuit-breaker.ts";
+
+/** How calls to one provider are governed. */
+export interface ProviderPolicy {
+  /** Calls in flight at once. */
+  concurrency: number;
+  /**
+   * Calls started per second at most (unset = unlimited). Below 1, calls start at least
+   * `1 / ratePerSecond` seconds apart (arXiv: 1/3, one call every three seconds).
+   */
+  ratePerSecond?: number;
+  /** Time limit of one attempt. */
+  timeoutMs: number;
+  /**
+   * Time limit of one call across all its attempts (retries start only while time is left, and
+   * the last attempt gets only what is left). Default 1.5 × `timeoutMs`.
+   */
+  deadlineMs?: number;
+  retry: RetryPolicy;
+  breaker: BreakerPolicy;
+  /** How long results stay cached (0 = not cached). */
+  cacheTtlMs: number;
+  /**
+   * Adapt the concurrency to the provider: halve it when the provider answers 429, and raise
+   * it by one after as many successes in a row as calls in flight, up to `concurrency`.
+   */
+  adaptive?: boolean;
+}
+
+/**
+ * Defaults by provider, over {@link DEFAULT_PROVIDER_POLICY}: a self-hosted SearXNG, the local
+ * corpus, page fetches (one host each) and page reads (model-bound) take more calls at once than
+ * a hosted search API. arXiv's terms ask for one request every three seconds on one connection
+ * (retries wait at least as long: 4 s base, ±25% jitter); OpenAlex allows ten a second.
+ */
+export const PROVIDER_DEFAULTS: Readonly<Record<string, Partial<ProviderPolicy>>> = {
+  searxng: { concurrency: 8 },
+  corpus: { concurrency: 16 },
+  http: { concurrency: 8 },
+  reader: { concurrency: 8 },
+  arxiv: {
+    concurrency: 1,
+    ratePerSecond: 1 / 3,
+    retry: { ...DEFAULT_RETRY_POLICY, maxRetries: 2, baseDelayMs: 4000, jitter: 0.25 },
+  },
+  openalex: { ratePerSecond: 10 },
+};
+
+/** Defaults: 4 at once, 30 s per attempt, 2 retries, breaker after 5 failures, cached for a day. */
+export const DEFAULT_PROVIDER_POLICY: ProviderPolicy = {
+  concurrency: 4,
+  timeoutMs: 30_000,
+  retry: { ...DEFAULT_RETRY_POLICY, maxRetries: 2 },
+  breaker: DEFAULT_BREAKER_POLICY,
+  cacheTtlMs: 24 * 60 * 60 * 1000,
+};
