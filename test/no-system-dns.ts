@@ -23,8 +23,12 @@ function refuse(hostname: string): NodeJS.ErrnoException {
   );
 }
 
-const systemLookup = dns.lookup;
-const systemLookupPromise = dnsPromises.lookup;
+// Test files share a worker (vitest.config.ts), so this file runs once per test file: keep the
+// system functions from the first run rather than wrapping the previous wrapper.
+const originals = Symbol.for("dossier.test.systemLookup");
+const store = globalThis as { [originals]?: [typeof dns.lookup, typeof dnsPromises.lookup] };
+store[originals] ??= [dns.lookup, dnsPromises.lookup];
+const [systemLookup, systemLookupPromise] = store[originals];
 
 dns.lookup = ((hostname: string, options: unknown, callback?: unknown) => {
   const cb = (typeof options === "function" ? options : callback) as (error: Error | null) => void;
