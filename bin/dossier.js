@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The dossier command. Runs the built JavaScript in dist/; in a source checkout without a
-// build it runs the TypeScript sources (Node strips the types).
-import { existsSync } from "node:fs";
+// build, or whose sources changed after the last build, it runs the TypeScript sources (Node
+// strips the types), so a stale dist/ never runs old code.
+import { existsSync, readdirSync, statSync } from "node:fs";
 
 const [major, minor] = process.versions.node.split(".").map(Number);
 if (major < 22 || (major === 22 && minor < 13) || major === 23) {
@@ -18,4 +19,24 @@ process.emitWarning = (warning, ...rest) => {
   return emitWarning.call(process, warning, ...rest);
 };
 const built = new URL("../dist/cli/main.js", import.meta.url);
-await import(existsSync(built) ? built.href : new URL("../src/cli/main.ts", import.meta.url).href);
+const sources = new URL("../src/", import.meta.url);
+
+/** Whether dist/ exists and no source file (present only in a checkout) is newer than it. */
+function builtIsCurrent() {
+  if (!existsSync(built)) return false;
+  if (!existsSync(sources)) return true;
+  const builtAt = statSync(built).mtimeMs;
+  for (const name of readdirSync(sources, { recursive: true })) {
+    if (
+      typeof name === "string" &&
+      name.endsWith(".ts") &&
+      !name.endsWith(".test.ts") &&
+      statSync(new URL(name, sources)).mtimeMs > builtAt
+    ) {
+      return false;
+    }
+  }
+  return true;
+}
+
+await import(builtIsCurrent() ? built.href : new URL("cli/main.ts", sources).href);
