@@ -7,8 +7,10 @@ import { z } from "zod";
 import {
   askBodySchema,
   askResponseSchema,
+  corpusListResponseSchema,
   createRunBodySchema,
   errorResponseSchema,
+  estimateResponseSchema,
   eventSchema,
   fetchBodySchema,
   fetchResponseSchema,
@@ -17,6 +19,7 @@ import {
   runResponseSchema,
   searchBodySchema,
   searchResponseSchema,
+  strategyListResponseSchema,
 } from "./schemas.ts";
 
 type Json = Record<string, unknown>;
@@ -35,6 +38,9 @@ const COMPONENTS: Record<string, { schema: z.ZodType; io: "input" | "output" }> 
   SearchResponse: { schema: searchResponseSchema, io: "output" },
   FetchResponse: { schema: fetchResponseSchema, io: "output" },
   AskResponse: { schema: askResponseSchema, io: "output" },
+  StrategyList: { schema: strategyListResponseSchema, io: "output" },
+  CorpusList: { schema: corpusListResponseSchema, io: "output" },
+  EstimateResponse: { schema: estimateResponseSchema, io: "output" },
 };
 
 /** The JSON Schema of one component. */
@@ -254,6 +260,29 @@ export function openApiDocument(options: { version: string }): Json {
           ok: { status: 200, description: "the page or its reading", content: json("FetchResponse") },
           errors: [400, 413, 422, 502],
         }),
+      },
+      "/v1/strategies": {
+        get: operation("the strategies a run can use, with what each needs", {
+          tag: "catalog",
+          ok: { status: 200, description: "strategies", content: json("StrategyList") },
+        }),
+      },
+      "/v1/corpora": {
+        get: operation("the indexed local corpora (see `dossier index`)", {
+          tag: "catalog",
+          ok: { status: 200, description: "corpus names", content: json("CorpusList") },
+        }),
+      },
+      "/v1/estimate": {
+        post: operation(
+          "the dry estimate of a run: model calls, tool calls, tokens and cost (runs nothing)",
+          {
+            tag: "catalog",
+            body: "CreateRunBody",
+            ok: { status: 200, description: "the estimate", content: json("EstimateResponse") },
+            errors: [400, 413, 422],
+          },
+        ),
       },
       "/mcp": {
         post: {

@@ -163,6 +163,35 @@ export const askResponseSchema = z
   })
   .loose();
 
+/** A strategy of the registry, as the new-research form offers it. */
+export const strategyInfoSchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  capabilities: z.object({
+    needsModel: z.boolean().describe("needs a language model (false only for offline)"),
+    web: z.boolean().describe("can search the web"),
+    local: z.boolean().describe("can search a local corpus"),
+  }),
+});
+/** GET /v1/strategies: the strategy registry. */
+export const strategyListResponseSchema = z.object({ strategies: z.array(strategyInfoSchema) });
+/** GET /v1/corpora: the indexed local corpora by name. */
+export const corpusListResponseSchema = z.object({ corpora: z.array(z.string()) });
+
+const range = z.tuple([z.number(), z.number()]).describe("low and high");
+/** POST /v1/estimate: the dry estimate of a run (the body is a create-run body; formats are ignored). */
+export const estimateResponseSchema = z.object({
+  estimate: z.object({
+    strategy: z.string(),
+    llmCalls: range,
+    toolCalls: range,
+    tokens: range,
+    costUsd: range.nullable().describe("null when a model's price is unknown"),
+    unpriced: z.array(z.string()).describe("models without a known price"),
+    cappedBy: z.array(z.string()).describe("limits that cap the high end"),
+  }),
+});
+
 /** The first problem of a failed parse, as `field: message`. */
 export function describeIssue(error: z.ZodError): string {
   const issue = error.issues[0];

@@ -12,11 +12,17 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { extname, join, normalize, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Context, Hono } from "hono";
+import type { z } from "zod";
 import type { Dossier } from "../runtime/dossier.ts";
 import { bearerToken, tokensMatch } from "./auth.ts";
 import { readBody } from "./body.ts";
 import { errorBody } from "./errors.ts";
-import { createRunBodySchema } from "./schemas.ts";
+import {
+  type corpusListResponseSchema,
+  createRunBodySchema,
+  type estimateResponseSchema,
+  type strategyListResponseSchema,
+} from "./schemas.ts";
 
 /** The session cookie's name. */
 export const SESSION_COOKIE = "dossier_session";
@@ -184,13 +190,14 @@ export function mountWeb(app: Hono, options: WebOptions): void {
   // Lists the new-research form reads (behind the same auth as the rest of /v1).
   app.get("/v1/strategies", (c) => {
     if (!signedIn(c)) return unauthorized(c);
-    return c.json({
+    const body: z.output<typeof strategyListResponseSchema> = {
       strategies: dossier.strategies.list().map((s) => ({
         name: s.name,
         description: s.description,
         capabilities: s.capabilities,
       })),
-    });
+    };
+    return c.json(body);
   });
   app.get("/v1/corpora", (c) => {
     if (!signedIn(c)) return unauthorized(c);
@@ -201,12 +208,14 @@ export function mountWeb(app: Hono, options: WebOptions): void {
           .map((f) => f.slice(0, -3))
           .sort()
       : [];
-    return c.json({ corpora: names });
+    const body: z.output<typeof corpusListResponseSchema> = { corpora: names };
+    return c.json(body);
   });
   app.post("/v1/estimate", async (c) => {
     if (!signedIn(c)) return unauthorized(c);
     const { question, formats: _f, ...rest } = await readBody(c, createRunBodySchema);
-    return c.json({ estimate: dossier.estimate(question, rest) });
+    const body: z.output<typeof estimateResponseSchema> = { estimate: dossier.estimate(question, rest) };
+    return c.json(body);
   });
 
   app.on(["GET", "HEAD"], "*", async (c, next) => {

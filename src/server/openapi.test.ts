@@ -1,0 +1,61 @@
+import { afterEach, describe, expect, it } from "vitest";
+import pkg from "../../package.json" with { type: "json" };
+import { createServerApp } from "./app.ts";
+import { openApiDocument } from "./openapi.ts";
+import { strategyListResponseSchema } from "./schemas.ts";
+import { createProject, type Project } from "./test-fixtures.ts";
+
+let project: Project | undefined;
+afterEach(async () => {
+  await project?.close();
+  project = undefined;
+});
+
+/** The `/v1` routes the app registers, as `METHOD /path/{param}` (middleware left out). */
+async function registeredRoutes(): Promise<string[]> {
+  project = await createProject();
+  const { app, close } = createServerApp({ dossier: project.dossier, token: "t".repeat(32) });
+  await close();
+  const routes = new Set<string>();
+  for (const r of app.routes) {
+    if (r.method === "ALL" || !r.path.startsWith("/v1/") || r.path.endsWith("*")) continue;
+    routes.add(`${r.method} ${r.path.replace(/:(\w+)/g, "{$1}")}`);
+  }
+  return [...routes].sort();
+}
+
+describe("OpenAPI document", () => {
+  it("documents every /v1 route the server registers", async () => {
+    const routes = await registeredRoutes();
+    expect(routes).toEqual(
+      expect.arrayContaining(["GET /v1/strategies", "GET /v1/corpora", "POST /v1/estimate", "POST /v1/runs"]),
+    );
+    const paths = openApiDocument({ version: pkg.version }).paths as Record<string, Record<string, unknown>>;
+    const missing = routes.filter((route) => {
+      const [method, path] = route.split(" ") as [string, string];
+      return paths[path]?.[method.toLowerCase()] === undefined;
+    });
+    expect(missing).toEqual([]);
+  });
+
+  it("answers the catalog endpoints in the documented shapes", async () => {
+    project = await createProject();
+    const { app, close } = createServerApp({ dossier: project.dossier, token: null });
+    try {
+      const strategies = await (await app.request("/v1/strategies")).json();
+      expect(strategyListResponseSchema.parse(strategies).strategies.map((s) => s.name)).toContain("hold");
+      expect(await (await app.request("/v1/corpora")).json()).toEqual({ corpora: ["notes"] });
+      const estimate = await app.request("/v1/estimate", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ question: "How do heat pumps cope with cold?", strategy: "hold" }),
+      });
+      expect(estimate.status).toBe(200);
+      expect(await estimate.json()).toMatchObject({
+        estimate: { strategy: "hold", llmCalls: [0, 0], toolCalls: [0, 0], costUsd: [0, 0] },
+      });
+    } finally {
+      await close();
+    }
+  });
+});
