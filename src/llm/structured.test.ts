@@ -6,6 +6,7 @@ import { type ScriptStep, scriptedModel } from "../../test/scripted/scripted-mod
 import { DossierError } from "../core/errors.ts";
 import type { EventInput } from "../core/events.ts";
 import { LlmClient } from "./client.ts";
+import { createModelRegistry } from "./registry.ts";
 import { generateStructured } from "./structured.ts";
 
 const schema = z.object({ subtasks: z.array(z.object({ goal: z.string() })).min(1) });
@@ -74,10 +75,33 @@ describe("generateStructured", () => {
     expect(model.calls).toHaveLength(3);
   });
 
-  it("puts the JSON schema in the system instructions", async () => {
+  it("puts the schema, as a compact type, in the system instructions", async () => {
     const { client, model } = setup([{ json: good }]);
     await generateStructured(client, { role: "planner", schema, system: "You plan research.", prompt: "p" });
     expect(model.calls[0]!.system).toContain("You plan research.");
-    expect(model.calls[0]!.system).toContain('"subtasks"');
+    expect(model.calls[0]!.system).toContain("  // min 1 items\n  subtasks: Array<{\n    goal: string\n  }>");
+    expect(model.calls[0]!.options.responseFormat).toMatchObject({ type: "json" });
+  });
+
+  it.each([
+    ["openai", false],
+    ["anthropic", false],
+    ["google", false],
+    ["openai-compatible", true],
+    ["ollama", true],
+  ])("in native mode, %s models read the schema in the prompt: %s", async (provider, inPrompt) => {
+    const model = scriptedModel([{ json: good }]);
+    const name = `${provider}:scripted`;
+    const client = new LlmClient({
+      registry: createModelRegistry({ defaultModel: name, models: { [name]: model.model } }),
+      clock: instantClock(),
+    });
+    await generateStructured(client, { role: "planner", schema, system: "You plan research.", prompt: "p" });
+    const call = model.calls[0]!;
+    // The schema always travels as the response format; the prompt repeats it only where the
+    // provider's schema mode does not show it to the model.
+    expect(call.options.responseFormat).toMatchObject({ type: "json", schema: { type: "object" } });
+    expect(call.system.includes("subtasks: Array<")).toBe(inPrompt);
+    expect(call.system).toContain("JSON value");
   });
 });

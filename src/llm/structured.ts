@@ -1,7 +1,8 @@
 /**
  * Structured output that survives weak and local models: the model is asked for JSON matching
- * a zod schema — with the provider's native schema mode where the model supports it, and
- * always with the schema in the instructions; reasoning blocks, code fences and surrounding
+ * a zod schema — with the provider's native schema mode where the model supports it, and with
+ * the schema as a compact type in the instructions unless the provider's schema mode already
+ * shows it to the model; reasoning blocks, code fences and surrounding
  * prose are tolerated; an answer that does not validate is sent back with the validation error,
  * a bounded number of times (default 2), and each failure is recorded as a format-error event.
  * A provider that rejects schema mode is asked again in prompt mode, and its model stays in
@@ -13,6 +14,8 @@ import { z } from "zod";
 import { DossierError } from "../core/errors.ts";
 import type { ChatMessage, GenerateRequest, LlmClient } from "./client.ts";
 import { extractJson } from "./json-extract.ts";
+import type { ProviderName } from "./model-spec.ts";
+import { schemaOutline } from "./schema-outline.ts";
 import { isNativeEligible, isSchemaModeUnsupported, schemaToJson } from "./structured-mode.ts";
 
 /** Default number of re-asks after the first answer. */
@@ -51,26 +54,28 @@ export function parseStructured<T>(
 }
 
 /**
- * The schema as the prompt shows it: without the `$schema` URL and the safe-integer bounds zod
- * puts on every integer (they say nothing to a model and are sent with every call).
+ * The instruction appended to the system prompt of a structured call: the schema as a compact
+ * type (see schema-outline.ts), about 40% shorter than its JSON Schema text.
  */
-function promptSchema(json: unknown): string {
-  return JSON.stringify(json, (key, value) =>
-    key === "$schema" ||
-    (Math.abs(value) === Number.MAX_SAFE_INTEGER && (key === "minimum" || key === "maximum"))
-      ? undefined
-      : value,
-  );
-}
-
-/** The instruction appended to the system prompt of a structured call. */
 export function jsonInstruction(schema: z.ZodType): string {
   return [
-    "Answer with one JSON value that conforms to this JSON Schema, and nothing else:",
+    "Answer with one JSON value of this type (TypeScript notation; a `key?` may be left out) and nothing else:",
     "no prose before or after it, no Markdown code fences.",
-    promptSchema(schemaToJson(schema)),
+    schemaOutline(schemaToJson(schema)),
   ].join("\n");
 }
+
+/**
+ * Providers whose schema mode shows the schema to the model itself (OpenAI, Anthropic and Google
+ * put the response format into the model's context and bill it as input): in native mode the
+ * prompt does not repeat it. Servers behind `openai-compatible` and Ollama only constrain the
+ * decoding, so their models still read the schema in the prompt.
+ */
+const SHOWS_SCHEMA: ReadonlySet<ProviderName> = new Set(["openai", "anthropic", "google"]);
+
+/** The instruction of a native call whose provider shows the schema to the model. */
+const NATIVE_INSTRUCTION =
+  "Answer with one JSON value in the response format you were given, and nothing else: no prose, no Markdown code fences.";
 
 /** Asks `client` for a value of `request.schema`, repairing invalid answers. */
 export async function generateStructured<T>(
@@ -78,7 +83,7 @@ export async function generateStructured<T>(
   request: StructuredRequest<T>,
 ): Promise<StructuredResult<T>> {
   const maxRepairs = request.maxRepairs ?? DEFAULT_MAX_REPAIRS;
-  const system = [request.system, jsonInstruction(request.schema)].filter(Boolean).join("\n\n");
+  const instruction = jsonInstruction(request.schema);
   const messages: ChatMessage[] = [
     ...(request.messages ?? []),
     { role: "user", content: request.prompt ?? "" },
@@ -91,6 +96,8 @@ export async function generateStructured<T>(
     let parsed: ReturnType<typeof parseStructured<T>> | undefined;
     const model = client.resolve(request.role);
     const native = model.structuredOutput === "native" && isNativeEligible(json);
+    const shown = native && SHOWS_SCHEMA.has(model.spec.provider);
+    const system = [request.system, shown ? NATIVE_INSTRUCTION : instruction].filter(Boolean).join("\n\n");
     let call: Awaited<ReturnType<LlmClient["call"]>>;
     try {
       call = await client.call(
