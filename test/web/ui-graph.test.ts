@@ -5,42 +5,21 @@
  * Skipped (or failed under CI=true) like the other browser tests when chromium is missing.
  */
 
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDossier, type Dossier } from "../../src/runtime/dossier.ts";
 import { type RunningServer, startServer } from "../../src/server/listen.ts";
-import { defaultWebRoot, signInLink } from "../../src/server/web.ts";
+import { signInLink } from "../../src/server/web.ts";
 import { DEFAULT_GRAPH_CALLS } from "../research/graph-answers.ts";
 import { type ResearchWorld, startResearchWorld } from "../research/world.ts";
+import { browserMissing, launchBrowser, type TestBrowser, watchErrors } from "./browser.ts";
 
-const CHROMIUM = process.env.DOSSIER_CHROMIUM ?? "/usr/bin/chromium";
-const FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];
-const missing = !existsSync(CHROMIUM)
-  ? `chromium not found at ${CHROMIUM} (install Debian's chromium package)`
-  : defaultWebRoot() === null
-    ? "the web UI is not built (run npm run build)"
-    : null;
-if (missing && process.env.CI) throw new Error(`web UI browser tests cannot run in CI: ${missing}`);
-if (missing) console.warn(`\n[web UI e2e] SKIPPED: ${missing}\n`);
+const missing = browserMissing();
 
 describe.skipIf(missing !== null)("web UI watching a graph run", { timeout: 180_000 }, () => {
   let world: ResearchWorld;
   let dossier: Dossier;
   let server: RunningServer;
-  let context: BrowserContext;
-  let profile: string;
+  let browser: TestBrowser;
 
   beforeAll(async () => {
     world = await startResearchWorld({ latencyMs: 20, expectCalls: DEFAULT_GRAPH_CALLS });
@@ -50,31 +29,19 @@ describe.skipIf(missing !== null)("web UI watching a graph run", { timeout: 180_
       config: { ...world.config } as never,
     });
     server = await startServer({ dossier, port: 0 });
-    const { chromium } = await import("playwright-core");
-    profile = mkdtempSync(join(tmpdir(), "dossier-chromium-"));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: FLAGS,
-    });
-    context.setDefaultTimeout(90_000);
+    browser = await launchBrowser({ timeoutMs: 90_000 });
   }, 120_000);
 
   afterAll(async () => {
-    await context?.close().catch(() => {});
+    await browser?.close();
     await server?.close();
     await dossier?.close();
     await world?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
   it("draws the plan as a DAG whose nodes reach done, then the cited report", async () => {
     const errors: string[] = [];
-    const page = await context.newPage();
-    page.on("console", (m) => {
-      if (m.type() === "error") errors.push(m.text());
-    });
-    page.on("pageerror", (e) => errors.push(e.message));
+    const page = watchErrors(await browser.context.newPage(), errors);
     await page.goto(signInLink(server.app.app, server.url)!);
     await page.getByLabel("Question").fill("How is topic adoption changing?");
     await page.getByLabel("Strategy").selectOption("graph");

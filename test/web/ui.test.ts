@@ -8,76 +8,37 @@
  * skipped with a notice otherwise.
  */
 
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningServer, startServer } from "../../src/server/listen.ts";
 import { createProject, type Project } from "../../src/server/test-fixtures.ts";
-import { defaultWebRoot, signInLink } from "../../src/server/web.ts";
+import { signInLink } from "../../src/server/web.ts";
+import { browserMissing, launchBrowser, type TestBrowser, watchErrors } from "./browser.ts";
 
-const CHROMIUM = process.env.DOSSIER_CHROMIUM ?? "/usr/bin/chromium";
-const FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];
-const missing = !existsSync(CHROMIUM)
-  ? `chromium not found at ${CHROMIUM} (install Debian's chromium package)`
-  : defaultWebRoot() === null
-    ? "the web UI is not built (run npm run build)"
-    : null;
-if (missing && process.env.CI) {
-  throw new Error(`web UI browser tests cannot run in CI: ${missing}`);
-}
-if (missing) console.warn(`\n[web UI e2e] SKIPPED: ${missing}\n`);
+const missing = browserMissing();
 
 describe.skipIf(missing !== null)("web UI in chromium", { timeout: 120_000 }, () => {
   let project: Project;
   let server: RunningServer;
-  let profile: string;
+  let browser: TestBrowser;
   const errors: string[] = [];
-  const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
     project = await createProject();
     server = await startServer({ dossier: project.dossier, port: 0 });
-    const { chromium } = await import("playwright-core");
-    profile = mkdtempSync(join(tmpdir(), "dossier-chromium-"));
     // A fresh, empty profile for every run of the suite.
-    const context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: FLAGS,
-      viewport: { width: 1100, height: 900 },
-    });
-    // The machine may be busy running other tests at the same time.
-    context.setDefaultTimeout(60_000);
-    contexts.push(context);
+    browser = await launchBrowser({ viewport: { width: 1100, height: 900 } });
   }, 120_000);
 
   afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => {});
+    await browser?.close();
     await server?.close();
     await project?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
-  const watch = (page: Page) => {
-    page.on("console", (m) => {
-      if (m.type() === "error") errors.push(`${page.url()}: ${m.text()}`);
-    });
-    page.on("pageerror", (e) => errors.push(`${page.url()}: ${e.message}`));
-    return page;
-  };
-  const newPage = async () => watch(await contexts[0]!.newPage());
+  const newPage = async () => watchErrors(await browser.context.newPage(), errors);
   const signIn = async (page: Page) => {
     await page.goto(server.url);
     const form = page.getByRole("heading", { name: "New research" });
@@ -113,7 +74,7 @@ describe.skipIf(missing !== null)("web UI in chromium", { timeout: 120_000 }, ()
       () => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }),
     );
     expect(stored).not.toContain(server.token!);
-    const cookies = await contexts[0]!.cookies(server.url);
+    const cookies = await browser.context.cookies(server.url);
     expect(cookies).toMatchObject([{ name: "dossier_session", httpOnly: true, sameSite: "Strict" }]);
     expect(cookies[0]!.value).not.toContain(server.token!);
     // The page is served under a strict policy.
@@ -125,7 +86,7 @@ describe.skipIf(missing !== null)("web UI in chromium", { timeout: 120_000 }, ()
   });
 
   it("signs in with the one-time link, which lands on a URL without it and works once", async () => {
-    const context = contexts[0]!;
+    const context = browser.context;
     const cookies = await context.cookies(server.url);
     await context.clearCookies();
     const page = await newPage();
@@ -218,7 +179,7 @@ describe.skipIf(missing !== null)("web UI in chromium", { timeout: 120_000 }, ()
       return found.map((v) => `${name}: ${v}`);
     };
     const problems: string[] = [];
-    const context = contexts[0]!;
+    const context = browser.context;
     for (const scheme of ["light", "dark"] as const) {
       const page = await newPage();
       await page.emulateMedia({ colorScheme: scheme });

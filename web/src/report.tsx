@@ -21,14 +21,22 @@ export function Report(props: { runId: string; reports: Record<string, string> }
     let live = true;
     const html = props.reports.html;
     const json = props.reports.json;
+    // A run that wrote Markdown only (the CLI's default) is shown as its text.
+    const md = html ? undefined : props.reports.md;
     void (async () => {
       try {
-        const [text, bundleText] = await Promise.all([
+        const [text, bundleText, mdText] = await Promise.all([
           html ? apiText(html) : Promise.resolve(""),
           json ? apiText(json) : Promise.resolve(""),
+          md ? apiText(md) : Promise.resolve(""),
         ]);
         if (!live || !host.current) return;
-        host.current.replaceChildren(importReportBody(text, document));
+        if (mdText) {
+          const pre = document.createElement("pre");
+          pre.className = "report-md";
+          pre.textContent = mdText;
+          host.current.replaceChildren(pre);
+        } else host.current.replaceChildren(importReportBody(text, document));
         if (bundleText) {
           const bundle = JSON.parse(bundleText) as ReportBundle;
           setCitations(citationIndex(bundle));

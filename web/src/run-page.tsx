@@ -293,7 +293,7 @@ export function RunPage(props: { runId: string }) {
             const s = state.sources.get(e.sourceId);
             const host = hostOf(s?.url);
             return (
-              <li key={e.id}>
+              <li key={e.id} data-evidence={e.id}>
                 <div class="ev-head">
                   <strong>{s?.title ?? e.sourceId}</strong>
                   {host && <span class="hint"> · {host}</span>}

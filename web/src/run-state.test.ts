@@ -104,6 +104,29 @@ describe("run event reducer", () => {
     expect(s.timeline.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6]);
   });
 
+  it("shows a resumed run's replayed evidence, sections and calls once, and ends with the run's usage", () => {
+    seq = 0;
+    const s = emptyRunState();
+    const first = [
+      ev("run-start", { query: "Q", strategy: "minddr", options: {} }),
+      ev("evidence-add", { evidence: { id: "E1", sourceId: "S1", text: "t" } }),
+      ev("section-written", { sectionId: "1", title: "Intro", chars: 10, citations: 1 }),
+      ev("llm-end", { inputTokens: 100, outputTokens: 10, replayed: false }),
+    ];
+    for (const e of first) applyEvent(s, e);
+    applyEvent(s, ev("run-resume", { previousStatus: "interrupted", journaledSteps: 1, previousWallMs: 5 }));
+    applyEvent(s, ev("llm-end", { inputTokens: 100, outputTokens: 10, replayed: true }));
+    applyEvent(s, ev("evidence-add", { evidence: { id: "E1", sourceId: "S1", text: "t" } }));
+    applyEvent(s, ev("evidence-add", { evidence: { id: "E2", sourceId: "S1", text: "u" } }));
+    applyEvent(s, ev("section-written", { sectionId: "1", title: "Intro", chars: 12, citations: 2 }));
+    expect(s.evidence.map((e) => e.id)).toEqual(["E1", "E2"]);
+    expect(s.sections).toEqual([{ id: "1", title: "Intro", citations: 2 }]);
+    expect(s.usage).toMatchObject({ tokens: 110, llmCalls: 1 });
+    const usage = { inputTokens: 300, outputTokens: 30, costUsd: 0.5, llmCalls: 3, toolCalls: 4 };
+    applyEvent(s, ev("run-end", { status: "completed", stopReason: "completed", usage }));
+    expect(s.usage).toEqual({ tokens: 330, costUsd: 0.5, llmCalls: 3, toolCalls: 4 });
+  });
+
   it("records other strategies' steps and a node that starts before any plan", () => {
     seq = 0;
     const s = emptyRunState();

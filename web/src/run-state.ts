@@ -142,6 +142,27 @@ function planOf(graph: unknown, previous: PlanNodeView[]): PlanNodeView[] {
   });
 }
 
+/** The run's own usage figures from run-end, when it carries them. */
+function usageOf(raw: unknown): RunState["usage"] | null {
+  const u = raw as Record<string, unknown> | null | undefined;
+  if (!u || typeof u !== "object") return null;
+  return {
+    tokens: num(u.inputTokens) + num(u.outputTokens),
+    costUsd: num(u.costUsd),
+    toolCalls: num(u.toolCalls),
+    llmCalls: num(u.llmCalls),
+  };
+}
+
+/** `list` with `item` replacing the entry of the same id, or appended. */
+function upsert<T extends { id: string }>(list: T[], item: T): T[] {
+  const i = list.findIndex((x) => x.id === item.id);
+  if (i < 0) return [...list, item];
+  const next = list.slice();
+  next[i] = item;
+  return next;
+}
+
 function setNode(state: RunState, id: string, patch: Partial<PlanNodeView>): void {
   const i = state.plan.findIndex((n) => n.id === id);
   if (i < 0) return;
@@ -211,6 +232,8 @@ export function applyEvent(state: RunState, event: RunEvent): boolean {
       ];
       break;
     case "llm-end":
+      // A resumed run replays its journal: those calls were counted in the earlier attempt.
+      if (e.replayed === true) break;
       state.usage = {
         ...state.usage,
         llmCalls: state.usage.llmCalls + 1,
@@ -240,15 +263,14 @@ export function applyEvent(state: RunState, event: RunEvent): boolean {
     case "evidence-add": {
       const ev = e.evidence as Record<string, unknown> | undefined;
       if (ev && typeof ev.id === "string") {
-        state.evidence = [
-          ...state.evidence,
-          {
-            id: ev.id,
-            sourceId: str(ev.sourceId),
-            text: str(ev.text),
-            ...(typeof ev.query === "string" ? { query: ev.query } : {}),
-          },
-        ];
+        const item: EvidenceView = {
+          id: ev.id,
+          sourceId: str(ev.sourceId),
+          text: str(ev.text),
+          ...(typeof ev.query === "string" ? { query: ev.query } : {}),
+        };
+        // A resumed run replays its journal and records the same evidence again.
+        state.evidence = upsert(state.evidence, item);
       }
       break;
     }
@@ -256,10 +278,11 @@ export function applyEvent(state: RunState, event: RunEvent): boolean {
       state.warnings = [...state.warnings, { code: str(e.code), message: str(e.message), seq: event.seq }];
       break;
     case "section-written":
-      state.sections = [
-        ...state.sections,
-        { id: str(e.sectionId), title: str(e.title), citations: num(e.citations) },
-      ];
+      state.sections = upsert(state.sections, {
+        id: str(e.sectionId),
+        title: str(e.title),
+        citations: num(e.citations),
+      });
       break;
     case "step-end":
       state.steps = [
@@ -287,6 +310,7 @@ export function applyEvent(state: RunState, event: RunEvent): boolean {
       state.stopReason = str(e.stopReason);
       state.endedAt = event.ts;
       state.phase = state.status;
+      state.usage = usageOf(e.usage) ?? state.usage;
       break;
   }
   return true;
