@@ -48,8 +48,23 @@ export function recordSearchResults(
   callId: string,
   tool = "web_search",
 ): Evidence[] {
-  const out: Evidence[] = [];
-  for (const r of results) {
+  return recordSearchResultsPaired(ctx, results, query, callId, tool).flatMap((p) =>
+    p.evidence ? [p.evidence] : [],
+  );
+}
+
+/**
+ * Records search results (see {@link recordSearchResults}) and pairs each result with the
+ * evidence its snippet became, if any (an empty or already recorded snippet becomes none).
+ */
+export function recordSearchResultsPaired<R extends SearchResult>(
+  ctx: Ctx,
+  results: readonly R[],
+  query: string,
+  callId: string,
+  tool = "web_search",
+): { result: R; evidence: Evidence | undefined }[] {
+  return results.map((r) => {
     const source = addSource(ctx, {
       kind: "web",
       url: r.url,
@@ -57,10 +72,8 @@ export function recordSearchResults(
       fetchedAt: now(ctx),
       ...(r.publishedAt ? { publishedAt: r.publishedAt } : {}),
     });
-    const e = addEvidence(ctx, source, r.snippet, query, tool, callId);
-    if (e) out.push(e);
-  }
-  return out;
+    return { result: r, evidence: addEvidence(ctx, source, r.snippet, query, tool, callId) ?? undefined };
+  });
 }
 
 /** Records a page read for a goal: the page as a source, each verbatim excerpt as evidence. */

@@ -14,21 +14,34 @@ export interface Observation {
   error?: ToolError;
   /** Evidence recorded from this action. */
   evidence: Evidence[];
-  /** Extra lines (URLs, a page summary). */
+  /** Extra lines (results without evidence, a page summary). */
   lines: string[];
+  /**
+   * What an evidence item came from, shown before its excerpt (a search result's title and
+   * URL), so a result and its snippet are one line instead of two.
+   */
+  heads?: Record<string, string>;
 }
+
+const head = (o: Observation, id: string) => (o.heads?.[id] ? ` ${o.heads[id]}` : "");
 
 /**
  * Renders an earlier step's observations without their excerpts (the agent read them in that
- * step; its findings carry what mattered): the action, the evidence ids and the result lines.
+ * step; its findings carry what mattered): the action, the evidence ids with what they came
+ * from, and the result lines.
  */
 export function renderObservationsBrief(observations: readonly Observation[]): string {
   return observations
     .map((o) => {
       if (!o.ok) return `- ${o.action} → FAILED (${o.error?.code})`;
-      const ids = o.evidence.map((e) => e.id).join(", ");
+      const headed = o.evidence.filter((e) => o.heads?.[e.id]);
+      const ids = o.evidence
+        .filter((e) => !o.heads?.[e.id])
+        .map((e) => e.id)
+        .join(", ");
       return [
         `- ${o.action} → ${o.evidence.length} item(s)${ids ? `: ${ids}` : ""}`,
+        ...headed.map((e) => `  [${e.id}]${head(o, e.id)}`),
         ...o.lines.map((l) => `  ${l}`),
       ].join("\n");
     })
@@ -42,7 +55,9 @@ export function renderObservations(observations: readonly Observation[], maxExce
       if (!o.ok) return `- ${o.action} → FAILED (${o.error?.code}): ${o.error?.message ?? ""}`;
       const body = o.evidence.map((e) => {
         const text = e.text.replace(/\s+/g, " ").trim();
-        return `  [${e.id}] ${text.length > maxExcerpt ? `${text.slice(0, maxExcerpt)}…` : text}`;
+        const cut = text.length > maxExcerpt ? `${text.slice(0, maxExcerpt)}…` : text;
+        // A URL ends its line, so no punctuation can be read as part of it.
+        return `  [${e.id}]${head(o, e.id)}${o.heads?.[e.id] ? "\n    " : " "}${cut}`;
       });
       return [`- ${o.action} → ${o.evidence.length} item(s)`, ...o.lines.map((l) => `  ${l}`), ...body].join(
         "\n",

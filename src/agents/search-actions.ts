@@ -5,34 +5,44 @@
 
 import { z } from "zod";
 import type { Evidence } from "../core/source.ts";
-import { timeRangeSchema } from "../tools/types.ts";
-import { recordLocalResults, recordPageReading, recordSearchResults } from "./evidence-recorder.ts";
+import { type SearchResult, timeRangeSchema } from "../tools/types.ts";
+import { recordLocalResults, recordPageReading, recordSearchResultsPaired } from "./evidence-recorder.ts";
 import type { Observation } from "./observation.ts";
 import type { ResearchToolName, ResearchTools } from "./research-tools.ts";
 import type { RunContext } from "./run-context.ts";
 
-const webSearch = z.object({
-  tool: z.literal("web_search"),
-  query: z.string().min(2).describe("a web search query"),
-  timeRange: timeRangeSchema.optional().describe("limit to results from the last day/week/month/year"),
-});
-const readPage = z.object({
-  tool: z.literal("read_page"),
-  url: z.url().describe("a URL seen in earlier results"),
-  goal: z.string().min(3).describe("what to look for on the page"),
-});
-const localSearch = z.object({
-  tool: z.literal("local_search"),
-  query: z.string().min(2).describe("a query over the user's own documents"),
-});
-const academicSearch = z.object({
-  tool: z.literal("academic_search"),
-  query: z
-    .string()
-    .min(2)
-    .describe("a query for scholarly papers (arXiv, OpenAlex): key terms, not a question"),
-  timeRange: timeRangeSchema.optional().describe("limit to papers from the last day/week/month/year"),
-});
+// Each action's description is what the tool does: the schema is the agent's tool list (the
+// prompt shows it as a type with these descriptions as comments, so it is not listed twice).
+const webSearch = z
+  .object({
+    tool: z.literal("web_search"),
+    query: z.string().min(2).describe("a web search query"),
+    timeRange: timeRangeSchema.optional().describe("limit to results from the last day/week/month/year"),
+  })
+  .describe("search the web");
+const readPage = z
+  .object({
+    tool: z.literal("read_page"),
+    url: z.url().describe("a URL seen in earlier results"),
+    goal: z.string().min(3).describe("what to look for on the page"),
+  })
+  .describe("read a page from the results and extract passages about the goal");
+const localSearch = z
+  .object({
+    tool: z.literal("local_search"),
+    query: z.string().min(2).describe("a query over the user's own documents"),
+  })
+  .describe("search the user's own documents");
+const academicSearch = z
+  .object({
+    tool: z.literal("academic_search"),
+    query: z
+      .string()
+      .min(2)
+      .describe("a query for scholarly papers (arXiv, OpenAlex): key terms, not a question"),
+    timeRange: timeRangeSchema.optional().describe("limit to papers from the last day/week/month/year"),
+  })
+  .describe("search scholarly papers; returns titles, authors, abstracts and paper URLs");
 
 /** One action. */
 export type SearchAction =
@@ -47,15 +57,6 @@ const BY_NAME = {
   local_search: localSearch,
   academic_search: academicSearch,
 } as const;
-
-/** One line per tool for an agent's tool list, for agents that build it from `available`. */
-export const TOOL_DESCRIPTIONS: Record<ResearchToolName, string> = {
-  web_search: "- web_search {query, timeRange?}: search the web",
-  read_page: "- read_page {url, goal}: read a page from the results and extract passages about the goal",
-  local_search: "- local_search {query}: search the user's own documents",
-  academic_search:
-    "- academic_search {query, timeRange?}: search scholarly papers (arXiv, OpenAlex); returns titles, authors, abstracts and paper URLs",
-};
 
 /** The action schema for the tools a run allows. */
 export function actionSchemaFor(tools: readonly ResearchToolName[]): z.ZodType<SearchAction> {
@@ -81,6 +82,28 @@ export function describeAction(a: SearchAction): string {
   }
 }
 
+/**
+ * A search's observation: each result that became evidence is shown once, as its id, title,
+ * URL and snippet; results that did not (no snippet) are listed by title and URL.
+ */
+function searchObservation<R extends SearchResult>(
+  action: string,
+  paired: readonly { result: R; evidence: Evidence | undefined }[],
+  describe: (result: R) => string,
+): Observation {
+  const evidence: Evidence[] = [];
+  const heads: Record<string, string> = {};
+  const lines: string[] = [];
+  for (const { result, evidence: e } of paired) {
+    if (!e) lines.push(describe(result));
+    else if (!heads[e.id]) {
+      evidence.push(e);
+      heads[e.id] = describe(result);
+    }
+  }
+  return { action, ok: true, evidence, lines, heads };
+}
+
 /** Runs one action and records its evidence; never throws. */
 export async function runAction(
   ctx: RunContext,
@@ -96,13 +119,11 @@ export async function runAction(
         ...(action.timeRange ? { timeRange: action.timeRange } : {}),
       });
       if (!r.ok) return { action: label, ok: false, error: r.error, evidence: [], lines: [] };
-      const evidence = recordSearchResults(ctx, r.value, action.query, r.callId);
-      return {
-        action: label,
-        ok: true,
-        evidence,
-        lines: r.value.map((x, i) => `${i + 1}. ${x.title} — ${x.url}`),
-      };
+      return searchObservation(
+        label,
+        recordSearchResultsPaired(ctx, r.value, action.query, r.callId),
+        (x) => `${x.title} — ${x.url}`,
+      );
     }
     case "read_page": {
       const r = await tools.readPage(action.url, action.goal);
@@ -127,19 +148,17 @@ export async function runAction(
         ...(action.timeRange ? { timeRange: action.timeRange } : {}),
       });
       if (!r.ok) return { action: label, ok: false, error: r.error, evidence: [], lines: [] };
-      const evidence = recordSearchResults(ctx, r.value, action.query, r.callId, "academic_search");
-      return {
-        action: label,
-        ok: true,
-        evidence,
-        lines: r.value.map((x, i) => {
+      return searchObservation(
+        label,
+        recordSearchResultsPaired(ctx, r.value, action.query, r.callId, "academic_search"),
+        (x) => {
           const by =
             x.authors.length > 0
               ? ` (${x.authors.slice(0, 3).join(", ")}${x.authors.length > 3 ? " et al." : ""})`
               : "";
-          return `${i + 1}. ${x.title}${by} — ${x.url}`;
-        }),
-      };
+          return `${x.title}${by} — ${x.url}`;
+        },
+      );
     }
   }
 }

@@ -94,15 +94,25 @@ function render(schema: JSONSchema7Definition, indent: string): string {
   }
 }
 
+/**
+ * A multi-line object that is not a property (an array's items, a union's alternative) carries
+ * its own description as a comment on its first line.
+ */
+function described(schema: JSONSchema7Definition, indent: string): string {
+  const text = render(schema, indent);
+  if (!isSchema(schema) || !schema.description || !text.startsWith("{\n")) return text;
+  return `{ // ${schema.description.replace(/\s+/g, " ")}${text.slice(1)}`;
+}
+
 function union(options: JSONSchema7Definition[], indent: string): string {
-  const parts = options.map((o) => render(o, indent + INDENT));
+  const parts = options.map((o) => described(o, indent + INDENT));
   if (parts.every((p) => !p.includes("\n"))) return parts.join(" | ");
   return `\n${parts.map((p) => `${indent}${INDENT}| ${p}`).join("\n")}`;
 }
 
 function array(schema: JSONSchema7, indent: string): string {
   const items = Array.isArray(schema.items) ? { anyOf: schema.items } : (schema.items ?? true);
-  const inner = render(items as JSONSchema7Definition, indent);
+  const inner = described(items as JSONSchema7Definition, indent);
   if (inner.startsWith("\n")) return `Array<${inner}\n${indent}>`;
   return /^[\w"]+$/.test(inner) ? `${inner}[]` : `Array<${inner}>`;
 }

@@ -8,9 +8,11 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type FakeSearch, startFakeSearch } from "../../test/fake-search/index.ts";
 import { instantClock } from "../../test/scripted/clocks.ts";
 import type { RunContext } from "../agents/run-context.ts";
-import { actionSchemaFor, describeAction, runAction, TOOL_DESCRIPTIONS } from "../agents/search-actions.ts";
+import { actionSchemaFor, describeAction, runAction } from "../agents/search-actions.ts";
 import { EvidenceRegistry } from "../core/evidence-registry.ts";
 import type { LlmClient } from "../llm/client.ts";
+import { schemaOutline } from "../llm/schema-outline.ts";
+import { schemaToJson } from "../llm/structured-mode.ts";
 import { callNames, callSchemaFor, toAction } from "../strategies/smtl-protocol.ts";
 import { ToolGateway } from "../tools/gateway.ts";
 import { createAcademicProviders } from "../tools/search/academic-providers.ts";
@@ -73,13 +75,15 @@ describe("academic_search among a run's research tools", () => {
 });
 
 describe("academic_search as an agent action", () => {
-  it("is in the action schema and the tool list built from `available`", () => {
+  it("is in the action schema, whose prompt outline is the agent's tool list", () => {
     const schema = actionSchemaFor(["web_search", "academic_search"]);
     const action = schema.parse({ tool: "academic_search", query: "protein folding", timeRange: "year" });
     expect(describeAction(action)).toBe('academic_search "protein folding" (year)');
-    expect(TOOL_DESCRIPTIONS.academic_search).toMatch(
-      /^- academic_search \{query, timeRange\?\}: search scholarly papers/,
+    const outline = schemaOutline(schemaToJson(schema));
+    expect(outline).toContain(
+      '| { // search scholarly papers; returns titles, authors, abstracts and paper URLs\n    tool: "academic_search"',
     );
+    expect(outline).toContain('| { // search the web\n    tool: "web_search"');
   });
 
   it("is a call of the smtl protocol, run as the same research action", () => {
@@ -102,10 +106,13 @@ describe("academic_search as an agent action", () => {
       3,
     );
     expect(observation.ok).toBe(true);
-    expect(observation.lines).toEqual([
-      "1. Attention Is All You Need (Ashish Vaswani, Noam Shazeer) — https://arxiv.org/abs/1706.03762v7",
-    ]);
+    // The result became evidence, so it is shown once: its id, title with authors, and URL.
+    expect(observation.lines).toEqual([]);
     expect(observation.evidence).toHaveLength(1);
+    expect(observation.heads).toEqual({
+      [observation.evidence[0]!.id]:
+        "Attention Is All You Need (Ashish Vaswani, Noam Shazeer) — https://arxiv.org/abs/1706.03762v7",
+    });
     expect(observation.evidence[0]).toMatchObject({
       text: "The dominant sequence transduction models are based on complex recurrent networks.",
       query: "attention",
