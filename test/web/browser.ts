@@ -4,7 +4,8 @@
  * collector of console errors.
  */
 
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
@@ -75,4 +76,18 @@ export function watchErrors(page: Page, errors: string[]): Page {
   });
   page.on("pageerror", (e) => errors.push(`${page.url()}: ${e.message}`));
   return page;
+}
+
+let axeSource: string | undefined;
+
+/** axe-core's serious and critical violations on the page, as `name: rule: targets`. */
+export async function axeViolations(page: Page, name: string): Promise<string[]> {
+  axeSource ??= readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+  // Evaluated over the DevTools protocol, which the page's script policy does not govern.
+  const found = (await page.evaluate(`${axeSource}
+    axe.run(document, { resultTypes: ["violations"] }).then((r) =>
+      r.violations
+        .filter((v) => v.impact === "serious" || v.impact === "critical")
+        .map((v) => v.id + ": " + v.nodes.map((n) => n.target.join(" ")).join(", ")))`)) as string[];
+  return found.map((v) => `${name}: ${v}`);
 }

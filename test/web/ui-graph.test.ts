@@ -11,7 +11,7 @@ import { type RunningServer, startServer } from "../../src/server/listen.ts";
 import { signInLink } from "../../src/server/web.ts";
 import { DEFAULT_GRAPH_CALLS } from "../research/graph-answers.ts";
 import { type ResearchWorld, startResearchWorld } from "../research/world.ts";
-import { browserMissing, launchBrowser, type TestBrowser, watchErrors } from "./browser.ts";
+import { axeViolations, browserMissing, launchBrowser, type TestBrowser, watchErrors } from "./browser.ts";
 
 const missing = browserMissing();
 
@@ -62,6 +62,27 @@ describe.skipIf(missing !== null)("web UI watching a graph run", { timeout: 180_
     const cite = page.locator("[data-testid=report] a.cite").first();
     await cite.hover();
     expect(await page.getByRole("tooltip").textContent()).toMatch(/Topic \d+/);
+
+    // The trace shows the re-plan with the plan before and after.
+    await page.locator("details.timeline > summary").click();
+    await page.getByLabel("Event type").selectOption("plan-update");
+    await page.locator("[data-testid=timeline] button", { hasText: "re-plan" }).first().click();
+    const replan = page.getByTestId("replan");
+    await replan.getByRole("heading", { name: /^Re-plan at iteration \d+$/ }).waitFor();
+    await replan.getByRole("heading", { name: "Added" }).waitFor();
+    const marks = async (side: string) =>
+      replan
+        .getByRole("heading", { name: side, exact: true })
+        .locator("xpath=following-sibling::ol[1]/li")
+        .evaluateAll((els) =>
+          els.map((e) => `${e.getAttribute("data-node")}:${e.getAttribute("data-mark")}`),
+        );
+    const after = await marks("After");
+    const before = await marks("Before");
+    expect(after.filter((m) => m.endsWith(":added")).length).toBeGreaterThan(0);
+    expect(after.length).toBeGreaterThan(before.length);
+    expect(before.some((m) => m.endsWith(":added"))).toBe(false);
+    expect(await axeViolations(page, "re-plan detail")).toEqual([]);
     expect(errors).toEqual([]);
   });
 });

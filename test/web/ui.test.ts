@@ -8,14 +8,12 @@
  * skipped with a notice otherwise.
  */
 
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningServer, startServer } from "../../src/server/listen.ts";
 import { createProject, type Project } from "../../src/server/test-fixtures.ts";
 import { signInLink } from "../../src/server/web.ts";
-import { browserMissing, launchBrowser, type TestBrowser, watchErrors } from "./browser.ts";
+import { axeViolations, browserMissing, launchBrowser, type TestBrowser, watchErrors } from "./browser.ts";
 
 const missing = browserMissing();
 
@@ -168,16 +166,7 @@ describe.skipIf(missing !== null)("web UI in chromium", { timeout: 120_000 }, ()
   });
 
   it("has no serious or critical axe-core violation on any page, in light and dark", async () => {
-    const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-    const audit = async (page: Page, name: string) => {
-      // Evaluated over the DevTools protocol, which the page's script policy does not govern.
-      const found = (await page.evaluate(`${axeSource}
-        axe.run(document, { resultTypes: ["violations"] }).then((r) =>
-          r.violations
-            .filter((v) => v.impact === "serious" || v.impact === "critical")
-            .map((v) => v.id + ": " + v.nodes.map((n) => n.target.join(" ")).join(", ")))`)) as string[];
-      return found.map((v) => `${name}: ${v}`);
-    };
+    const audit = axeViolations;
     const problems: string[] = [];
     const context = browser.context;
     for (const scheme of ["light", "dark"] as const) {

@@ -82,34 +82,39 @@ function PlanDag(props: { state: RunState }) {
               d={`M${e.x1},${e.y1} C${e.x1 + 24},${e.y1} ${e.x2 - 24},${e.y2} ${e.x2},${e.y2}`}
             />
           ))}
-          {layout.nodes.map((n) => (
-            // biome-ignore lint/a11y/useSemanticElements: an SVG node cannot be a <button>
-            <g
-              key={n.id}
-              class={`node ${n.status}${selected === n.id ? " selected" : ""}`}
-              data-node={n.id}
-              data-status={n.status}
-              transform={`translate(${n.x},${n.y})`}
-              tabIndex={0}
-              role="button"
-              aria-label={`${n.id} ${n.label}: ${n.status}`}
-              onClick={() => setSelected(n.id === selected ? null : n.id)}
-              onKeyDown={(e) => {
-                if (e.key === "Enter" || e.key === " ") {
-                  e.preventDefault();
-                  setSelected(n.id === selected ? null : n.id);
-                }
-              }}
-            >
-              <rect width={NODE_W} height={NODE_H} rx="6" />
-              <text x="8" y="17" class="nid">
-                {n.id} · {n.status}
-              </text>
-              <text x="8" y="34">
-                {n.label.length > 24 ? `${n.label.slice(0, 23)}…` : n.label}
-              </text>
-            </g>
-          ))}
+          {layout.nodes.map((n) => {
+            const shown = n.label.length > 24 ? `${n.label.slice(0, 23)}…` : n.label;
+            return (
+              // biome-ignore lint/a11y/useSemanticElements: an SVG node cannot be a <button>
+              <g
+                key={n.id}
+                class={`node ${n.status}${selected === n.id ? " selected" : ""}`}
+                data-node={n.id}
+                data-status={n.status}
+                transform={`translate(${n.x},${n.y})`}
+                tabIndex={0}
+                role="button"
+                onClick={() => setSelected(n.id === selected ? null : n.id)}
+                onKeyDown={(e) => {
+                  if (e.key === "Enter" || e.key === " ") {
+                    e.preventDefault();
+                    setSelected(n.id === selected ? null : n.id);
+                  }
+                }}
+              >
+                <rect width={NODE_W} height={NODE_H} rx="6" />
+                {/* One text, so the button's name is its visible text: "T-1 · done Label". */}
+                <text x="8" y="17">
+                  <tspan class="nid">
+                    {n.id} · {n.status}
+                  </tspan>
+                  <tspan x="8" y="34">
+                    {` ${shown}`}
+                  </tspan>
+                </text>
+              </g>
+            );
+          })}
         </svg>
       </div>
       {node && (

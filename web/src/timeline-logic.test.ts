@@ -18,6 +18,15 @@ describe("event timeline", () => {
     expect(eventSummary(ev(2, "plan-update", { iteration: 3, graph: { nodes: [{}, {}] } }))).toBe(
       "iteration 3: 2 nodes",
     );
+    expect(
+      eventSummary(
+        ev(5, "plan-update", {
+          iteration: 2,
+          graph: { nodes: [{ id: "T-1" }, { id: "T-2" }, { id: "T-3" }] },
+          diff: { added: ["T-3"], pruned: ["T-1"], rewired: [], updated: [], ignored: [] },
+        }),
+      ),
+    ).toBe("iteration 2: re-plan, 2 → 3 nodes (+1 added, −1 pruned)");
     expect(eventSummary(ev(3, "run-end", { status: "completed", stopReason: "budget: tokens" }))).toBe(
       "completed: budget: tokens",
     );

@@ -1,5 +1,6 @@
 /** The event timeline's pure parts: one line per event, the filter, and the visible window. */
 
+import { isReplan, replanSummary } from "./plan-diff.ts";
 import type { RunEvent } from "./run-state.ts";
 
 const s = (v: unknown) => (typeof v === "string" ? v : "");
@@ -16,6 +17,7 @@ export function eventSummary(e: RunEvent): string {
     case "decision":
       return `${s(e.decision)}: ${s(e.reason)}`;
     case "plan-update": {
+      if (isReplan(e)) return replanSummary(e);
       const nodes = (e.graph as { nodes?: unknown[] } | undefined)?.nodes;
       return `iteration ${String(e.iteration)}: ${Array.isArray(nodes) ? nodes.length : 0} nodes`;
     }
