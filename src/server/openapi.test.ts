@@ -43,7 +43,10 @@ describe("OpenAPI document", () => {
     const { app, close } = createServerApp({ dossier: project.dossier, token: null });
     try {
       const strategies = await (await app.request("/v1/strategies")).json();
-      expect(strategyListResponseSchema.parse(strategies).strategies.map((s) => s.name)).toContain("hold");
+      const list = strategyListResponseSchema.parse(strategies).strategies;
+      expect(list.find((s) => s.name === "hold")?.options).toEqual([
+        { name: "phases", type: "integer", minimum: 0 },
+      ]);
       expect(await (await app.request("/v1/corpora")).json()).toEqual({ corpora: ["notes"] });
       const estimate = await app.request("/v1/estimate", {
         method: "POST",

@@ -8,6 +8,7 @@ import { budgetLimitsSchema } from "../core/budget.ts";
 import { runRecordSchema } from "../core/run.ts";
 import { sourcesSchema } from "../core/run-options.ts";
 import { timeRangeSchema } from "../tools/types.ts";
+import { strategyOptionSchema } from "./strategy-options.ts";
 
 const question = z
   .string()
@@ -172,6 +173,7 @@ export const strategyInfoSchema = z.object({
     web: z.boolean().describe("can search the web"),
     local: z.boolean().describe("can search a local corpus"),
   }),
+  options: z.array(strategyOptionSchema).describe("the strategy's own options (strategyOptions of a run)"),
 });
 /** GET /v1/strategies: the strategy registry. */
 export const strategyListResponseSchema = z.object({ strategies: z.array(strategyInfoSchema) });

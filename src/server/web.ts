@@ -23,6 +23,7 @@ import {
   type estimateResponseSchema,
   type strategyListResponseSchema,
 } from "./schemas.ts";
+import { strategyOptions } from "./strategy-options.ts";
 
 /** The session cookie's name. */
 export const SESSION_COOKIE = "dossier_session";
@@ -195,6 +196,7 @@ export function mountWeb(app: Hono, options: WebOptions): void {
         name: s.name,
         description: s.description,
         capabilities: s.capabilities,
+        options: strategyOptions(s.optionsSchema),
       })),
     };
     return c.json(body);

@@ -47,11 +47,17 @@ describe.skipIf(missing !== null)("web UI in chromium", { timeout: 120_000 }, ()
     await page.getByRole("button", { name: "Sign in" }).click();
     await form.waitFor();
   };
-  const startFromForm = async (page: Page, question: string, strategy: string) => {
+  const startFromForm = async (
+    page: Page,
+    question: string,
+    strategy: string,
+    options: Record<string, string> = {},
+  ) => {
     await page.goto(server.url);
     await page.getByLabel("Question").fill(question);
     await page.getByLabel("Strategy").selectOption(strategy);
     await page.getByLabel("Corpus").selectOption("notes");
+    for (const [label, value] of Object.entries(options)) await page.getByLabel(label).fill(value);
     await page.getByRole("button", { name: "Start research" }).click();
     await page.waitForURL(/\/runs\/[^/]+$/);
     return decodeURIComponent(new URL(page.url()).pathname.split("/").pop()!);
@@ -136,10 +142,19 @@ describe.skipIf(missing !== null)("web UI in chromium", { timeout: 120_000 }, ()
   it("cancels a run, resumes the stream after a reload without losing or repeating events, and resumes from the list", async () => {
     const page = await newPage();
     await signIn(page);
-    const runId = await startFromForm(page, "Hold this run until it is cancelled", "hold");
-    await page.getByTestId("phase").getByText("step 3").waitFor();
+    // The strategy's own options are labelled fields, checked before they are sent.
+    await page.getByLabel("Question").fill("Hold this run until it is cancelled");
+    await page.getByLabel("Strategy").selectOption("hold");
+    const phases = page.getByTestId("strategy-options").getByLabel("Phases");
+    expect(await phases.getAttribute("min")).toBe("0");
+    await phases.fill("-1");
+    await page.getByRole("button", { name: "Estimate" }).click();
+    await page.getByRole("alert").getByText("Phases: expected at least 0").waitFor();
+    const runId = await startFromForm(page, "Hold this run until it is cancelled", "hold", { Phases: "4" });
+    await page.getByTestId("phase").getByText("step 4").waitFor();
+    expect(project.dossier.runs.get(runId).options).toMatchObject({ strategyOptions: { phases: 4 } });
     await page.reload();
-    await page.getByTestId("phase").getByText("step 3").waitFor();
+    await page.getByTestId("phase").getByText("step 4").waitFor();
     const seqs = async () =>
       page
         .locator("[data-testid=timeline] li")
@@ -180,6 +195,9 @@ describe.skipIf(missing !== null)("web UI in chromium", { timeout: 120_000 }, ()
       await context.addCookies(cookies);
       await signIn(page);
       problems.push(...(await audit(page, `${scheme} new research`)));
+      await page.getByLabel("Strategy").selectOption("offline");
+      await page.getByTestId("strategy-options").waitFor();
+      problems.push(...(await audit(page, `${scheme} new research with strategy options`)));
       await page.goto(`${server.url}/runs`);
       await page.locator("table.runs").waitFor();
       problems.push(...(await audit(page, `${scheme} runs`)));

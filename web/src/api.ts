@@ -68,11 +68,24 @@ export interface RunView {
   [field: string]: unknown;
 }
 
+/** One of a strategy's own options, as `/v1/strategies` describes it. */
+export interface StrategyOption {
+  name: string;
+  type: "integer" | "number" | "string" | "boolean";
+  default?: number | string | boolean | undefined;
+  description?: string | undefined;
+  minimum?: number | undefined;
+  maximum?: number | undefined;
+  enum?: string[] | undefined;
+}
+
 /** A strategy of the registry. */
 export interface StrategyInfo {
   name: string;
   description: string;
   capabilities: { needsModel: boolean; web: boolean; local: boolean };
+  /** Its own options (absent from an older server). */
+  options?: StrategyOption[];
 }
 
 /** The dry estimate. */

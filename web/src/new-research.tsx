@@ -1,8 +1,13 @@
-/** The new-research form: question, strategy, sources, corpus, budgets, formats, estimate. */
+/**
+ * The new-research form: question, strategy and its own options, sources, corpus, budgets,
+ * formats, estimate.
+ */
 
 import { useEffect, useState } from "preact/hooks";
 import { api, type Estimate, type RunView, type StrategyInfo } from "./api.ts";
 import { navigate } from "./router.tsx";
+import { optionValues } from "./strategy-options.ts";
+import { StrategyOptionsFields } from "./strategy-options-fields.tsx";
 
 const SOURCES = [
   ["both", "Web and local documents"],
@@ -22,10 +27,18 @@ interface FormValues {
   tokens: string;
   cost: string;
   formats: string[];
+  /** The chosen strategy's option fields by name. */
+  options: Record<string, string>;
 }
 
-/** The create-run body of the form's values (empty fields are left to the server's defaults). */
-export function runBody(v: FormValues): Record<string, unknown> {
+/**
+ * The create-run body of the form's values and the strategy's typed options (empty fields are
+ * left to the server's defaults).
+ */
+export function runBody(
+  v: FormValues,
+  strategyOptions: Record<string, unknown> = {},
+): Record<string, unknown> {
   const budget: Record<string, number> = {};
   const n = (s: string) => (s.trim() === "" ? null : Number(s));
   const minutes = n(v.minutes);
@@ -39,6 +52,7 @@ export function runBody(v: FormValues): Record<string, unknown> {
   return {
     question: v.question.trim(),
     ...(v.strategy ? { strategy: v.strategy } : {}),
+    ...(v.strategy && Object.keys(strategyOptions).length ? { strategyOptions } : {}),
     ...(v.sources ? { sources: v.sources } : {}),
     ...(v.corpus ? { corpus: v.corpus } : {}),
     ...(Object.keys(budget).length ? { budget } : {}),
@@ -62,6 +76,7 @@ export function NewResearch() {
     tokens: "",
     cost: "",
     formats: ["md", "html", "json"],
+    options: {},
   });
   const [estimate, setEstimate] = useState<Estimate | null>(null);
   const [error, setError] = useState("");
@@ -81,6 +96,15 @@ export function NewResearch() {
     setEstimate(null);
   };
   const chosen = strategies.find((s) => s.name === v.strategy);
+  /** The request body, or null (and the problems shown) when an option field is invalid. */
+  const body = () => {
+    const { values, problems } = optionValues(chosen?.options ?? [], v.options);
+    if (problems.length > 0) {
+      setError(problems.join("; "));
+      return null;
+    }
+    return runBody(v, values);
+  };
 
   return (
     <section aria-labelledby="new-h">
@@ -89,10 +113,12 @@ export function NewResearch() {
         class="stack"
         onSubmit={async (e) => {
           e.preventDefault();
-          setBusy(true);
           setError("");
+          const request = body();
+          if (!request) return;
+          setBusy(true);
           try {
-            const { run } = await api<{ run: RunView }>("/v1/runs", { method: "POST", body: runBody(v) });
+            const { run } = await api<{ run: RunView }>("/v1/runs", { method: "POST", body: request });
             navigate(`/runs/${encodeURIComponent(run.id)}`);
           } catch (err) {
             setError((err as Error).message);
@@ -118,7 +144,7 @@ export function NewResearch() {
             <select
               id="strategy"
               value={v.strategy}
-              onChange={(e) => set({ strategy: e.currentTarget.value })}
+              onChange={(e) => set({ strategy: e.currentTarget.value, options: {} })}
             >
               <option value="">Default</option>
               {strategies.map((s) => (
@@ -154,6 +180,12 @@ export function NewResearch() {
             </select>
           </div>
         </div>
+        <StrategyOptionsFields
+          strategy={v.strategy}
+          options={chosen?.options ?? []}
+          values={v.options}
+          onChange={(options) => set({ options })}
+        />
         <details class="strategies">
           <summary>About the strategies</summary>
           <dl>
@@ -215,9 +247,11 @@ export function NewResearch() {
             disabled={v.question.trim().length < 3}
             onClick={async () => {
               setError("");
+              const request = body();
+              if (!request) return;
               try {
                 setEstimate(
-                  (await api<{ estimate: Estimate }>("/v1/estimate", { method: "POST", body: runBody(v) }))
+                  (await api<{ estimate: Estimate }>("/v1/estimate", { method: "POST", body: request }))
                     .estimate,
                 );
               } catch (err) {

@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { BUILTIN_STRATEGIES } from "../strategies/builtin/index.ts";
+import { strategyOptions } from "./strategy-options.ts";
+
+describe("strategy options for the form", () => {
+  it("lists each option with its type, default, description and limits", () => {
+    const byName = new Map(BUILTIN_STRATEGIES.map((s) => [s.name, strategyOptions(s.optionsSchema)]));
+    expect(byName.get("graph")).toEqual([]);
+    expect(byName.get("minddr")).toEqual([
+      {
+        name: "maxSteps",
+        type: "integer",
+        description: "model-driven steps per DeepSearch agent (bounded by the budget)",
+        minimum: 0,
+        maximum: 30,
+      },
+    ]);
+    expect(byName.get("warp")!.find((o) => o.name === "scorer")).toEqual({
+      name: "scorer",
+      type: "string",
+      default: "rubric",
+      description: expect.stringContaining("scorer of the drafts"),
+      enum: ["rubric", "grounding"],
+    });
+    expect(byName.get("smtl")!.map((o) => [o.name, o.default])).toEqual([
+      ["maxSteps", 100],
+      ["refineEvery", 5],
+      ["errorBudget", 10],
+      ["contextTokens", 64_000],
+      ["topK", 5],
+    ]);
+  });
+
+  it("leaves out options a form cannot draw", () => {
+    const schema = z.object({
+      on: z.boolean().default(false),
+      count: z.number().int().optional(),
+      ratio: z.number().min(0).max(1).optional(),
+      tags: z.array(z.string()).optional(),
+      nested: z.object({ a: z.number() }).optional(),
+      either: z.union([z.string(), z.number()]).optional(),
+    });
+    expect(strategyOptions(schema)).toEqual([
+      { name: "on", type: "boolean", default: false },
+      { name: "count", type: "integer" },
+      { name: "ratio", type: "number", minimum: 0, maximum: 1 },
+    ]);
+    expect(strategyOptions(z.string())).toEqual([]);
+  });
+});
