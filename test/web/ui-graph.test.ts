@@ -1,7 +1,9 @@
 /**
  * The web UI watching a graph run in chromium: the scripted loopback research world (fake
  * model, search and web servers) behind `dossier serve`'s server, a run started from the form,
- * its plan drawn as a DAG whose nodes reach `done`, and the report with its citations.
+ * its plan drawn as a DAG whose nodes reach `done`, the report section by section while it is
+ * written (the editor's call is held back until the page shows every section written), the
+ * report with its citations, and the trace's re-plan with the plan before and after.
  * Skipped (or failed under CI=true) like the other browser tests when chromium is missing.
  */
 
@@ -21,8 +23,25 @@ describe.skipIf(missing !== null)("web UI watching a graph run", { timeout: 180_
   let server: RunningServer;
   let browser: TestBrowser;
 
+  let releaseEditor: () => void = () => {};
+  const editorHeld = new Promise<void>((resolve) => {
+    releaseEditor = resolve;
+  });
+
   beforeAll(async () => {
-    world = await startResearchWorld({ latencyMs: 20, expectCalls: DEFAULT_GRAPH_CALLS });
+    world = await startResearchWorld({
+      latencyMs: 20,
+      expectCalls: DEFAULT_GRAPH_CALLS,
+      // The coherence editor runs once every section is written: hold it (at most 60 s) so the
+      // page can be seen with all sections written and the report not yet assembled.
+      hold: async (request) => {
+        const messages = (request.body as { messages?: { role: string; content: unknown }[] }).messages ?? [];
+        const editor = messages.some(
+          (m) => m.role === "system" && JSON.stringify(m.content).includes("editor of a research report"),
+        );
+        if (editor) await Promise.race([editorHeld, new Promise((r) => setTimeout(r, 60_000))]);
+      },
+    });
     dossier = createDossier({
       env: { DOSSIER_HOME: world.home },
       cwd: world.home,
@@ -33,6 +52,7 @@ describe.skipIf(missing !== null)("web UI watching a graph run", { timeout: 180_
   }, 120_000);
 
   afterAll(async () => {
+    releaseEditor();
     await browser?.close();
     await server?.close();
     await dossier?.close();
@@ -48,6 +68,17 @@ describe.skipIf(missing !== null)("web UI watching a graph run", { timeout: 180_
     await page.getByRole("button", { name: "Start research" }).click();
     await page.waitForURL(/\/runs\/[^/]+$/);
     await page.getByRole("heading", { name: "Plan" }).waitFor();
+    // The report appears section by section while it is written.
+    const progress = page.getByTestId("report-progress");
+    await progress.getByText(/\((\d+) of \1 written\)/).waitFor();
+    const sections = await progress
+      .locator("li")
+      .evaluateAll((els) => els.map((e) => e.getAttribute("data-status")));
+    expect(sections.length).toBeGreaterThan(1);
+    expect(sections.every((s) => s === "written")).toBe(true);
+    expect(await progress.getByText(/\d+ citations?/).count()).toBeGreaterThan(0);
+    expect(await axeViolations(page, "report being written")).toEqual([]);
+    releaseEditor();
     await page.getByTestId("run-status").getByText("completed").waitFor();
     const states = await page
       .locator("svg.dag g.node")

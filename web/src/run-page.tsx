@@ -1,6 +1,7 @@
 /**
- * One run: the live view (phase, progress, plan DAG, gauges, evidence, warnings, Cancel),
- * driven by the SSE stream and resumed with `Last-Event-ID`, and its report once written.
+ * One run: the live view (phase, progress, plan DAG, gauges, evidence, warnings, Cancel, the
+ * report section by section as it is written), driven by the SSE stream and resumed with
+ * `Last-Event-ID`, and its report once written.
  */
 
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
@@ -8,6 +9,7 @@ import { api, type RunView } from "./api.ts";
 import { dagInput, layoutDag, NODE_H, NODE_W } from "./dag.ts";
 import { budgetGauges } from "./gauges.ts";
 import { Report } from "./report.tsx";
+import { ReportProgress } from "./report-progress.tsx";
 import { applyEvent, emptyRunState, progressOf, type RunEvent, type RunState } from "./run-state.ts";
 import { followRun } from "./sse.ts";
 import { Timeline } from "./timeline.tsx";
@@ -272,18 +274,7 @@ export function RunPage(props: { runId: string }) {
         </section>
       )}
 
-      {state.sections.length > 0 && running && (
-        <section aria-labelledby="sections-h">
-          <h2 id="sections-h">Sections written</h2>
-          <ol>
-            {state.sections.map((s) => (
-              <li key={s.id}>
-                {s.title} <span class="hint">({s.citations} citations)</span>
-              </li>
-            ))}
-          </ol>
-        </section>
-      )}
+      {running && <ReportProgress state={state} />}
 
       {run && settled && Object.keys(run.reports).length > 0 && (
         <Report runId={props.runId} reports={run.reports} />

@@ -120,7 +120,7 @@ describe("run event reducer", () => {
     applyEvent(s, ev("evidence-add", { evidence: { id: "E2", sourceId: "S1", text: "u" } }));
     applyEvent(s, ev("section-written", { sectionId: "1", title: "Intro", chars: 12, citations: 2 }));
     expect(s.evidence.map((e) => e.id)).toEqual(["E1", "E2"]);
-    expect(s.sections).toEqual([{ id: "1", title: "Intro", citations: 2 }]);
+    expect(s.sections).toEqual([{ id: "1", title: "Intro", citations: 2, chars: 12 }]);
     expect(s.usage).toMatchObject({ tokens: 110, llmCalls: 1 });
     const usage = { inputTokens: 300, outputTokens: 30, costUsd: 0.5, llmCalls: 3, toolCalls: 4 };
     applyEvent(s, ev("run-end", { status: "completed", stopReason: "completed", usage }));

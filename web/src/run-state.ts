@@ -4,6 +4,8 @@
  * `Last-Event-ID` neither loses nor duplicates anything.
  */
 
+import { type OutlineItem, outlineItems, sectionOfScope, type WrittenSection } from "./sections.ts";
+
 /** A stored event as the API sends it. */
 export interface RunEvent {
   runId: string;
@@ -77,7 +79,11 @@ export interface RunState {
   sources: Map<string, SourceView>;
   evidence: EvidenceView[];
   warnings: { code: string; message: string; seq: number }[];
-  sections: { id: string; title: string; citations: number }[];
+  /** The report's outline as last recorded (with draft text when the strategy records it). */
+  outline: OutlineItem[];
+  /** Sections being written now (their events are under way). */
+  writing: string[];
+  sections: WrittenSection[];
   /** Other strategies' structure: smtl steps, warp trajectory steps, mams chunks. */
   steps: { label: string; seq: number }[];
   gates: { nodeId: string; verdict: string; feedback: string; seq: number }[];
@@ -108,6 +114,8 @@ export function emptyRunState(): RunState {
     sources: new Map(),
     evidence: [],
     warnings: [],
+    outline: [],
+    writing: [],
     sections: [],
     steps: [],
     gates: [],
@@ -180,6 +188,14 @@ export function applyEvent(state: RunState, event: RunEvent): boolean {
     state.timeline.splice(0, state.timeline.length - TIMELINE_LIMIT);
   state.startedAt ??= event.ts;
   const e = event as RunEvent & Record<string, unknown>;
+  const section = sectionOfScope(event.scope);
+  if (
+    section !== null &&
+    event.type !== "section-written" &&
+    !state.writing.includes(section) &&
+    !state.sections.some((w) => w.id === section)
+  )
+    state.writing = [...state.writing, section];
   switch (event.type) {
     case "run-start": {
       state.query = str(e.query);
@@ -282,8 +298,16 @@ export function applyEvent(state: RunState, event: RunEvent): boolean {
         id: str(e.sectionId),
         title: str(e.title),
         citations: num(e.citations),
+        chars: num(e.chars),
       });
+      state.writing = state.writing.filter((id) => id !== str(e.sectionId));
       break;
+    case "outline-update":
+    case "draft-snapshot": {
+      const items = outlineItems(e.outline);
+      if (items.length > 0) state.outline = items;
+      break;
+    }
     case "step-end":
       state.steps = [
         ...state.steps,
@@ -311,6 +335,7 @@ export function applyEvent(state: RunState, event: RunEvent): boolean {
       state.endedAt = event.ts;
       state.phase = state.status;
       state.usage = usageOf(e.usage) ?? state.usage;
+      state.writing = [];
       break;
   }
   return true;
