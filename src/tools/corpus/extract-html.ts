@@ -6,7 +6,7 @@
  * the file name.
  */
 
-import { JSDOM } from "jsdom";
+import { parseHtmlDocument } from "../fetch/html-document.ts";
 import { Slugger } from "./slug.ts";
 import type { ExtractedDocument, Section } from "./types.ts";
 
@@ -67,66 +67,61 @@ const collapse = (text: string) => text.replace(/\s+/g, " ").trim();
 
 /** Splits an HTML document into sections. */
 export function extractHtml(html: string, fallbackTitle: string): ExtractedDocument {
-  const dom = new JSDOM(html);
-  try {
-    const document = dom.window.document;
-    const slugger = new Slugger();
-    const stack: { level: number; text: string }[] = [];
-    const sections: Section[] = [];
-    let current: Section = { headingPath: [], anchor: "", paragraphs: [] };
-    let inline = "";
-    let firstH1: string | undefined;
+  const document = parseHtmlDocument(html);
+  const slugger = new Slugger();
+  const stack: { level: number; text: string }[] = [];
+  const sections: Section[] = [];
+  let current: Section = { headingPath: [], anchor: "", paragraphs: [] };
+  let inline = "";
+  let firstH1: string | undefined;
 
-    const flush = () => {
-      const text = collapse(inline);
+  const flush = () => {
+    const text = collapse(inline);
+    if (text) current.paragraphs.push(text);
+    inline = "";
+  };
+  const visit = (node: Node): void => {
+    if (node.nodeType === 3) {
+      inline += (node as Text).data;
+      return;
+    }
+    if (node.nodeType !== 1) return;
+    const element = node as Element;
+    const tag = element.tagName.toLowerCase();
+    if (SKIP.has(tag)) return;
+    const heading = HEADING.exec(tag);
+    if (heading) {
+      flush();
+      const level = Number(heading[1]);
+      const text = collapse(element.textContent ?? "");
+      if (!text) return;
+      if (level === 1 && firstH1 === undefined) firstH1 = text;
+      sections.push(current);
+      while (stack.length && stack[stack.length - 1]!.level >= level) stack.pop();
+      stack.push({ level, text });
+      current = { headingPath: stack.map((h) => h.text), anchor: slugger.slug(text), paragraphs: [] };
+      return;
+    }
+    if (tag === "pre") {
+      flush();
+      const text = (element.textContent ?? "").replace(/^\n+|\s+$/g, "");
       if (text) current.paragraphs.push(text);
-      inline = "";
-    };
-    const visit = (node: Node): void => {
-      if (node.nodeType === 3) {
-        inline += (node as Text).data;
-        return;
-      }
-      if (node.nodeType !== 1) return;
-      const element = node as Element;
-      const tag = element.tagName.toLowerCase();
-      if (SKIP.has(tag)) return;
-      const heading = HEADING.exec(tag);
-      if (heading) {
-        flush();
-        const level = Number(heading[1]);
-        const text = collapse(element.textContent ?? "");
-        if (!text) return;
-        if (level === 1 && firstH1 === undefined) firstH1 = text;
-        sections.push(current);
-        while (stack.length && stack[stack.length - 1]!.level >= level) stack.pop();
-        stack.push({ level, text });
-        current = { headingPath: stack.map((h) => h.text), anchor: slugger.slug(text), paragraphs: [] };
-        return;
-      }
-      if (tag === "pre") {
-        flush();
-        const text = (element.textContent ?? "").replace(/^\n+|\s+$/g, "");
-        if (text) current.paragraphs.push(text);
-        return;
-      }
-      if (tag === "br") {
-        inline += "\n";
-        return;
-      }
-      const block = BLOCK.has(tag);
-      if (block) flush();
-      for (const child of Array.from(element.childNodes)) visit(child);
-      if (block) flush();
-      else if (tag === "img") inline += ` ${element.getAttribute("alt") ?? ""} `;
-    };
+      return;
+    }
+    if (tag === "br") {
+      inline += "\n";
+      return;
+    }
+    const block = BLOCK.has(tag);
+    if (block) flush();
+    for (const child of Array.from(element.childNodes)) visit(child);
+    if (block) flush();
+    else if (tag === "img") inline += ` ${element.getAttribute("alt") ?? ""} `;
+  };
 
-    if (document.body) visit(document.body);
-    flush();
-    sections.push(current);
-    const title = collapse(document.title ?? "") || firstH1 || fallbackTitle;
-    return { title, sections: sections.filter((s) => s.paragraphs.length > 0) };
-  } finally {
-    dom.window.close();
-  }
+  if (document.body) visit(document.body);
+  flush();
+  sections.push(current);
+  const title = collapse(document.title ?? "") || firstH1 || fallbackTitle;
+  return { title, sections: sections.filter((s) => s.paragraphs.length > 0) };
 }

@@ -12,10 +12,10 @@
  */
 
 import { Readability } from "@mozilla/readability";
-import { type DOMWindow, JSDOM, VirtualConsole } from "jsdom";
 import TurndownService from "turndown";
 import { strikethrough, taskListItems } from "turndown-plugin-gfm";
 import { cleanArticle } from "./content-cleanup.ts";
+import { parseHtmlDocument } from "./html-document.ts";
 
 /** A link of the page: its text and absolute URL. */
 export interface PageLink {
@@ -192,33 +192,10 @@ export function fragmentToMarkdown(
   baseUrl = "https://invalid/",
   options: { article?: boolean } = {},
 ): { markdown: string; links: PageLink[] } {
-  const document = parseDocument("<!doctype html><body></body>", baseUrl);
+  const document = parseHtmlDocument("<!doctype html><body></body>", baseUrl);
   const container = document.createElement("div");
   container.innerHTML = html;
   return convert(container, baseUrl, options.article ?? false);
-}
-
-let parserWindow: DOMWindow | undefined;
-
-/**
- * Parses `html` into a document of one shared jsdom window whose base URL is `url` (a
- * `<base>` element, so Readability resolves relative links against the page). Creating a
- * jsdom window per page cost about 12 ms of CPU even for a tiny page; a document of an
- * existing window costs a fraction of that. Scripts never run in it and nothing is loaded.
- */
-function parseDocument(html: string, url: string): Document {
-  parserWindow ??= new JSDOM("<!doctype html>", { virtualConsole: new VirtualConsole() }).window;
-  const document = new parserWindow.DOMParser().parseFromString(html, "text/html");
-  const base = document.createElement("base");
-  base.setAttribute("href", document.querySelector("base[href]")?.getAttribute("href") ?? url);
-  try {
-    base.href = new URL(base.getAttribute("href")!, url).href;
-  } catch {
-    base.href = url;
-  }
-  for (const old of document.querySelectorAll("base")) old.remove();
-  document.head.prepend(base);
-  return document as unknown as Document;
 }
 
 /** Trims trailing spaces and collapses runs of blank lines. */
@@ -231,7 +208,7 @@ export function tidyMarkdown(markdown: string): string {
 
 /** Extracts the main content of `html` (served at `url`) as Markdown. */
 export function htmlToMarkdown(html: string, url: string): HtmlExtraction {
-  const document = parseDocument(html, url);
+  const document = parseHtmlDocument(html, url);
   const docTitle = document.title.replace(/\s+/g, " ").trim();
   const lang = document.documentElement.getAttribute("lang")?.trim() || undefined;
   let article: ReturnType<Readability["parse"]> = null;
