@@ -6,8 +6,11 @@
  * it); their ratio; the chain's depth (calls, and model calls, on it); the total wait for
  * provider slots; retries; model calls; tool calls per agent step; tokens.
  *
- * Run: node bench/orchestration.ts [--latency 200,500] [--page 100] [--subtasks 5]
+ * Run: node bench/orchestration.ts [--latency 200,500] [--page 100] [--subtasks 5] [--runs 3]
  *      [--concurrency N (default: the run's default)] [--strategies minddr,graph,warp,smtl,mams]
+ *
+ * With `--runs N` each strategy runs N times per latency; the row shown is the run with the
+ * median ratio, and the last column gives the lowest and highest ratio of the N runs.
  */
 
 import type { DossierEvent } from "../src/core/events.ts";
@@ -23,6 +26,7 @@ const pageMs = Number(arg("page") ?? 100);
 const subtasks = Number(arg("subtasks") ?? 5);
 const concurrency = arg("concurrency") ? Number(arg("concurrency")) : undefined;
 const strategies = (arg("strategies") ?? "minddr,graph,warp,smtl,mams").split(",");
+const runs = Math.max(1, Number(arg("runs") ?? 1));
 
 /** What a seed requires to run in sequence, said next to its figures. */
 const SEQUENTIAL_BY_SEED: Record<string, string> = {
@@ -46,6 +50,8 @@ interface Row {
   input: number | null;
   output: number | null;
   status: string;
+  /** Lowest and highest ratio over the runs (one run: both its own). */
+  range: [number, number];
 }
 
 function agentSteps(
@@ -107,6 +113,7 @@ async function run(strategy: string, latencyMs: number): Promise<Row> {
       input: u.inputTokens,
       output: u.outputTokens,
       status: result.record.status,
+      range: [0, 0],
     };
   } finally {
     await world.close();
@@ -116,18 +123,23 @@ async function run(strategy: string, latencyMs: number): Promise<Row> {
 // Warm-up: the first page extraction and the first model call load modules; not measured.
 await run("smtl", 0).catch(() => undefined);
 
+const ratio = (r: Row) => (r.boundMs > 0 ? r.wallMs / r.boundMs : Number.POSITIVE_INFINITY);
 const rows: Row[] = [];
 for (const latencyMs of latencies)
   for (const s of strategies) {
     try {
-      rows.push(await run(s, latencyMs));
+      const sample: Row[] = [];
+      for (let i = 0; i < runs; i++) sample.push(await run(s, latencyMs));
+      sample.sort((a, b) => ratio(a) - ratio(b));
+      const median = sample[Math.floor((sample.length - 1) / 2)]!;
+      rows.push({ ...median, range: [ratio(sample[0]!), ratio(sample.at(-1)!)] });
     } catch (error) {
       console.log(`${s} @ ${latencyMs} ms: did not run (${error instanceof Error ? error.message : error})`);
     }
   }
 
 console.log(
-  `orchestration: model call and search ${latencies.join(" / ")} ms, page ${pageMs} ms, ${subtasks} minddr subtasks, concurrency ${concurrency ?? "default"}`,
+  `orchestration: model call and search ${latencies.join(" / ")} ms, page ${pageMs} ms, ${subtasks} minddr subtasks, concurrency ${concurrency ?? "default"}, ${runs} run(s) each${runs > 1 ? " (the median-ratio run shown)" : ""}`,
 );
 const head = [
   "strategy",
@@ -143,8 +155,9 @@ const head = [
   "tools/step",
   "input tok",
   "output tok",
+  "ratio range",
 ];
-console.log(head.map((h, i) => (i === 0 ? h.padEnd(9) : h.padStart(11))).join(""));
+console.log(head.map((h, i) => (i === 0 ? h.padEnd(9) : h.padStart(12))).join(""));
 for (const r of rows) {
   const cells = [
     r.strategy.padEnd(9),
@@ -160,8 +173,9 @@ for (const r of rows) {
     r.agentSteps > 0 ? (r.toolCalls / r.agentSteps).toFixed(2) : "n/a",
     String(r.input ?? "unknown"),
     String(r.output ?? "unknown"),
+    `${r.range[0].toFixed(2)}–${r.range[1].toFixed(2)}`,
   ];
-  console.log(cells.map((c, i) => (i === 0 ? c : c.padStart(11))).join(""));
+  console.log(cells.map((c, i) => (i === 0 ? c : c.padStart(12))).join(""));
 }
 for (const s of strategies)
   if (SEQUENTIAL_BY_SEED[s] && rows.some((r) => r.strategy === s))
