@@ -227,4 +227,18 @@ describe("terminal text", () => {
     expect(text).toBe('{"t":"\\u001b\\u0085\\u009b\\u2028x"}');
     expect(JSON.parse(text)).toEqual({ t: "\u001b\u0085\u009b\u2028x" });
   });
+
+  it("shows bidirectional overrides and isolates escaped on a terminal, and keeps them in stored text", () => {
+    // "Trojan Source": a right-to-left override makes the terminal show "txt.exe" as "exe.txt".
+    const tricky = "report\u202eexe.txt \u2066isolated\u2069";
+    expect(terminalLine(tricky)).toBe("report\\u202eexe.txt \\u2066isolated\\u2069");
+    expect(terminalText(`${tricky}\nnext`)).toBe("report\\u202eexe.txt \\u2066isolated\\u2069\nnext");
+    const json = terminalJson({ t: tricky });
+    expect(json).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+    expect(JSON.parse(json)).toEqual({ t: tricky });
+    // Right-to-left writing may use them legitimately: a stored record keeps them.
+    expect(stripControlChars(tricky)).toBe(tricky);
+    // Hebrew and Arabic letters themselves are text, not controls.
+    expect(terminalLine("שלום مرحبا")).toBe("שלום مرحبا");
+  });
 });

@@ -16,8 +16,17 @@ const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
 /** The same, not global (for tests of presence). */
 const HAS_CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/;
 
-/** Every control character, tab and newline included. */
-const ANY_CONTROL = /[\x00-\x1f\x7f-\x9f]/;
+/**
+ * Bidirectional embedding, override and isolate controls: printed live they reorder what a
+ * terminal shows ("Trojan Source"), so terminal output shows them escaped (`\u202e`). Stored
+ * text keeps them: right-to-left writing may use them legitimately.
+ */
+const BIDI = /[\u202a-\u202e\u2066-\u2069]/g;
+
+/** Every control character, tab and newline included, and the bidirectional controls. */
+const ANY_CONTROL = /[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/;
+
+const unicodeEscape = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
 
 /**
  * Removes terminal escape sequences and control characters, keeping tab and newline
@@ -43,7 +52,7 @@ function hex(c: string): string {
  */
 export function terminalText(text: string): string {
   if (!ANY_CONTROL.test(text)) return text;
-  return text.replace(/\r\n/g, "\n").replace(CONTROL, hex);
+  return text.replace(/\r\n/g, "\n").replace(CONTROL, hex).replace(BIDI, unicodeEscape);
 }
 
 /**
@@ -55,16 +64,18 @@ export function terminalLine(text: string): string {
   return text
     .replace(/[ \t]*(?:\r\n|\n|\r)[ \t]*/g, " ")
     .replace(/\t/g, " ")
-    .replace(CONTROL, hex);
+    .replace(CONTROL, hex)
+    .replace(BIDI, unicodeEscape);
 }
 
 /**
  * `JSON.stringify` for output read on a terminal: JSON already escapes C0 characters; this also
- * escapes DEL, the C1 range and the line/paragraph separators (valid JSON either way).
+ * escapes DEL, the C1 range, the line/paragraph separators and the bidirectional controls
+ * (valid JSON either way).
  */
 export function terminalJson(value: unknown, space?: number): string {
   return (JSON.stringify(value, null, space) ?? "null").replace(
-    /[\x7f-\x9f\u2028\u2029]/g,
+    /[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
   );
 }

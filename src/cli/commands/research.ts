@@ -7,6 +7,7 @@
 import type { Command } from "commander";
 import type { BudgetLimits } from "../../core/budget.ts";
 import { DossierError } from "../../core/errors.ts";
+import { terminalLine } from "../../core/terminal-text.ts";
 import type { ResearchRequest } from "../../runtime/research-request.ts";
 import { createStrategyRegistry } from "../../strategies/registry.ts";
 import { CliExit } from "../errors.ts";
@@ -47,7 +48,8 @@ async function askOnTerminal(questions: string[]): Promise<string[]> {
     process.stderr.write(
       "The question is ambiguous; a few answers will focus the research (Enter to skip):\n",
     );
-    for (const q of questions) answers.push(await rl.question(`  ${q} `));
+    // The questions are model output: shown as one escaped line each.
+    for (const q of questions) answers.push(await rl.question(`  ${terminalLine(q)} `));
     return answers;
   } finally {
     rl.close();
