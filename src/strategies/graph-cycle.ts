@@ -135,13 +135,15 @@ export const GAP_EXCERPTS = { perSection: 4, chars: 240 } as const;
 /**
  * The evidence state by outline section, for the ephemeral rubric: per section the subtasks
  * that served it and up to four excerpts (their own evidence first, then the most relevant of
- * the run), each cut to 240 characters — bounded however much evidence the run holds.
+ * the run), each cut to 240 characters — bounded however much evidence the run holds. An
+ * excerpt is written out once: a later section that shares it names its id.
  */
 export function evidenceBySection(
   ctx: Pick<RunContext, "evidence">,
   input: { graph: PlanGraph; planned: PlannedOutline; results: ReadonlyMap<string, NodeResult> },
 ): string {
   const pool = ctx.evidence.evidence();
+  const shown = new Set<string>();
   return flattenOutline(input.planned.outline)
     .map((s) => {
       const nodes = input.graph.nodes.filter(
@@ -164,9 +166,16 @@ export function evidenceBySection(
       const served = nodes.length
         ? `served by ${nodes.map((n) => `${n.id} (${input.results.get(n.id)!.evidenceIds.length} evidence)`).join(", ")}`
         : "no subtask has served it yet";
-      const body = excerpts.length
-        ? formatEvidence(excerpts, (id) => ctx.evidence.getSource(id), GAP_EXCERPTS.chars)
-        : "(no relevant excerpt)";
+      const fresh = excerpts.filter((e) => !shown.has(e.id));
+      const again = excerpts.filter((e) => shown.has(e.id)).map((e) => `[${e.id}]`);
+      for (const e of fresh) shown.add(e.id);
+      const lines = [
+        ...(fresh.length
+          ? [formatEvidence(fresh, (id) => ctx.evidence.getSource(id), GAP_EXCERPTS.chars)]
+          : []),
+        ...(again.length ? [`also ${again.join(", ")} (above)`] : []),
+      ];
+      const body = lines.length ? lines.join("\n") : "(no relevant excerpt)";
       return `Section ${s.id} ${s.title} — ${served}\n${body}`;
     })
     .join("\n\n");

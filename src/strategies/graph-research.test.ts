@@ -230,8 +230,17 @@ describe("graph strategy: what agents see", () => {
     for (const p of world.script.prompts["ephemeral-rubric"]) {
       const sections = p.split(/^Section \d+ /m).slice(1);
       expect(sections).toHaveLength(4);
-      for (const s of sections) expect((s.match(/^\[E\d+\] \(/gm) ?? []).length).toBeLessThanOrEqual(4);
+      for (const s of sections) {
+        const written = (s.match(/^\[E\d+\] \(/gm) ?? []).length;
+        const named = (/^also (.*) \(above\)$/m.exec(s)?.[1] ?? "").split(", ").filter(Boolean).length;
+        expect(written + named).toBeLessThanOrEqual(4);
+      }
       expect(p).toMatch(/served by T-\d+ \(\d+ evidence\)/);
+      // Each excerpt is written out once per call; a later section that shares it names its id.
+      const ids = [...p.matchAll(/^\[(E\d+)\] \(/gm)].map((m) => m[1]);
+      expect(ids.length).toBeGreaterThan(0);
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(p).toMatch(/^also \[E\d+\](, \[E\d+\])* \(above\)$/m);
     }
   });
 
