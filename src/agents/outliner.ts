@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { createOutline, expandSection, type Outline } from "../core/outline.ts";
 import type { Evidence } from "../core/source.ts";
-import { formatEvidence, rankEvidence } from "./evidence-select.ts";
+import { formatEvidence, rankEvidence, withoutRepeats } from "./evidence-select.ts";
 import { languageInstruction } from "./language.ts";
 import type { RunContext } from "./run-context.ts";
 
@@ -71,7 +71,10 @@ export async function proposeOutline(
   ctx: RunContext,
   input: { trace: string; evidence: readonly Evidence[]; language: string; guidance?: string },
 ): Promise<PlannedOutline> {
-  const catalogue = rankEvidence(ctx.query, input.evidence).slice(0, 150);
+  // Each piece of text once: an excerpt whose sentences longer excerpts of its source already
+  // hold is left out, unless the findings cite it.
+  const cited = new Set(input.trace.match(/\bE\d+\b/g) ?? []);
+  const catalogue = rankEvidence(ctx.query, withoutRepeats(input.evidence, cited)).slice(0, 150);
   const { value } = await ctx.structured({
     role: "writer",
     schema: outlineProposalSchema,

@@ -124,6 +124,27 @@ describe("minddr XoT memory", () => {
     expect(result.events.find((e) => e.type === "task-framed")).toMatchObject({
       spec: { constraints: ["CONSTRAINT: Europe only"], requiredOutputs: ["OUTPUT: a comparison table"] },
     });
+
+    // The outline's evidence catalogue holds each piece of text once: no excerpt the findings do
+    // not cite whose every sentence a longer excerpt of its page already holds.
+    const outline = world.script.prompts.outline[0]!;
+    const [head, rest] = outline.split("<evidence>\n");
+    const cited = new Set(head!.match(/\bE\d+\b/g) ?? []);
+    const catalogue = rest!
+      .split("\n</evidence>")[0]!
+      .split("\n")
+      .map((line) => /^\[(E\d+)\] \((.*?)\) (.*)$/.exec(line)!)
+      .map((m) => ({ id: m[1]!, page: m[2]!, text: m[3]!.replace(/…$/, "") }));
+    expect(catalogue.length).toBeGreaterThan(3);
+    for (const e of catalogue) {
+      if (cited.has(e.id)) continue;
+      const longer = catalogue.filter((o) => o.page === e.page && o.text.length > e.text.length);
+      const sentences = e.text.split(/(?<=[.!?])\s+/);
+      expect(
+        sentences.every((s) => longer.some((o) => o.text.includes(s))),
+        e.id,
+      ).toBe(false);
+    }
   });
 });
 
