@@ -18,6 +18,7 @@ import { createProject } from "../src/server/test-fixtures.ts";
 import { defaultWebRoot, signInLink } from "../src/server/web.ts";
 import { assembleReport } from "../src/strategies/report-assembly.ts";
 import type { StrategyDefinition } from "../src/strategies/types.ts";
+import { CHROMIUM_FLAGS } from "../test/web/browser.ts";
 
 const arg = (name: string) => process.argv.indexOf(name);
 const events = Number(process.argv[arg("--events") + 1]) || 1000;
@@ -71,16 +72,7 @@ const profile = mkdtempSync(join(tmpdir(), "dossier-chromium-"));
 const context = await chromium.launchPersistentContext(profile, {
   executablePath: chromiumPath,
   headless: true,
-  args: [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-  ],
+  args: CHROMIUM_FLAGS,
 });
 try {
   const page = await context.newPage();

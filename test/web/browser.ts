@@ -14,7 +14,8 @@ import { defaultWebRoot } from "../../src/server/web.ts";
 /** The chromium executable (`DOSSIER_CHROMIUM` overrides it). */
 export const CHROMIUM = process.env.DOSSIER_CHROMIUM ?? "/usr/bin/chromium";
 
-const FLAGS = [
+/** Chromium flags for a headless, offline, quiet browser. */
+export const CHROMIUM_FLAGS = [
   "--headless",
   "--no-sandbox",
   "--disable-gpu",
@@ -55,7 +56,7 @@ export async function launchBrowser(
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
-    args: FLAGS,
+    args: CHROMIUM_FLAGS,
     ...(options.viewport ? { viewport: options.viewport } : {}),
   });
   // The machine may be busy running other tests at the same time.

@@ -4,18 +4,10 @@
  * kept, and changes the merge ignored. Pure; the timeline draws the result as text.
  */
 
-import type { RunEvent } from "./run-state.ts";
+import type { PlanNodeView, RunEvent } from "./run-state.ts";
 
-/** A plan node as the trace shows it. */
-export interface PlanNodeLine {
-  id: string;
-  type: string;
-  title: string;
-  goal: string;
-  deps: string[];
-  depth: number;
-  status: string;
-}
+/** A plan node as the trace shows it (any recorded status, no findings). */
+export type PlanNodeLine = Omit<PlanNodeView, "status" | "summary"> & { status: string };
 
 /** One changed field of a node kept by a re-plan. */
 export interface FieldChange {
