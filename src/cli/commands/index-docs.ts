@@ -12,10 +12,13 @@ import { resolve } from "node:path";
 import type { Command } from "commander";
 import { DossierError } from "../../core/errors.ts";
 import {
+  ANALYZER_NAMES,
+  type AnalyzerName,
   CorpusIndex,
   corpusEmbeddingSettings,
   corpusPath,
   createEmbeddingClient,
+  DEFAULT_ANALYZER,
   DEFAULT_CORPUS,
   DEFAULT_MAX_FILE_BYTES,
   type EmbeddingClient,
@@ -23,6 +26,7 @@ import {
   gatewayEmbeddings,
   type IndexProgress,
   indexDirectory,
+  isAnalyzerName,
 } from "../../tools/corpus/index.ts";
 import type { CliIo } from "../io.ts";
 import { openCliServices } from "../services.ts";
@@ -34,7 +38,19 @@ export interface IndexFlags extends GlobalFlags {
   name?: string;
   hybrid?: boolean;
   maxFileMb?: string;
+  analyzer?: string;
   json?: boolean;
+}
+
+/** `--analyzer` checked before anything is read or written. */
+function analyzerFlag(value: string | undefined): AnalyzerName | undefined {
+  if (value === undefined) return undefined;
+  if (isAnalyzerName(value)) return value;
+  throw new DossierError(
+    "INPUT_INVALID",
+    `--analyzer must be one of ${ANALYZER_NAMES.join(", ")}, got "${value}"`,
+    { details: { analyzer: value } },
+  );
 }
 
 /** `--max-file-mb` in bytes (MB = 2^20 bytes). */
@@ -77,6 +93,7 @@ export async function runIndex(io: CliIo, dir: string, flags: IndexFlags): Promi
   const name = flags.name ?? DEFAULT_CORPUS;
   const path = corpusPath(homeDir(io, loaded), name);
   const limit = maxFileBytes(flags.maxFileMb);
+  const analyzer = analyzerFlag(flags.analyzer);
   const root = resolve(io.cwd, dir);
   if (!statSync(root, { throwIfNoEntry: false })?.isDirectory()) {
     throw new DossierError("INPUT_INVALID", `${dir} is not a folder`, { details: { path: root } });
@@ -97,6 +114,7 @@ export async function runIndex(io: CliIo, dir: string, flags: IndexFlags): Promi
       index,
       corpus: name,
       maxFileBytes: limit,
+      ...(analyzer ? { analyzer } : {}),
       ...(embeddings ? { embeddings } : {}),
       ...(progress ? { onProgress: progress.update } : {}),
     });
@@ -128,6 +146,10 @@ export function registerIndexCommand(program: Command, io: CliIo): void {
       "also embed chunks for hybrid search (DOSSIER_EMBEDDING_URL, DOSSIER_EMBEDDING_MODEL, DOSSIER_EMBEDDING_API_KEY)",
     )
     .option("--max-file-mb <n>", "skip files larger than this many MB (default 50)")
+    .option(
+      "--analyzer <name>",
+      `how text becomes search terms: ${ANALYZER_NAMES.join(" or ")} (a new corpus: ${DEFAULT_ANALYZER}; kept from the last run otherwise; a change re-indexes every file)`,
+    )
     .option("--json", "print the summary as one JSON object")
     .action(async (dir: string, _opts: unknown, cmd: Command) => {
       await runIndex(io, dir, cmd.optsWithGlobals<IndexFlags>());

@@ -87,6 +87,32 @@ describe("dossier index", () => {
     expect(bad.stderr).toContain("--max-file-mb must be a positive number");
   });
 
+  it("--analyzer chooses how text becomes terms; a change re-indexes every file, no flag keeps it", async () => {
+    const bad = await dossier(["index", "docs", "--analyzer", "klingon"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe(
+      'dossier: error [INPUT_INVALID]: --analyzer must be one of english, standard, got "klingon"\n',
+    );
+    expect(existsSync(join(base, ".dossier"))).toBe(false);
+
+    const run = async (...extra: string[]) => {
+      const out = await dossier(["index", "docs", "--max-file-mb", "0.01", "--json", ...extra]);
+      expect(out.code).toBe(0);
+      return JSON.parse(out.stdout) as { indexed: number; unchanged: number };
+    };
+    const hits = async (query: string) =>
+      (JSON.parse((await dossier(["search", "--provider", "local", query, "--json"])).stdout) as unknown[])
+        .length;
+    expect((await run("--analyzer", "standard")).indexed).toBe(5);
+    expect(await run("--analyzer", "standard")).toMatchObject({ indexed: 0, unchanged: 5 });
+    // No stemming: "ribosome" does not match the documents' "Ribosomes".
+    expect(await hits("ribosome")).toBe(0);
+    expect((await run("--analyzer", "english")).indexed).toBe(5);
+    expect(await run()).toMatchObject({ indexed: 0, unchanged: 5 });
+    // Porter stemming: both become "ribosom".
+    expect(await hits("ribosome")).toBeGreaterThan(0);
+  });
+
   it("--hybrid embeds the chunks through the embeddings endpoint", async () => {
     const fake = await startFakeOpenAI({ embeddingDimensions: 64 });
     try {
