@@ -112,7 +112,7 @@ export async function deepSearch(ctx: RunContext, options: DeepSearchOptions): P
         await ctx.structured({
           role: "searcher",
           schema,
-          system: searcherSystem(ctx, options),
+          system: searcherSystem(ctx),
           prompt: stepPrompt(ctx, subtask, history, evidence.length, xot.renderFor(agent)),
           maxOutputTokens: 1200,
         })
@@ -177,7 +177,7 @@ function failuresOf(history: { observations: Observation[] }[]): string[] {
   );
 }
 
-function searcherSystem(ctx: RunContext, options: DeepSearchOptions): string {
+function searcherSystem(ctx: RunContext): string {
   return [
     "You are a search agent working on one subtask of a larger research question. Gather evidence for your subtask only.",
     `Today's date is ${ctx.currentDate}.`,
