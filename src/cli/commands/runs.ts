@@ -5,7 +5,6 @@
 
 import type { Command } from "commander";
 import { DossierError } from "../../core/errors.ts";
-import type { DossierEvent } from "../../core/events.ts";
 import type { RunRecord } from "../../core/run.ts";
 import { terminalJson, terminalLine } from "../../core/terminal-text.ts";
 import { CliExit } from "../errors.ts";
@@ -13,6 +12,9 @@ import type { CliIo } from "../io.ts";
 import { openCliServices } from "../services.ts";
 import type { GlobalFlags } from "../settings.ts";
 import { commandEntry } from "./catalog.ts";
+import { formatEvent } from "./event-line.ts";
+
+export { formatEvent } from "./event-line.ts";
 
 function usageLine(run: RunRecord): string {
   const u = run.usage;
@@ -31,64 +33,6 @@ export function formatRunLine(run: RunRecord): string {
   return terminalLine(
     `${run.id}  ${run.status.padEnd(9)}  ${run.strategy.padEnd(8)}  ${run.createdAt.slice(0, 19).replace("T", " ")}  ${query}`,
   );
-}
-
-/** A one-line summary of an event for `runs events`: control characters shown escaped. */
-export function formatEvent(e: DossierEvent): string {
-  return terminalLine(describeEvent(e));
-}
-
-function describeEvent(e: DossierEvent): string {
-  const t = e.ts.slice(11, 23);
-  const head = `${String(e.seq).padStart(5)} ${t} ${e.type.padEnd(15)}${e.scope ? ` [${e.scope}]` : ""}`;
-  switch (e.type) {
-    case "llm-end":
-      return `${head} ${e.role} ${e.model} ${e.ok ? "ok" : `FAILED ${e.error?.code}`} in=${e.inputTokens ?? "?"} out=${e.outputTokens ?? "?"} ${e.latencyMs}ms${e.replayed ? " (replayed)" : ""}${e.formatErrors ? ` format-errors=${e.formatErrors}` : ""}`;
-    case "tool-end":
-      return `${head} ${e.tool}/${e.provider ?? "-"} ${e.ok ? "ok" : `FAILED ${e.error?.code}`}${e.cached ? " (cached)" : ""} ${e.latencyMs}ms${e.resultCount !== undefined ? ` results=${e.resultCount}` : ""}${e.note ? ` ${e.note}` : ""}`;
-    case "tool-start":
-      return `${head} ${e.tool}/${e.provider ?? "-"} ${JSON.stringify(e.args).slice(0, 100)}`;
-    case "llm-start":
-      return `${head} ${e.role} ${e.model}`;
-    case "phase":
-      return `${head} ${e.phase}${e.detail ? ` (${e.detail})` : ""}`;
-    case "node-start":
-      return `${head} ${e.nodeId} ${e.nodeType} "${e.title}"`;
-    case "node-end":
-      return `${head} ${e.nodeId} ${e.status}${e.summary ? ` — ${e.summary}` : ""}`;
-    case "decision":
-      return `${head} ${e.decision}: ${e.reason}`;
-    case "run-end":
-      return `${head} ${e.status}: ${e.stopReason}`;
-    case "section-written":
-      return `${head} ${e.sectionId} "${e.title}" ${e.chars} chars, ${e.citations} citations`;
-    case "warning":
-      return `${head} ${e.code}: ${e.message}`;
-    case "format-error":
-      return `${head} ${e.role} attempt ${e.attempt}: ${e.error.slice(0, 120)}`;
-    case "node-assessed":
-      return `${head} ${e.nodeId} ${e.verdict} (iteration ${e.iteration}): ${e.reason}`;
-    case "gate-verdict":
-      return `${head} ${e.nodeId} ${e.verdict} (round ${e.round}): ${e.feedback}`;
-    case "rubric-update":
-      return `${head} ${e.kind} ${JSON.stringify(e.rubric).slice(0, 140)}`;
-    case "plan-update": {
-      const nodes = (e.graph as { nodes?: { status: string }[] })?.nodes ?? [];
-      const d = e.diff as
-        | { added?: string[]; pruned?: string[]; rewired?: string[]; ignored?: string[] }
-        | undefined;
-      const diff = d
-        ? ` diff: +${d.added?.join(",") || "-"} pruned ${d.pruned?.join(",") || "-"} rewired ${d.rewired?.join(",") || "-"} ignored ${d.ignored?.join(",") || "-"}`
-        : "";
-      return `${head} iteration ${e.iteration}: ${nodes.length} nodes (${nodes.filter((n) => n.status === "done").length} done)${diff}`;
-    }
-    case "task-framed":
-      return `${head} ${JSON.stringify(e.spec).slice(0, 140)}${e.assumptions?.length ? ` assumptions: ${e.assumptions.join("; ")}` : ""}`;
-    case "run-start":
-      return `${head} ${e.strategy}: ${e.query.slice(0, 100)}`;
-    default:
-      return `${head} ${JSON.stringify({ ...e, runId: undefined, seq: undefined, ts: undefined, type: undefined }).slice(0, 140)}`;
-  }
 }
 
 /** Registers `dossier runs`. */

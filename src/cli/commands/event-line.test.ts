@@ -1,0 +1,121 @@
+import { describe, expect, it } from "vitest";
+import { type DossierEvent, EVENT_TYPES, type EventInput } from "../../core/events.ts";
+import { formatEvent } from "./event-line.ts";
+
+const stamp = (e: EventInput, seq = 7): DossierEvent =>
+  ({ ...e, runId: "r-1", seq, ts: "2026-11-24T10:11:12.345Z", scope: "search:T-2" }) as DossierEvent;
+
+/** One event of each type, as a strategy would emit it. */
+const SAMPLES: Record<string, EventInput> = {
+  "run-resume": {
+    type: "run-resume",
+    previousStatus: "interrupted",
+    journaledSteps: 12,
+    previousWallMs: 61_000,
+  },
+  "llm-retry": {
+    type: "llm-retry",
+    callId: "c1",
+    role: "searcher",
+    model: "openai:gpt-5-mini",
+    attempt: 2,
+    delayMs: 1500,
+    error: { code: "RATE_LIMITED", message: "429 Too Many Requests" },
+  },
+  "source-add": {
+    type: "source-add",
+    source: { id: "S3", title: "Battery prices", url: "https://example.org/b" },
+  },
+  "evidence-add": {
+    type: "evidence-add",
+    evidence: { id: "E9", sourceId: "S3", text: "Pack prices fell\n20 percent in 2024." },
+  },
+  "outline-update": { type: "outline-update", outline: { sections: [{}, {}, {}] }, reason: "expansion" },
+  "xot-add": { type: "xot-add", agent: "search:T-2", kind: "finding", text: "Prices fell [E9]." },
+  "step-end": { type: "step-end", step: 3, toolCalls: 4, failed: 1 },
+  "trajectory-step": { type: "trajectory-step", step: 5, action: "SEARCH", state: {}, answer: {} },
+  "plan-refine": { type: "plan-refine", step: 6, forced: true, plan: {} },
+  "context-reset": {
+    type: "context-reset",
+    step: 9,
+    droppedTurns: 6,
+    tokensBefore: 30_000,
+    tokensAfter: 4_000,
+  },
+  "draft-snapshot": {
+    type: "draft-snapshot",
+    index: 2,
+    step: 8,
+    expansions: 1,
+    markdown: "x".repeat(120),
+    outline: {},
+  },
+  "draft-scored": { type: "draft-scored", index: 2, scorer: "rubric", score: 0.75 },
+  "answer-ready": {
+    type: "answer-ready",
+    answer: "About 20 percent.",
+    verified: true,
+    citations: [],
+    evidence: ["E9", "E10"],
+    steps: 4,
+    toolCalls: 9,
+    toolCallsPerStep: 2.25,
+  },
+  "report-ready": {
+    type: "report-ready",
+    formats: ["md", "html"],
+    paths: ["out/report.md", "out/report.html"],
+    stats: {},
+  },
+};
+
+const EXPECTED: Record<string, string> = {
+  "run-resume": "after interrupted: 12 journaled results replayed, 61 s spent before",
+  "llm-retry": "searcher openai:gpt-5-mini attempt 2 in 1500ms after RATE_LIMITED: 429 Too Many Requests",
+  "source-add": 'S3 "Battery prices" https://example.org/b',
+  "evidence-add": "E9 from S3: Pack prices fell 20 percent in 2024.",
+  "outline-update": "3 sections (expansion)",
+  "xot-add": "search:T-2 finding: Prices fell [E9].",
+  "step-end": "step 3: 4 tool calls, 1 failed",
+  "trajectory-step": "step 5: SEARCH",
+  "plan-refine": "step 6 (forced)",
+  "context-reset": "step 9: 6 turns dropped, 30000 → 4000 tokens",
+  "draft-snapshot": "draft 2 at step 8, 1 expansions, 120 chars",
+  "draft-scored": "draft 2 by rubric: 0.75",
+  "answer-ready": "verified, 2 evidence, 4 steps: About 20 percent.",
+  "report-ready": "md, html → out/report.md, out/report.html",
+};
+
+describe("runs events lines", () => {
+  it.each(Object.keys(SAMPLES))("%s reads as one line with what matters of it", (type) => {
+    const line = formatEvent(stamp(SAMPLES[type]!));
+    expect(line).toBe(`    7 10:11:12.345 ${type.padEnd(15)} [search:T-2] ${EXPECTED[type]}`);
+  });
+
+  it("has a line of its own for every event type (no raw JSON)", () => {
+    const described = new Set([
+      ...Object.keys(SAMPLES),
+      // Covered by the runs and research command tests.
+      ...["run-start", "task-framed", "plan-update", "node-start", "node-end", "llm-start", "llm-end"],
+      ...["format-error", "tool-start", "tool-end", "node-assessed", "gate-verdict", "rubric-update"],
+      ...["section-written", "decision", "phase", "warning", "run-end"],
+    ]);
+    expect(EVENT_TYPES.filter((t) => !described.has(t))).toEqual([]);
+  });
+
+  it("shows control characters in untrusted text escaped, and an unknown type's fields as JSON", () => {
+    const hostile = stamp({
+      type: "xot-add",
+      agent: "a",
+      kind: "k",
+      text: "\u001b]0;pwned\u0007 \u202eevil",
+    });
+    expect(formatEvent(hostile)).toContain("\\x1b]0;pwned\\x07 \\u202eevil");
+    const future = {
+      ...stamp(SAMPLES["step-end"]!),
+      type: "from-the-future",
+      extra: 1,
+    } as unknown as DossierEvent;
+    expect(formatEvent(future)).toMatch(/from-the-future .*"extra":1/);
+  });
+});
