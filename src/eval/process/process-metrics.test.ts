@@ -237,4 +237,38 @@ describe("computeProcessMetrics", () => {
       wallTimeMs: null,
     });
   });
+
+  it("counts a page crawl's own fetch and read as part of the crawl, not as a request or a step's end", () => {
+    const T = "search:T-1";
+    const m = computeProcessMetrics(
+      stamp([
+        { type: "run-start", query: "q", strategy: "smtl", options: {} },
+        ...llm("L1", "searcher", T, [10, 5, null]),
+        // One step: a search and a crawl at once; the crawl fetches the page and has it read.
+        start("S1", "web_search", "searxng", { query: "battery cost" }, T),
+        start("C1", "crawl_page", "crawl", { url: "https://e.org/a", goal: "g" }, T),
+        start("F1", "fetch_page", "http", { url: "https://e.org/a" }, T),
+        end("S1", "web_search", "searxng", true, T),
+        end("F1", "fetch_page", "http", true, T),
+        ...llm("R1", "reader", T, [20, 5, null]),
+        // A second crawl of the same step, held by a queue until the first one's read began.
+        start("C2", "crawl_page", "crawl", { url: "https://e.org/b", goal: "g" }, T),
+        end("C1", "crawl_page", "crawl", true, T),
+        start("F2", "fetch_page", "http", { url: "https://e.org/b" }, T),
+        end("F2", "fetch_page", "http", true, T),
+        ...llm("R2", "reader", T, [20, 5, null]),
+        end("C2", "crawl_page", "crawl", true, T),
+        // The next model call reads both results: one reflection turn.
+        ...llm("L2", "searcher", T, [10, 5, null]),
+        start("S2", "web_search", "searxng", { query: "battery adoption" }, T),
+        end("S2", "web_search", "searxng", true, T),
+        ...llm("L3", "searcher", T, [10, 5, null]),
+        { type: "run-end", status: "completed", stopReason: "completed" },
+      ] as EventInput[]),
+    );
+    expect(m.tools).toMatchObject({ calls: 4, requests: 4, steps: 2, callsPerStep: 2 });
+    // L2 and L3 read results; the readers are part of their crawls.
+    expect(m.reasoning.reflectionTurns).toBe(2);
+    expect(m.tools.perTool.map((t) => t.tool).sort()).toEqual(["crawl_page", "web_search"]);
+  });
 });

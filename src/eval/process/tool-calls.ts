@@ -32,6 +32,10 @@ export function scopeOf(event: DossierEvent): string {
  * Joins tool-start and tool-end events and groups calls into steps: within a scope, the tool
  * calls between two model calls form one step. Also counts reflection turns: model calls that
  * read tool results produced in their scope since the scope's previous model call.
+ *
+ * A page crawl's own fetch and read (a `fetch_page` call and a `reader` model call made while a
+ * `crawl_page` of the same scope is open) are part of that crawl: they are neither requests of
+ * their own nor the model turn that ends a step.
  */
 export function toolCallRecords(events: readonly DossierEvent[]): {
   calls: ToolCallRecord[];
@@ -48,8 +52,24 @@ export function toolCallRecords(events: readonly DossierEvent[]): {
   const byId = new Map<string, ToolCallRecord>();
   let steps = 0;
   let reflectionTurns = 0;
+  const crawling = new Map<string, Set<string>>();
+  const nested = new Set<string>();
+  const inCrawl = (scope: string) => (crawling.get(scope)?.size ?? 0) > 0;
   for (const e of events) {
     const scope = scopeOf(e);
+    if (
+      (e.type === "llm-start" && e.role === "reader" && inCrawl(scope)) ||
+      (e.type === "tool-start" && e.tool === "fetch_page" && inCrawl(scope))
+    ) {
+      nested.add(e.callId);
+      continue;
+    }
+    if ((e.type === "tool-end" || e.type === "llm-end") && nested.has(e.callId)) continue;
+    if (e.type === "tool-start" && e.tool === "crawl_page") {
+      crawling.set(scope, (crawling.get(scope) ?? new Set()).add(e.callId));
+    } else if (e.type === "tool-end" && e.tool === "crawl_page") {
+      crawling.get(scope)?.delete(e.callId);
+    }
     if (e.type === "llm-start") {
       openStep.delete(scope);
       if ((resultsSinceModel.get(scope) ?? 0) > 0) reflectionTurns++;
