@@ -43,7 +43,7 @@ export function registerTools(server: McpServer, context: McpContext): void {
     {
       title: "Web search",
       description:
-        "One web search with the configured providers (or one provider), or a search of the local document corpus with provider `local`. Returns titles, URLs and snippets as JSON.",
+        "One web search with the configured providers (or one provider), a search of scholarly papers with provider `arxiv` or `openalex` (abstracts and authors), or a search of the local document corpus with provider `local`. Returns titles, URLs and snippets as JSON.",
       inputSchema: searchBodySchema,
       annotations: { readOnlyHint: true, openWorldHint: true },
     },

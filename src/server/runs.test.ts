@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { startFakeSearch } from "../../test/fake-search/index.ts";
 import type { DossierEvent } from "../core/events.ts";
 import { type RunningServer, startServer } from "./listen.ts";
 import { createProject, type Project, readSse } from "./test-fixtures.ts";
@@ -263,6 +264,46 @@ describe("dossier serve — resume, search and fetch", () => {
       expect(bad.status).toBe(400);
     } finally {
       web.close();
+    }
+  });
+
+  it("searches scholarly papers with provider arxiv or openalex, each in its own format", async () => {
+    const fake = await startFakeSearch({
+      results: [
+        {
+          title: "Sparse and dense retrieval",
+          url: "https://arxiv.org/abs/2401.00001v1",
+          snippet: "We compare sparse and dense retrieval.",
+          publishedAt: "2024-01-02T10:00:00Z",
+          authors: ["Ada Lovelace", "Alan Turing"],
+          doi: "10.1234/sdr",
+        },
+      ],
+    });
+    try {
+      project = await createProject();
+      server = await startServer({
+        dossier: project.dossier,
+        port: 0,
+        env: { ARXIV_BASE_URL: fake.baseUrl("arxiv"), OPENALEX_BASE_URL: fake.baseUrl("openalex") },
+      });
+      for (const provider of ["arxiv", "openalex"]) {
+        const response = await post("/v1/search", { query: "sparse retrieval", provider, timeRange: "year" });
+        expect(response.status).toBe(200);
+        const body = (await response.json()) as { provider: string; results: Record<string, unknown>[] };
+        expect(body.provider).toBe(provider);
+        expect(body.results[0]).toMatchObject({
+          title: "Sparse and dense retrieval",
+          snippet: "We compare sparse and dense retrieval.",
+          authors: ["Ada Lovelace", "Alan Turing"],
+        });
+        expect(fake.requestsFor(provider)).toHaveLength(1);
+      }
+      const local = await post("/v1/search", { query: "x y", provider: "arxiv", corpus: "notes" });
+      expect(local.status).toBe(400);
+      expect(await local.json()).toMatchObject({ error: { code: "INPUT_INVALID" } });
+    } finally {
+      await fake.close();
     }
   });
 });

@@ -64,16 +64,23 @@ export const askBodySchema = z.strictObject({
 /** An ask body. */
 export type AskBody = z.output<typeof askBodySchema>;
 
-/** POST /v1/search: one web search, or a local-corpus search with provider `local`. */
+/**
+ * POST /v1/search: one web search, a paper search with provider `arxiv` or `openalex`, or a
+ * local-corpus search with provider `local`.
+ */
 export const searchBodySchema = z.strictObject({
   query: z.string().trim().min(1, "the search query is empty").max(2000).describe("what to search for"),
   provider: z
     .string()
     .regex(/^[a-z]+$/, "expected a provider name such as tavily, searxng or local")
     .optional()
-    .describe("one provider, or local for the local corpus (default: the configured ones in order)"),
+    .describe(
+      "one provider: a web one, arxiv or openalex for scholarly papers, or local for the local corpus (default: the configured web ones in order)",
+    ),
   topK: z.number().int().min(1).max(50).optional().describe("number of results, 1–50 (default 5)"),
-  timeRange: timeRangeSchema.optional().describe("web only: results from the last day, week, month or year"),
+  timeRange: timeRangeSchema
+    .optional()
+    .describe("web and papers: results from the last day, week, month or year"),
   language: z
     .string()
     .regex(/^[a-z]{2,3}(-[a-z0-9]{2,8})*$/i, "expected a language code such as en or pt-BR")
@@ -140,7 +147,7 @@ export const eventSchema = z
   .loose();
 /** The answer of a cancel or resume request. */
 export const runActionResponseSchema = z.object({ runId: z.string(), status: z.string() });
-/** Search results (web) or hits (local). */
+/** Search results (web), papers (with authors; the snippet is the abstract) or hits (local). */
 export const searchResponseSchema = z.object({
   provider: z.string(),
   results: z.array(

@@ -12,6 +12,12 @@ import { type FetchPageOptions, fetchPageTool, type PageContent } from "../tools
 import { checkUrl } from "../tools/fetch/ssrf-guard.ts";
 import { ToolGateway } from "../tools/gateway.ts";
 import {
+  academicBaseUrlsFromEnv,
+  createAcademicProviders,
+  isAcademicProviderName,
+} from "../tools/search/academic-providers.ts";
+import { academicSearch } from "../tools/search/academic-search.ts";
+import {
   createSearchProviders,
   SEARCH_PROVIDER_NAMES,
   searchBaseUrlsFromEnv,
@@ -26,7 +32,10 @@ export interface ToolCallEnv {
   env?: Record<string, string | undefined>;
 }
 
-/** A search's results: web results, or local hits with `path`, `anchor`, `text` and `score`. */
+/**
+ * A search's results: web results, papers (with `authors`, `doi?`, `pdfUrl?`; the snippet is
+ * the abstract), or local hits with `path`, `anchor`, `text` and `score`.
+ */
 export interface SearchAnswer {
   provider: string;
   results: Record<string, unknown>[];
@@ -43,7 +52,43 @@ function asError(error: ToolError, details: Record<string, unknown> = {}): Dossi
   return new DossierError(code, error.message, { retryable: error.retryable, details });
 }
 
-/** Runs one search: the configured web providers in order, one provider, or the local corpus. */
+/** Searches scholarly papers with one academic provider (arXiv, OpenAlex). */
+async function searchPapers(
+  dossier: Dossier,
+  provider: string,
+  body: SearchBody,
+  env: ToolCallEnv,
+): Promise<SearchAnswer> {
+  if (body.corpus !== undefined || body.language !== undefined) {
+    throw new DossierError("INPUT_INVALID", `corpus and language do not apply to provider ${provider}`);
+  }
+  const providers = createAcademicProviders(dossier.config, [provider], {
+    providerBaseUrls: academicBaseUrlsFromEnv(env.env ?? {}),
+  });
+  const { query, topK, timeRange } = body;
+  const outcome = await academicSearch(
+    { query, ...(topK ? { topK } : {}), ...(timeRange ? { timeRange } : {}) },
+    { gateway: dossier.gateway, providers },
+  );
+  if (!outcome.ok) throw asError(outcome.error, { provider: outcome.provider });
+  return {
+    provider,
+    results: outcome.value.map(({ title, url, snippet, publishedAt, authors, doi, pdfUrl }) => ({
+      title,
+      url,
+      snippet,
+      ...(publishedAt ? { publishedAt } : {}),
+      authors,
+      ...(doi ? { doi } : {}),
+      ...(pdfUrl ? { pdfUrl } : {}),
+    })),
+  };
+}
+
+/**
+ * Runs one search: the configured web providers in order, one provider (a web or an academic
+ * one), or the local corpus.
+ */
 export async function searchWith(
   dossier: Dossier,
   body: SearchBody,
@@ -77,6 +122,7 @@ export async function searchWith(
       index.close();
     }
   }
+  if (provider && isAcademicProviderName(provider)) return searchPapers(dossier, provider, body, env);
   if (body.corpus !== undefined)
     throw new DossierError("INPUT_INVALID", "corpus applies to provider local only");
   const names = provider ? [provider] : dossier.config.search;
