@@ -287,7 +287,7 @@ describe("dossier serve — resume, search and fetch", () => {
         port: 0,
         env: { ARXIV_BASE_URL: fake.baseUrl("arxiv"), OPENALEX_BASE_URL: fake.baseUrl("openalex") },
       });
-      for (const provider of ["arxiv", "openalex"]) {
+      for (const provider of ["arxiv", "openalex"] as const) {
         const response = await post("/v1/search", { query: "sparse retrieval", provider, timeRange: "year" });
         expect(response.status).toBe(200);
         const body = (await response.json()) as { provider: string; results: Record<string, unknown>[] };
