@@ -22,7 +22,13 @@ import { ActionRunner, type SearchAction } from "./search-actions.ts";
 import { writeSubReport } from "./sub-reporter.ts";
 
 /** Caps of the inner loop. */
-export const INNER_LIMITS = { rounds: 10, queriesPerRound: 3, resultsPerQuery: 3, readsPerRound: 3 } as const;
+export const INNER_LIMITS = {
+  rounds: 10,
+  queriesPerRound: 3,
+  resultsPerQuery: 3,
+  readsPerRound: 3,
+  paperQueriesPerRound: 2,
+} as const;
 
 const criterion = z.object({
   name: z.string().min(2).describe("e.g. relevance, specificity, source reliability, coverage, conflicts"),
@@ -52,6 +58,13 @@ export const innerStepSchema = z.object({
     .default([])
     .describe("up to 3 new queries; each runs on every search tool (more are ignored)"),
   read: z.array(z.string()).max(20).default([]).describe("up to 3 result URLs to read (more are ignored)"),
+  papers: z
+    .array(z.string().min(2))
+    .max(20)
+    .default([])
+    .describe(
+      "only when paper search is among your tools: up to 2 queries for scholarly papers (key terms, not questions), when the subtask needs research literature",
+    ),
   done: z.boolean().describe("true when the subtask is covered: this round's actions, if any, are the last"),
 });
 /** The first round's answer: the search-level rubric is required. */
@@ -110,6 +123,9 @@ export async function innerSearch(ctx: RunContext, input: InnerSearchInput): Pro
   const maxRounds = Math.min(input.maxRounds ?? INNER_LIMITS.rounds, INNER_LIMITS.rounds);
   const runner = new ActionRunner(ctx, tools, INNER_LIMITS.resultsPerQuery);
   const searchTools = tools.available.filter((t) => t === "web_search" || t === "local_search");
+  // Paper search is asked for by its own queries: arXiv allows one request every three seconds,
+  // so it never runs every query.
+  const paperSearch = tools.available.includes("academic_search");
   const history: Round[] = [];
   const queriesPerRound: number[] = [];
   let rubric: SearchCriterion[] = [];
@@ -149,6 +165,7 @@ export async function innerSearch(ctx: RunContext, input: InnerSearchInput): Pro
         goal: node.goal,
         queries: [node.goal],
         read: [],
+        papers: [],
         done: false,
       };
     }
@@ -159,8 +176,10 @@ export async function innerSearch(ctx: RunContext, input: InnerSearchInput): Pro
       rubric: { nodeId: node.id, round, items: rubric, state: step.state, goal: step.goal },
     });
     const queries = step.queries.slice(0, INNER_LIMITS.queriesPerRound);
+    const papers = paperSearch ? step.papers.slice(0, INNER_LIMITS.paperQueriesPerRound) : [];
     const actions: SearchAction[] = [
       ...queries.flatMap((query) => searchTools.map((tool) => ({ tool, query }) as SearchAction)),
+      ...papers.map((query) => ({ tool: "academic_search" as const, query })),
       ...(tools.available.includes("read_page")
         ? step.read
             .slice(0, INNER_LIMITS.readsPerRound)
@@ -172,7 +191,11 @@ export async function innerSearch(ctx: RunContext, input: InnerSearchInput): Pro
       break;
     }
     queriesPerRound.push(queries.length);
-    history.push({ goal: step.goal, queries, observations: await runner.execute(actions) });
+    history.push({
+      goal: step.goal,
+      queries: [...queries, ...papers.map((q) => `papers: ${q}`)],
+      observations: await runner.execute(actions),
+    });
     if (step.done) {
       stopReason = "done";
       break;
@@ -242,7 +265,7 @@ async function planRound(
       state.rubric.length
         ? `Your search rubric:\n${state.rubric.map((c) => `- ${c.name}: ${c.guidance}`).join("\n")}`
         : "Your search rubric: (write it now)",
-      `Search tools: ${state.searchTools.join(", ") || "(none)"}${input.tools.available.includes("read_page") ? "; pages can be read" : ""}`,
+      `Search tools: ${state.searchTools.join(", ") || "(none)"}${input.tools.available.includes("academic_search") ? "; paper search (academic_search: arXiv, OpenAlex) for your paper queries" : ""}${input.tools.available.includes("read_page") ? "; pages can be read" : ""}`,
       "",
       ...older.map((h, i) => `Round ${i + 1} — ${h.goal}; queries: ${h.queries.join(" | ") || "(none)"}`),
       ...recent.map(

@@ -1,7 +1,12 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { DEFAULT_GRAPH_CALLS, parsePlan, proposal } from "../../test/research/graph-answers.ts";
+import {
+  DEFAULT_GRAPH_CALLS,
+  innerStepAnswer,
+  parsePlan,
+  proposal,
+} from "../../test/research/graph-answers.ts";
 import type { ChatBody } from "../../test/research/model-script.ts";
 import { type ResearchWorld, startResearchWorld } from "../../test/research/world.ts";
 import { citedNumbers } from "../core/citations.ts";
@@ -276,5 +281,47 @@ describe("graph strategy: what agents see", () => {
     const cited = new Set(citedNumbers(report.body));
     expect(local.some((r) => cited.has(r.number))).toBe(true);
     expect([...cited].every((n) => n >= 1 && n <= report.references.length)).toBe(true);
+  });
+
+  it("with paper search configured, inner agents send their paper queries to academic_search only", async () => {
+    world = await startResearchWorld({
+      expectCalls: DEFAULT_GRAPH_CALLS,
+      config: { academic: ["openalex"] },
+      override: (role, body) => {
+        if (role !== "inner-step") return undefined;
+        const user = userText(body);
+        const answer = innerStepAnswer(user, {}, 0);
+        if (!/^Plan round 1 of/m.test(user) || answer.kind !== "text") return answer;
+        const node = /^Subtask (T-\d+):/m.exec(user)?.[1];
+        return json({
+          ...JSON.parse(answer.text),
+          papers: [`${node} sparse`, `${node} dense`, `${node} third`],
+        });
+      },
+    });
+    const result = await world.research(
+      { query },
+      { env: { OPENALEX_BASE_URL: world.search.baseUrl("openalex") } },
+    );
+    expect(result.record.status).toBe("completed");
+    // Every inner agent is told it has paper search.
+    for (const p of world.script.prompts["inner-step"]) expect(p).toContain("paper search (academic_search");
+    const starts = result.events.flatMap((e) => (e.type === "tool-start" ? [e] : []));
+    const searchNodes = new Set(starts.filter((e) => e.tool === "web_search").map((e) => e.scope));
+    expect(searchNodes.size).toBeGreaterThan(1);
+    for (const scope of searchNodes) {
+      const papers = starts.filter((e) => e.scope === scope && e.tool === "academic_search");
+      // At most two paper queries a round; the web queries never go to paper search.
+      const node = scope!.slice("search:".length);
+      expect(papers.map((e) => (e.args as { query: string }).query)).toEqual([
+        `${node} sparse`,
+        `${node} dense`,
+      ]);
+    }
+    expect(world.search.requestsFor("openalex").length).toBe(2 * searchNodes.size);
+    // The agent reads what its paper queries found in its next round.
+    const round2 = world.script.prompts["inner-step"].filter((p) => /^Plan round 2 of/m.test(p));
+    expect(round2.length).toBe(searchNodes.size);
+    for (const p of round2) expect(p).toMatch(/^- academic_search "T-\d+ sparse" → [1-9]\d* item\(s\)/m);
   });
 });
