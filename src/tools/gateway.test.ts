@@ -168,6 +168,71 @@ describe("ToolGateway", () => {
     store.close();
   });
 
+  it("lets an identical call made while the first is under way wait for it instead of asking again", async () => {
+    const store = openSqliteStore({ home: ":memory:" });
+    const { gateway, events } = setup({ cache: store.cache });
+    let runs = 0;
+    let release: (() => void) | undefined;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    const call = (query: string) =>
+      gateway.call({
+        tool: "web_search",
+        provider: "p",
+        args: { query },
+        run: async () => {
+          runs++;
+          await gate;
+          return [`answer to ${query}`];
+        },
+      });
+    const first = call("same query");
+    const second = call("same  query");
+    const other = call("another query");
+    await new Promise((r) => setTimeout(r, 10));
+    // Both distinct calls are under way; the identical one waits for the first.
+    expect(runs).toBe(2);
+    release!();
+    expect(await first).toMatchObject({ ok: true, cached: false, value: ["answer to same query"] });
+    expect(await second).toMatchObject({ ok: true, cached: true, value: ["answer to same query"] });
+    expect(await other).toMatchObject({ ok: true, cached: false });
+    expect(runs).toBe(2);
+    expect(events.filter((e) => e.type === "tool-start")).toHaveLength(3);
+    store.close();
+  });
+
+  it("makes its own call when the identical call it waited for fails", async () => {
+    const store = openSqliteStore({ home: ":memory:" });
+    const { gateway } = setup({ cache: store.cache, defaults: { retry: { ...fastRetry, maxRetries: 0 } } });
+    let runs = 0;
+    let release: (() => void) | undefined;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    const call = () =>
+      gateway.call({
+        tool: "web_search",
+        provider: "p",
+        args: { query: "q" },
+        run: async () => {
+          const n = ++runs;
+          await gate;
+          if (n === 1) throw new DossierError("INPUT_INVALID", "bad request for this one");
+          return ["second try"];
+        },
+      });
+    const first = call();
+    const second = call();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(runs).toBe(1);
+    release!();
+    expect(await first).toMatchObject({ ok: false });
+    expect(await second).toMatchObject({ ok: true, cached: false, value: ["second try"] });
+    expect(runs).toBe(2);
+    store.close();
+  });
+
   it("expires cached results after the TTL", async () => {
     const store = openSqliteStore({ home: ":memory:" });
     const { gateway, clock } = setup({

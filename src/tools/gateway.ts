@@ -79,6 +79,11 @@ export class ToolGateway {
   readonly #keys = new StepKeyer();
   readonly #providers = new Map<string, ProviderState>();
   readonly #metrics = new MetricsRecorder();
+  /**
+   * Cacheable calls under way, by cache key: an identical call made meanwhile (two agents
+   * searching the same query at once) waits for it instead of asking the provider again.
+   */
+  readonly #inFlight = new Map<string, Promise<{ ok: true; value: unknown } | { ok: false }>>();
 
   constructor(options: GatewayOptions = {}) {
     this.#options = options;
@@ -164,9 +169,34 @@ export class ToolGateway {
         journal?.put(stepKey, { kind: "tool", value: hit.value });
         return succeed(hit.value, true);
       }
+      // The same call already under way: its answer, as a cache hit would give it. When that
+      // call fails, this one asks the provider itself.
+      const pending = this.#inFlight.get(key);
+      const shared = pending ? await pending : undefined;
+      if (shared?.ok) {
+        journal?.put(stepKey, { kind: "tool", value: shared.value });
+        return succeed(shared.value as T, true);
+      }
     }
+    type Outcome = { ok: true; value: unknown } | { ok: false };
+    let settle: ((outcome: Outcome) => void) | undefined;
+    let mine: Promise<Outcome> | undefined;
+    if (useCache && !this.#inFlight.has(key)) {
+      mine = new Promise<Outcome>((resolve) => {
+        settle = resolve;
+      });
+      this.#inFlight.set(key, mine);
+    }
+    const done = (outcome: Outcome) => {
+      const resolve = settle;
+      if (!resolve) return;
+      settle = undefined;
+      if (this.#inFlight.get(key) === mine) this.#inFlight.delete(key);
+      resolve(outcome);
+    };
 
     if (!state.breaker.tryAcquire(this.#clock.now())) {
+      done({ ok: false });
       return fail(
         new DossierError(
           "CIRCUIT_OPEN",
@@ -182,6 +212,7 @@ export class ToolGateway {
       budget?.reserveToolCall();
     } catch (error) {
       state.breaker.release();
+      done({ ok: false });
       return fail(error);
     }
 
@@ -210,8 +241,10 @@ export class ToolGateway {
       if (useCache)
         cache.set("tool", key, { value }, { nowMs: this.#clock.now(), ttlMs: state.policy.cacheTtlMs });
       journal?.put(stepKey, { kind: "tool", value });
+      done({ ok: true, value });
       return succeed(value as T, false);
     } catch (error) {
+      done({ ok: false });
       const e = signal?.aborted
         ? new DossierError("CANCELLED", "cancelled")
         : toDossierError(error, "TOOL_ERROR");
