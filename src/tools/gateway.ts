@@ -18,6 +18,7 @@ import type { Cache } from "../store/types.ts";
 import { backOff, recover } from "./adaptive-limit.ts";
 import { toolCacheKey } from "./cache-key.ts";
 import { CircuitBreaker } from "./circuit-breaker.ts";
+import { InFlight } from "./in-flight.ts";
 import { DEFAULT_PROVIDER_POLICY, PROVIDER_DEFAULTS, type ProviderPolicy } from "./provider-policy.ts";
 import { MetricsRecorder, type ToolMetrics } from "./tool-metrics.ts";
 import type { ToolError, ToolResult } from "./types.ts";
@@ -83,7 +84,7 @@ export class ToolGateway {
    * Cacheable calls under way, by cache key: an identical call made meanwhile (two agents
    * searching the same query at once) waits for it instead of asking the provider again.
    */
-  readonly #inFlight = new Map<string, Promise<{ ok: true; value: unknown } | { ok: false }>>();
+  readonly #inFlight = new InFlight();
 
   constructor(options: GatewayOptions = {}) {
     this.#options = options;
@@ -171,29 +172,14 @@ export class ToolGateway {
       }
       // The same call already under way: its answer, as a cache hit would give it. When that
       // call fails, this one asks the provider itself.
-      const pending = this.#inFlight.get(key);
+      const pending = this.#inFlight.pending(key);
       const shared = pending ? await pending : undefined;
       if (shared?.ok) {
         journal?.put(stepKey, { kind: "tool", value: shared.value });
         return succeed(shared.value as T, true);
       }
     }
-    type Outcome = { ok: true; value: unknown } | { ok: false };
-    let settle: ((outcome: Outcome) => void) | undefined;
-    let mine: Promise<Outcome> | undefined;
-    if (useCache && !this.#inFlight.has(key)) {
-      mine = new Promise<Outcome>((resolve) => {
-        settle = resolve;
-      });
-      this.#inFlight.set(key, mine);
-    }
-    const done = (outcome: Outcome) => {
-      const resolve = settle;
-      if (!resolve) return;
-      settle = undefined;
-      if (this.#inFlight.get(key) === mine) this.#inFlight.delete(key);
-      resolve(outcome);
-    };
+    const done = useCache ? this.#inFlight.claim(key) : () => {};
 
     if (!state.breaker.tryAcquire(this.#clock.now())) {
       done({ ok: false });
