@@ -3,7 +3,7 @@
  * `dossier fetch` do them: shared by the HTTP API and the MCP tools.
  */
 
-import { DossierError, type DossierErrorCode, ERROR_CODES } from "../core/errors.ts";
+import { DossierError } from "../core/errors.ts";
 import { LlmClient } from "../llm/client.ts";
 import type { Dossier } from "../runtime/dossier.ts";
 import { DEFAULT_CORPUS, localSearchTool, openNamedCorpus } from "../tools/corpus/index.ts";
@@ -23,7 +23,7 @@ import {
   searchBaseUrlsFromEnv,
 } from "../tools/search/providers.ts";
 import { webSearch } from "../tools/search/web-search.ts";
-import type { ToolError } from "../tools/types.ts";
+import { toolFailure } from "../tools/tool-failure.ts";
 import type { FetchBody, SearchBody } from "./schemas.ts";
 
 /** What the tool calls need besides the Dossier. */
@@ -44,14 +44,6 @@ export interface SearchAnswer {
 /** A page as read, or a goal-directed reading of it. */
 export type FetchAnswer = ({ kind: "page" } & PageContent) | ({ kind: "reading" } & CrawlResult);
 
-/** A failed tool call as a typed error. */
-function asError(error: ToolError, details: Record<string, unknown> = {}): DossierError {
-  const code = (ERROR_CODES as readonly string[]).includes(error.code)
-    ? (error.code as DossierErrorCode)
-    : "TOOL_ERROR";
-  return new DossierError(code, error.message, { retryable: error.retryable, details });
-}
-
 /** Searches scholarly papers with one academic provider (arXiv, OpenAlex). */
 async function searchPapers(
   dossier: Dossier,
@@ -70,7 +62,7 @@ async function searchPapers(
     { query, ...(topK ? { topK } : {}), ...(timeRange ? { timeRange } : {}) },
     { gateway: dossier.gateway, providers },
   );
-  if (!outcome.ok) throw asError(outcome.error, { provider: outcome.provider });
+  if (!outcome.ok) throw toolFailure(outcome.error, { provider: outcome.provider });
   return {
     provider,
     results: outcome.value.map(({ title, url, snippet, publishedAt, authors, doi, pdfUrl }) => ({
@@ -107,7 +99,7 @@ export async function searchWith(
     try {
       const search = localSearchTool(dossier.gateway, { index, corpus: name });
       const result = await search(body.query, body.topK !== undefined ? { topK: body.topK } : {});
-      if (!result.ok) throw asError(result.error, { provider: "corpus", corpus: name });
+      if (!result.ok) throw toolFailure(result.error, { provider: "corpus", corpus: name });
       return {
         provider: "local",
         results: result.value.map(({ path, anchor, headingPath, text, score }) => ({
@@ -149,7 +141,7 @@ export async function searchWith(
     },
     { gateway: dossier.gateway, providers },
   );
-  if (!outcome.ok) throw asError(outcome.error, { provider: outcome.provider });
+  if (!outcome.ok) throw toolFailure(outcome.error, { provider: outcome.provider });
   return {
     provider: outcome.provider ?? providers[0]!.name,
     results: outcome.value.map(({ title, url, snippet, publishedAt }) => ({
@@ -171,7 +163,7 @@ export async function fetchWith(dossier: Dossier, body: FetchBody): Promise<Fetc
   };
   if (!body.goal) {
     const result = await fetchPageTool(dossier.gateway, body.url, fetchOptions);
-    if (!result.ok) throw asError(result.error);
+    if (!result.ok) throw toolFailure(result.error);
     return { kind: "page", ...result.value };
   }
   dossier.models.forRole("reader");
@@ -182,6 +174,6 @@ export async function fetchWith(dossier: Dossier, body: FetchBody): Promise<Fetc
     providers: { reader: CRAWL_PROVIDER_POLICY },
   });
   const result = await crawlPage({ llm, gateway, url: body.url, goal: body.goal, fetchOptions });
-  if (!result.ok) throw asError(result.error);
+  if (!result.ok) throw toolFailure(result.error);
   return { kind: "reading", ...result.value };
 }

@@ -6,7 +6,7 @@
  */
 
 import type { Command } from "commander";
-import { DossierError, type DossierErrorCode, ERROR_CODES } from "../../core/errors.ts";
+import { DossierError } from "../../core/errors.ts";
 import { terminalJson, terminalLine, terminalText } from "../../core/terminal-text.ts";
 import { LlmClient } from "../../llm/client.ts";
 import { registryFromConfig } from "../../runtime/models.ts";
@@ -14,7 +14,7 @@ import { CRAWL_PROVIDER_POLICY, type CrawlResult, crawlPage } from "../../tools/
 import { type FetchPageOptions, fetchPageTool, type PageContent } from "../../tools/fetch/fetch-page.ts";
 import { checkUrl } from "../../tools/fetch/ssrf-guard.ts";
 import { ToolGateway } from "../../tools/gateway.ts";
-import type { ToolError } from "../../tools/types.ts";
+import { toolFailure } from "../../tools/tool-failure.ts";
 import type { CliIo } from "../io.ts";
 import { openCliServices } from "../services.ts";
 import { type GlobalFlags, loadCliConfig } from "../settings.ts";
@@ -58,7 +58,7 @@ export async function runFetch(io: CliIo, url: string, flags: FetchFlags): Promi
     };
     if (!goal) {
       const result = await fetchPageTool(services.gateway, url, fetchOptions);
-      if (!result.ok) throw asError(result.error);
+      if (!result.ok) throw toolFailure(result.error);
       printPage(io, result.value, Boolean(flags.json));
       return;
     }
@@ -70,7 +70,7 @@ export async function runFetch(io: CliIo, url: string, flags: FetchFlags): Promi
       providers: { reader: CRAWL_PROVIDER_POLICY },
     });
     const result = await crawlPage({ llm, gateway, url, goal, fetchOptions });
-    if (!result.ok) throw asError(result.error);
+    if (!result.ok) throw toolFailure(result.error);
     printCrawl(io, result.value, Boolean(flags.json));
   } finally {
     services.close();
@@ -87,14 +87,6 @@ function parseMaxBytes(value: string | undefined): number | undefined {
     );
   }
   return n;
-}
-
-/** A tool failure as a typed error for the CLI's one-line report. */
-function asError(error: ToolError): DossierError {
-  const code = (ERROR_CODES as readonly string[]).includes(error.code)
-    ? (error.code as DossierErrorCode)
-    : "TOOL_ERROR";
-  return new DossierError(code, error.message, { retryable: error.retryable });
 }
 
 function printPage(io: CliIo, page: PageContent, json: boolean): void {

@@ -5,11 +5,11 @@
  * snippet, publishedAt?, authors, doi?, pdfUrl? }` (the snippet is the abstract).
  */
 
-import { DossierError, type DossierErrorCode, ERROR_CODES } from "../../core/errors.ts";
 import { terminalJson, terminalLine } from "../../core/terminal-text.ts";
 import { academicBaseUrlsFromEnv, createAcademicProviders } from "../../tools/search/academic-providers.ts";
 import type { AcademicResult } from "../../tools/search/academic-result.ts";
 import { academicSearch } from "../../tools/search/academic-search.ts";
+import { toolFailure } from "../../tools/tool-failure.ts";
 import type { SearchRequest } from "../../tools/types.ts";
 import type { CliIo } from "../io.ts";
 import { openCliServices } from "../services.ts";
@@ -61,13 +61,7 @@ export async function runAcademicSearch(
     services.close();
   }
   if (!outcome.ok) {
-    const code = (ERROR_CODES as readonly string[]).includes(outcome.error.code)
-      ? (outcome.error.code as DossierErrorCode)
-      : "TOOL_ERROR";
-    throw new DossierError(code, outcome.error.message, {
-      retryable: outcome.error.retryable,
-      details: { provider: outcome.provider },
-    });
+    throw toolFailure(outcome.error, { provider: outcome.provider });
   }
   io.out(flags.json ? papersJson(outcome.value) : formatPapers(outcome.value));
 }

@@ -7,7 +7,7 @@
  */
 
 import type { Command } from "commander";
-import { DossierError, type DossierErrorCode, ERROR_CODES } from "../../core/errors.ts";
+import { DossierError } from "../../core/errors.ts";
 import { terminalJson, terminalLine } from "../../core/terminal-text.ts";
 import { ACADEMIC_PROVIDER_NAMES, isAcademicProviderName } from "../../tools/search/academic-providers.ts";
 import {
@@ -17,6 +17,7 @@ import {
   searchBaseUrlsFromEnv,
 } from "../../tools/search/providers.ts";
 import { webSearch } from "../../tools/search/web-search.ts";
+import { toolFailure } from "../../tools/tool-failure.ts";
 import { type SearchRequest, type SearchResult, timeRangeSchema } from "../../tools/types.ts";
 import type { CliIo } from "../io.ts";
 import { openCliServices } from "../services.ts";
@@ -155,13 +156,7 @@ export async function runSearch(io: CliIo, query: string, flags: SearchFlags): P
     services.close();
   }
   if (!outcome.ok) {
-    const code = (ERROR_CODES as readonly string[]).includes(outcome.error.code)
-      ? (outcome.error.code as DossierErrorCode)
-      : "TOOL_ERROR";
-    throw new DossierError(code, outcome.error.message, {
-      retryable: outcome.error.retryable,
-      details: { provider: outcome.provider },
-    });
+    throw toolFailure(outcome.error, { provider: outcome.provider });
   }
   io.out(flags.json ? resultsJson(outcome.value) : formatResults(outcome.value));
 }

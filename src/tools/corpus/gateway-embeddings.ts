@@ -4,18 +4,11 @@
  * and circuit breaker. Failures are rethrown as DossierErrors.
  */
 
-import { DossierError, type DossierErrorCode, ERROR_CODES } from "../../core/errors.ts";
 import type { ToolGateway } from "../gateway.ts";
-import type { ToolError } from "../types.ts";
+import { toolFailure } from "../tool-failure.ts";
 import type { EmbeddingClient } from "./embeddings.ts";
 
-/** The DossierError of a tool failure. */
-export function toolFailure(error: ToolError, details: Record<string, unknown> = {}): DossierError {
-  const code = (ERROR_CODES as readonly string[]).includes(error.code)
-    ? (error.code as DossierErrorCode)
-    : "TOOL_ERROR";
-  return new DossierError(code, error.message, { retryable: error.retryable, details });
-}
+export { toolFailure } from "../tool-failure.ts";
 
 /** Wraps `client` so each request is one gateway call. */
 export function gatewayEmbeddings(gateway: ToolGateway, client: EmbeddingClient): EmbeddingClient {

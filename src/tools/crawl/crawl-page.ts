@@ -6,12 +6,13 @@
  * counted. The whole read is one gateway call, so it never throws.
  */
 
-import { DossierError, type DossierErrorCode, ERROR_CODES, toDossierError } from "../../core/errors.ts";
+import { DossierError, toDossierError } from "../../core/errors.ts";
 import { DEFAULT_RETRY_POLICY } from "../../core/retry.ts";
 import type { LlmClient } from "../../llm/client.ts";
 import { generateStructured, type StructuredResult } from "../../llm/structured.ts";
 import { type FetchPageOptions, fetchPageTool, type PageContentType } from "../fetch/fetch-page.ts";
 import type { ProviderPolicy, ToolGateway } from "../gateway.ts";
+import { toolErrorCode } from "../tool-failure.ts";
 import type { ToolResult } from "../types.ts";
 import { CRAWL_SYSTEM_PROMPT, type CrawlAnswer, crawlAnswerSchema, crawlUserPrompt } from "./crawl-prompt.ts";
 import { truncateHeadTail } from "./truncate.ts";
@@ -97,7 +98,7 @@ async function readPage(
   const fetched = await fetchPageTool(gateway, url, fetchOptions);
   if (!fetched.ok) {
     // The fetch has had its own retries: the crawl reports the failure as final.
-    throw new DossierError(asCode(fetched.error.code), fetched.error.message, {
+    throw new DossierError(toolErrorCode(fetched.error.code), fetched.error.message, {
       retryable: false,
       details: { fetchCallId: fetched.callId, fetchRetryable: fetched.error.retryable },
     });
@@ -152,8 +153,4 @@ async function readPage(
     dropped,
     truncated: shown.truncated,
   };
-}
-
-function asCode(code: string): DossierErrorCode {
-  return (ERROR_CODES as readonly string[]).includes(code) ? (code as DossierErrorCode) : "TOOL_ERROR";
 }
