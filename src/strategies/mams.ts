@@ -30,9 +30,9 @@ import type { RunContext } from "../agents/run-context.ts";
 import { describeAction, runAction, type SearchAction } from "../agents/search-actions.ts";
 import { extractive } from "../agents/section-writer.ts";
 import { exceededLimit } from "../core/budget.ts";
-import { isDossierError } from "../core/errors.ts";
 import { sourceLocator } from "../core/source.ts";
 import { explorationGuard } from "./exploration-budget.ts";
+import { guardedAction } from "./guarded-action.ts";
 import {
   reportPrompt,
   reportSystem,
@@ -124,22 +124,8 @@ async function mamsLoop(ctx: RunContext, options: MamsOptions): Promise<Research
   };
   const record = (action: string, before: Record<string, unknown>, answer: unknown) =>
     ctx.emit({ type: "trajectory-step", step: ++step, action, state: before, answer });
-  /** One agent call; a budget limit stops exploration (null), cancellation rethrows. */
-  const act = async <T>(code: string, message: string, fn: () => Promise<T>): Promise<T | null> => {
-    try {
-      return await fn();
-    } catch (error) {
-      if (isDossierError(error, "CANCELLED") || ctx.signal.aborted) throw error;
-      const limit = exceededLimit(error);
-      if (limit) stop(`budget:${limit}`);
-      ctx.emit({
-        type: "warning",
-        code: limit ? "BUDGET_EXCEEDED" : code,
-        message: `${message} (${isDossierError(error) ? error.code : "error"})`,
-      });
-      return null;
-    }
-  };
+  /** One model action; a budget limit stops exploration (null), cancellation rethrows. */
+  const act = guardedAction(ctx, stop);
   /** Web pages found and not read yet (the newest 20), when the run may read pages. */
   const unread = () =>
     tools.available.includes("read_page")

@@ -43,10 +43,10 @@ import { decideDeepening, initializeOutline } from "../agents/warp-planner.ts";
 import { chooseKeywords } from "../agents/warp-searcher.ts";
 import { writeWarpSection } from "../agents/warp-writer.ts";
 import { exceededLimit } from "../core/budget.ts";
-import { isDossierError } from "../core/errors.ts";
 import { createOutline, expandSection, type FlatOutlineSection, setSectionContent } from "../core/outline.ts";
 import type { Evidence } from "../core/source.ts";
 import { explorationGuard } from "./exploration-budget.ts";
+import { guardedAction } from "./guarded-action.ts";
 import { assembleReport } from "./report-assembly.ts";
 import type { ResearchOutcome } from "./types.ts";
 import { type DraftSnapshot, draftScorer, pruneTrajectory, type WarpScorerName } from "./warp-pruning.ts";
@@ -104,22 +104,8 @@ export async function runWarp(ctx: RunContext, options: WarpOptions): Promise<Re
   });
   const record = (action: string, answer: unknown, before: Record<string, unknown>) =>
     ctx.emit({ type: "trajectory-step", step: ++step, action, state: before, answer });
-  /** Runs one model action; a budget limit stops exploration (null), cancellation rethrows. */
-  const act = async <T>(code: string, message: string, fn: () => Promise<T>): Promise<T | null> => {
-    try {
-      return await fn();
-    } catch (error) {
-      if (isDossierError(error, "CANCELLED") || ctx.signal.aborted) throw error;
-      const limit = exceededLimit(error);
-      if (limit) stop(`budget:${limit}`);
-      ctx.emit({
-        type: "warning",
-        code: limit ? "BUDGET_EXCEEDED" : code,
-        message: `${message} (${isDossierError(error) ? error.code : "error"})`,
-      });
-      return null;
-    }
-  };
+  /** One model action; a budget limit stops exploration (null), cancellation rethrows. */
+  const act = guardedAction(ctx, stop);
   const search = async (keywords: string[], cap: number, goal = ""): Promise<Evidence[]> => {
     const pages = goal ? (options.readPages ?? 0) : 0;
     const r = await retrieve(ctx, tools, keywords, cap, { pages, goal });
