@@ -16,6 +16,7 @@ import {
   createAcademicProviders,
   isAcademicProviderName,
 } from "../tools/search/academic-providers.ts";
+import { plainPaper } from "../tools/search/academic-result.ts";
 import { academicSearch } from "../tools/search/academic-search.ts";
 import {
   createSearchProviders,
@@ -65,15 +66,7 @@ async function searchPapers(
   if (!outcome.ok) throw toolFailure(outcome.error, { provider: outcome.provider });
   return {
     provider,
-    results: outcome.value.map(({ title, url, snippet, publishedAt, authors, doi, pdfUrl }) => ({
-      title,
-      url,
-      snippet,
-      ...(publishedAt ? { publishedAt } : {}),
-      authors,
-      ...(doi ? { doi } : {}),
-      ...(pdfUrl ? { pdfUrl } : {}),
-    })),
+    results: outcome.value.map(plainPaper),
   };
 }
 

@@ -7,7 +7,7 @@
 
 import { terminalJson, terminalLine } from "../../core/terminal-text.ts";
 import { academicBaseUrlsFromEnv, createAcademicProviders } from "../../tools/search/academic-providers.ts";
-import type { AcademicResult } from "../../tools/search/academic-result.ts";
+import { type AcademicResult, plainPaper } from "../../tools/search/academic-result.ts";
 import { academicSearch } from "../../tools/search/academic-search.ts";
 import { toolFailure } from "../../tools/tool-failure.ts";
 import type { SearchRequest } from "../../tools/types.ts";
@@ -30,16 +30,7 @@ export function formatPapers(results: readonly AcademicResult[]): string {
 
 /** Papers as printed by `--json`: only the documented fields. */
 export function papersJson(results: readonly AcademicResult[]): string {
-  const plain = results.map(({ title, url, snippet, publishedAt, authors, doi, pdfUrl }) => ({
-    title,
-    url,
-    snippet,
-    ...(publishedAt ? { publishedAt } : {}),
-    authors,
-    ...(doi ? { doi } : {}),
-    ...(pdfUrl ? { pdfUrl } : {}),
-  }));
-  return `${terminalJson(plain)}\n`;
+  return `${terminalJson(results.map(plainPaper))}\n`;
 }
 
 /** Runs an academic search with one provider. Throws a DossierError on a failed search. */

@@ -79,3 +79,16 @@ export function toAcademicResults(
   }
   return out;
 }
+
+/** A paper with only its documented fields, as the CLI's `--json` and the HTTP API give it. */
+export function plainPaper({ title, url, snippet, publishedAt, authors, doi, pdfUrl }: AcademicResult) {
+  return {
+    title,
+    url,
+    snippet,
+    ...(publishedAt ? { publishedAt } : {}),
+    authors,
+    ...(doi ? { doi } : {}),
+    ...(pdfUrl ? { pdfUrl } : {}),
+  };
+}
