@@ -58,15 +58,18 @@ export const innerStepSchema = z.object({
     .default([])
     .describe("up to 3 new queries; each runs on every search tool (more are ignored)"),
   read: z.array(z.string()).max(20).default([]).describe("up to 3 result URLs to read (more are ignored)"),
+  done: z.boolean().describe("true when the subtask is covered: this round's actions, if any, are the last"),
+});
+/** Paper queries: part of the answer only when the run has paper search. */
+const papersField = {
   papers: z
     .array(z.string().min(2))
     .max(20)
     .default([])
     .describe(
-      "only when paper search is among your tools: up to 2 queries for scholarly papers (key terms, not questions), when the subtask needs research literature",
+      "up to 2 queries for scholarly papers (key terms, not questions), when the subtask needs research literature",
     ),
-  done: z.boolean().describe("true when the subtask is covered: this round's actions, if any, are the last"),
-});
+};
 /** The first round's answer: the search-level rubric is required. */
 export const firstInnerStepSchema = innerStepSchema.extend({
   rubric: z
@@ -75,7 +78,7 @@ export const firstInnerStepSchema = innerStepSchema.extend({
     .max(5)
     .describe("the search-level rubric (3–5 criteria) for this subtask"),
 });
-type Step = z.infer<typeof innerStepSchema>;
+type Step = z.infer<typeof innerStepSchema> & { papers?: string[] };
 
 /** What the inner agent needs. */
 export interface InnerSearchInput {
@@ -165,7 +168,6 @@ export async function innerSearch(ctx: RunContext, input: InnerSearchInput): Pro
         goal: node.goal,
         queries: [node.goal],
         read: [],
-        papers: [],
         done: false,
       };
     }
@@ -176,7 +178,7 @@ export async function innerSearch(ctx: RunContext, input: InnerSearchInput): Pro
       rubric: { nodeId: node.id, round, items: rubric, state: step.state, goal: step.goal },
     });
     const queries = step.queries.slice(0, INNER_LIMITS.queriesPerRound);
-    const papers = paperSearch ? step.papers.slice(0, INNER_LIMITS.paperQueriesPerRound) : [];
+    const papers = paperSearch ? (step.papers ?? []).slice(0, INNER_LIMITS.paperQueriesPerRound) : [];
     const actions: SearchAction[] = [
       ...queries.flatMap((query) => searchTools.map((tool) => ({ tool, query }) as SearchAction)),
       ...papers.map((query) => ({ tool: "academic_search" as const, query })),
@@ -280,7 +282,11 @@ async function planRound(
       .join("\n"),
     maxOutputTokens: 1000,
   };
-  if (round === 1 || state.rubric.length === 0)
-    return (await ctx.structured({ ...request, schema: firstInnerStepSchema })).value;
-  return (await ctx.structured({ ...request, schema: innerStepSchema })).value;
+  const first = round === 1 || state.rubric.length === 0;
+  const base = first ? firstInnerStepSchema : innerStepSchema;
+  // Only an agent that has paper search is shown (and sends) paper queries.
+  const schema: z.ZodType<Step> = input.tools.available.includes("academic_search")
+    ? base.extend(papersField)
+    : base;
+  return (await ctx.structured({ ...request, schema })).value;
 }

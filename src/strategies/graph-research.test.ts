@@ -274,6 +274,9 @@ describe("graph strategy: what agents see", () => {
       expect(tools(scope, "local_search")).toBe(1);
       expect(tools(scope, "web_search")).toBe(1);
     }
+    // Without paper search configured, agents are neither told of it nor asked for paper queries.
+    for (const system of world.script.systems["inner-step"]) expect(system).not.toMatch(/papers|academic/);
+    for (const prompt of world.script.prompts["inner-step"]) expect(prompt).not.toMatch(/papers|academic/);
     const report = result.outcome!.report;
     const local = report.references.filter((r) => r.kind === "local");
     expect(local.length).toBeGreaterThan(0);
@@ -306,6 +309,7 @@ describe("graph strategy: what agents see", () => {
     expect(result.record.status).toBe("completed");
     // Every inner agent is told it has paper search.
     for (const p of world.script.prompts["inner-step"]) expect(p).toContain("paper search (academic_search");
+    for (const system of world.script.systems["inner-step"]) expect(system).toContain("papers?: string[]");
     const starts = result.events.flatMap((e) => (e.type === "tool-start" ? [e] : []));
     const searchNodes = new Set(starts.filter((e) => e.tool === "web_search").map((e) => e.scope));
     expect(searchNodes.size).toBeGreaterThan(1);
