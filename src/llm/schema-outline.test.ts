@@ -88,6 +88,21 @@ describe("schemaOutline", () => {
     );
   });
 
+  it("leaves the limits out where the description states its own numbers", () => {
+    const schema = z.object({
+      queries: z.array(z.string()).max(20).describe("up to 3 new queries (more are ignored)"),
+      reads: z.array(z.string()).max(20).describe("pages to read"),
+    });
+    expect(outline(schema)).toBe(
+      [
+        "{",
+        "  queries: string[] // up to 3 new queries (more are ignored)",
+        "  reads: string[] // pages to read; max 20 items",
+        "}",
+      ].join("\n"),
+    );
+  });
+
   it("keeps what it cannot write as a type as JSON, so nothing is lost", () => {
     expect(schemaOutline({ $ref: "#/$defs/node" })).toBe('{"$ref":"#/$defs/node"}');
     expect(schemaOutline({ type: "object", properties: { any: {} } })).toBe("{\n  any?: any\n}");

@@ -39,8 +39,12 @@ function notes(schema: JSONSchema7): string[] {
     else if (low !== undefined) out.push(`min ${low}${unit}`);
     else if (high !== undefined) out.push(`max ${high}${unit}`);
   };
-  range(schema.minimum, schema.maximum, "");
-  range(schema.minItems, schema.maxItems, " items");
+  // A description that gives its own numbers ("up to 3 queries") states the limit the model
+  // should keep; the schema's looser parsing bound would only contradict it.
+  if (!/\d/.test(schema.description ?? "")) {
+    range(schema.minimum, schema.maximum, "");
+    range(schema.minItems, schema.maxItems, " items");
+  }
   if (schema.exclusiveMinimum !== undefined) out.push(`> ${schema.exclusiveMinimum}`);
   if (schema.exclusiveMaximum !== undefined) out.push(`< ${schema.exclusiveMaximum}`);
   if (schema.format && !(schema.format === "uri" && /\bURL\b/.test(schema.description ?? "")))
