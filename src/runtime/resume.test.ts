@@ -4,67 +4,31 @@
  * continues its sequence, and the report is valid.
  */
 
-import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { runCliInProcess } from "../../test/cli-io.ts";
+import { KILLED_MINDDR_WORLD, killedResearch, worldEnv } from "../../test/research/killed-run.ts";
 import { type ResearchWorld, startResearchWorld } from "../../test/research/world.ts";
 import { citedNumbers } from "../core/citations.ts";
 import type { DossierEvent } from "../core/events.ts";
 import { openSqliteStore } from "../store/sqlite-store.ts";
 import { previousWallMs } from "./resume.ts";
 
-const main = fileURLToPath(new URL("../cli/main.ts", import.meta.url));
 let world: ResearchWorld | undefined;
 afterEach(async () => {
   await world?.close();
   world = undefined;
 });
 
-function worldEnv(w: ResearchWorld): Record<string, string> {
-  return {
-    PATH: process.env.PATH ?? "",
-    DOSSIER_MODEL: w.config.model!,
-    DOSSIER_BASE_URL: w.config.baseUrl!,
-    DOSSIER_API_KEY: "sk-test",
-    DOSSIER_SEARCH: "searxng",
-    SEARXNG_URL: w.config.searxngUrl!,
-    DOSSIER_ALLOW_PRIVATE_NETWORK: "1",
-    DOSSIER_HOME: w.home,
-    DOSSIER_CONCURRENCY: "1",
-  };
-}
-
 const chatBody = (r: { body: unknown }) =>
   JSON.stringify((r.body as { messages?: unknown }).messages ?? r.body);
 
 describe("runs resume", () => {
   it("takes up a run killed with SIGKILL: same id, no journaled step requested again, seq continuous", async () => {
-    // minddr with 3 subtasks; a call in flight at the kill may be asked again, so each role may see one more.
-    world = await startResearchWorld({
-      subtasks: 3,
-      latencyMs: 150,
-      expectCalls: {
-        planner: [1, 2],
-        "search-step": [6, 7],
-        reader: [3, 4],
-        "sub-report": [3, 4],
-        outline: [1, 2],
-        section: [4, 5],
-        coherence: [1, 2],
-      },
-    });
+    world = await startResearchWorld(KILLED_MINDDR_WORLD);
     const env = worldEnv(world);
-    const argv = [main, "research", "How is topic adoption changing?", "--strategy", "minddr", "--json"];
-    const child = spawn(process.execPath, argv, { cwd: world.home, env, stdio: ["ignore", "pipe", "pipe"] });
-    child.stdout.resume();
-    child.stderr.resume();
-    const exited = new Promise((resolve) => child.on("exit", resolve));
     // Kill it once a few model answers are in the journal.
-    for (let i = 0; i < 600 && world.model.requests.length < 6; i++)
-      await new Promise((r) => setTimeout(r, 25));
-    child.kill("SIGKILL");
-    await exited;
+    const w = world;
+    await killedResearch(w, { ready: () => w.model.requests.length >= 6, maxWaitMs: 15_000 });
     const firstPhase = world.model.requests.length;
     const firstSearches = world.search.requests.length;
     expect(firstPhase).toBeGreaterThanOrEqual(6);

@@ -5,44 +5,16 @@
  * runs list shows it so, and "Resume" takes it up to a completed, cited report.
  */
 
-import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDossier, type Dossier } from "../../src/runtime/dossier.ts";
 import { type RunningServer, startServer } from "../../src/server/listen.ts";
 import { signInLink } from "../../src/server/web.ts";
 import { openSqliteStore } from "../../src/store/sqlite-store.ts";
+import { KILLED_MINDDR_WORLD, killedResearch } from "../research/killed-run.ts";
 import { type ResearchWorld, startResearchWorld } from "../research/world.ts";
 import { browserMissing, launchBrowser, type TestBrowser, watchErrors } from "./browser.ts";
 
-const CLI = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
 const missing = browserMissing();
-
-/** Runs `dossier research` in its own process and kills it with SIGKILL once `ready()` holds. */
-async function killedRun(world: ResearchWorld, ready: () => boolean): Promise<void> {
-  const env = {
-    PATH: process.env.PATH ?? "",
-    DOSSIER_MODEL: world.config.model!,
-    DOSSIER_BASE_URL: world.config.baseUrl!,
-    DOSSIER_API_KEY: "sk-test",
-    DOSSIER_SEARCH: "searxng",
-    SEARXNG_URL: world.config.searxngUrl!,
-    DOSSIER_ALLOW_PRIVATE_NETWORK: "1",
-    DOSSIER_HOME: world.home,
-    DOSSIER_CONCURRENCY: "1",
-  };
-  const argv = [CLI, "research", "How is topic adoption changing?", "--strategy", "minddr"];
-  argv.push("--format", "md,html,json", "--json");
-  const child = spawn(process.execPath, argv, { cwd: world.home, env, stdio: ["ignore", "pipe", "pipe"] });
-  child.stdout.resume();
-  child.stderr.resume();
-  const exited = new Promise((resolve) => child.on("exit", resolve));
-  for (let i = 0; i < 1200 && !ready() && child.exitCode === null; i++) {
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  child.kill("SIGKILL");
-  await exited;
-}
 
 describe.skipIf(missing !== null)("web UI resuming an interrupted run", { timeout: 180_000 }, () => {
   let world: ResearchWorld;
@@ -52,21 +24,13 @@ describe.skipIf(missing !== null)("web UI resuming an interrupted run", { timeou
   let runId: string;
 
   beforeAll(async () => {
-    // A call in flight at the kill may be asked again, so each role may see one more.
-    world = await startResearchWorld({
-      subtasks: 3,
-      latencyMs: 150,
-      expectCalls: {
-        planner: [1, 2],
-        "search-step": [6, 7],
-        reader: [3, 4],
-        "sub-report": [3, 4],
-        outline: [1, 2],
-        section: [4, 5],
-        coherence: [1, 2],
-      },
+    world = await startResearchWorld(KILLED_MINDDR_WORLD);
+    const w = world;
+    await killedResearch(w, {
+      ready: () => w.model.requests.length >= 6,
+      args: ["--format", "md,html,json"],
+      maxWaitMs: 30_000,
     });
-    await killedRun(world, () => world.model.requests.length >= 6);
     const store = openSqliteStore({ home: world.home });
     const [run] = store.runs.list();
     store.close();
