@@ -13,13 +13,13 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadBeirQueries, loadQrels, readBeirCorpus } from "../src/eval/beir.ts";
+import { loadBeirQueries, loadQrels } from "../src/eval/beir.ts";
+import { indexBeirCorpus } from "../src/eval/beir-index.ts";
 import { evaluateRetrieval, type Judgments } from "../src/eval/retrieval-metrics.ts";
 import {
   ANALYZER_NAMES,
   type AnalyzerName,
   CorpusIndex,
-  type DocumentInput,
   isAnalyzerName,
   localSearch,
 } from "../src/tools/corpus/index.ts";
@@ -47,26 +47,7 @@ async function run(data: string, analyzer: AnalyzerName): Promise<void> {
   try {
     index.useAnalyzer(analyzer);
     const started = performance.now();
-    let batch: DocumentInput[] = [];
-    let documents = 0;
-    for await (const doc of readBeirCorpus(join(data, "corpus.jsonl"))) {
-      const text = doc.title ? `${doc.title}\n${doc.text}` : doc.text;
-      batch.push({
-        path: doc.id,
-        kind: "text",
-        title: doc.title,
-        contentHash: "",
-        size: text.length,
-        mtimeMs: 0,
-        chunks: [{ text, anchor: "", headingPath: [] }],
-      });
-      documents++;
-      if (batch.length >= 1000) {
-        index.write(batch);
-        batch = [];
-      }
-    }
-    if (batch.length) index.write(batch);
+    const documents = await indexBeirCorpus(index, join(data, "corpus.jsonl"));
     const indexSeconds = (performance.now() - started) / 1000;
 
     const runs = new Map<string, string[]>();

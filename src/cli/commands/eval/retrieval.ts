@@ -12,13 +12,13 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import { DossierError } from "../../../core/errors.ts";
-import { loadBeirQueries, loadQrels, readBeirCorpus } from "../../../eval/beir.ts";
+import { loadBeirQueries, loadQrels } from "../../../eval/beir.ts";
+import { indexBeirCorpus } from "../../../eval/beir-index.ts";
 import { evaluateRetrieval, type Judgments } from "../../../eval/retrieval-metrics.ts";
 import {
   bm25ParamsSchema,
   CorpusIndex,
   createEmbeddingClient,
-  type DocumentInput,
   type EmbeddingClient,
   embeddingSettings,
   embedPendingChunks,
@@ -51,30 +51,6 @@ function number(flag: string, value: string | undefined): number | undefined {
   return n;
 }
 
-async function buildIndex(index: CorpusIndex, corpusFile: string): Promise<number> {
-  let batch: DocumentInput[] = [];
-  let count = 0;
-  for await (const doc of readBeirCorpus(corpusFile)) {
-    const text = doc.title ? `${doc.title}\n${doc.text}` : doc.text;
-    batch.push({
-      path: doc.id,
-      kind: "text",
-      title: doc.title,
-      contentHash: "",
-      size: text.length,
-      mtimeMs: 0,
-      chunks: [{ text, anchor: "", headingPath: [] }],
-    });
-    count++;
-    if (batch.length >= BATCH) {
-      index.write(batch);
-      batch = [];
-    }
-  }
-  if (batch.length) index.write(batch);
-  return count;
-}
-
 /** Runs `dossier eval retrieval`. */
 export async function runRetrievalEval(io: CliIo, flags: RetrievalEvalFlags): Promise<void> {
   const parsed = bm25ParamsSchema.safeParse({
@@ -99,7 +75,7 @@ export async function runRetrievalEval(io: CliIo, flags: RetrievalEvalFlags): Pr
   const dir = mkdtempSync(join(tmpdir(), "dossier-eval-"));
   const index = CorpusIndex.open({ path: join(dir, "corpus.db") });
   try {
-    const documents = await buildIndex(index, resolve(io.cwd, flags.corpus));
+    const documents = await indexBeirCorpus(index, resolve(io.cwd, flags.corpus), BATCH);
     if (embeddings) await embedPendingChunks(index, embeddings);
     const runs = new Map<string, string[]>();
     for (const id of judged.keys()) {
