@@ -246,7 +246,7 @@ export function openApiDocument(options: { version: string }): Json {
         }),
       },
       "/v1/search": {
-        post: operation("one web search, or a local-corpus search", {
+        post: operation("one web search, a paper search (arxiv, openalex) or a local-corpus search", {
           tag: "tools",
           body: "SearchBody",
           ok: { status: 200, description: "results", content: json("SearchResponse") },
