@@ -8,6 +8,7 @@ import {
   proposal,
 } from "../../test/research/graph-answers.ts";
 import type { ChatBody } from "../../test/research/model-script.ts";
+import { json, userText } from "../../test/research/replies.ts";
 import { type ResearchWorld, startResearchWorld } from "../../test/research/world.ts";
 import { citedNumbers } from "../core/citations.ts";
 import type { DossierEvent } from "../core/events.ts";
@@ -19,12 +20,6 @@ afterEach(async () => {
 });
 
 const query = "How is topic adoption changing?";
-const json = (value: unknown) => ({ kind: "text" as const, text: JSON.stringify(value) });
-const userText = (body: ChatBody) =>
-  body.messages
-    .filter((m) => m.role !== "system")
-    .map((m) => (typeof m.content === "string" ? m.content : m.content.map((p) => p.text ?? "").join("")))
-    .join("\n");
 /** A planner that never changes the plan, names no action and never asks for the report. */
 const keeper = (body: ChatBody) =>
   json({

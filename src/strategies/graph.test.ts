@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { DEFAULT_GRAPH_CALLS, parsePlan, proposal } from "../../test/research/graph-answers.ts";
 import type { ChatBody, ScriptRole } from "../../test/research/model-script.ts";
+import { json, userText } from "../../test/research/replies.ts";
 import { type ResearchWorld, startResearchWorld } from "../../test/research/world.ts";
 import { citedNumbers } from "../core/citations.ts";
 import type { DossierEvent } from "../core/events.ts";
@@ -13,12 +14,6 @@ afterEach(async () => {
 
 const query = "How is topic adoption changing?";
 const seqOf = (events: DossierEvent[], pred: (e: DossierEvent) => boolean) => events.find(pred)?.seq ?? -1;
-const userText = (body: ChatBody) =>
-  body.messages
-    .filter((m) => m.role !== "system")
-    .map((m) => (typeof m.content === "string" ? m.content : m.content.map((p) => p.text ?? "").join("")))
-    .join("\n");
-const json = (value: unknown) => ({ kind: "text" as const, text: JSON.stringify(value) });
 
 describe("graph strategy", () => {
   it("runs the protocol: router, survey, fixed outline, rubric, INITPLAN, planner loop, gate, writer", async () => {

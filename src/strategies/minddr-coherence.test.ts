@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { Reply } from "../../test/fake-openai/types.ts";
 import { sectionAnswer } from "../../test/research/minddr-answers.ts";
-import type { ChatBody } from "../../test/research/model-script.ts";
+import { json, userText } from "../../test/research/replies.ts";
 import { type ResearchWorld, startResearchWorld } from "../../test/research/world.ts";
 import { citedEvidenceIds } from "../agents/coherence-revisions.ts";
 import { citedNumbers } from "../core/citations.ts";
@@ -17,13 +17,6 @@ afterEach(async () => {
   await world?.close();
   world = undefined;
 });
-
-const userText = (body: ChatBody) =>
-  body.messages
-    .filter((m) => m.role !== "system")
-    .map((m) => (typeof m.content === "string" ? m.content : m.content.map((p) => p.text ?? "").join("")))
-    .join("\n");
-const json = (value: unknown): Reply => ({ kind: "text", text: JSON.stringify(value) });
 
 /** A long section: the default cited paragraph, a long middle paragraph and a closing one. */
 function longSection(user: string): Reply {

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { Reply } from "../../test/fake-openai/types.ts";
 import { minddrPlannerAnswer, searchStepAnswer } from "../../test/research/minddr-answers.ts";
 import type { ChatBody } from "../../test/research/model-script.ts";
+import { json, userText } from "../../test/research/replies.ts";
 import { type ResearchWorld, startResearchWorld } from "../../test/research/world.ts";
 import { DEFAULT_MAX_STEPS } from "../agents/deep-searcher.ts";
 
@@ -18,12 +19,6 @@ afterEach(async () => {
 });
 
 const query = "How is topic adoption changing?";
-const userText = (body: ChatBody) =>
-  body.messages
-    .filter((m) => m.role !== "system")
-    .map((m) => (typeof m.content === "string" ? m.content : m.content.map((p) => p.text ?? "").join("")))
-    .join("\n");
-const json = (value: unknown): Reply => ({ kind: "text", text: JSON.stringify(value) });
 const withFields = (reply: Reply, fields: Record<string, unknown>): Reply =>
   reply.kind === "text" ? json({ ...JSON.parse(reply.text), ...fields }) : reply;
 const subtaskOf = (user: string) => /Your subtask: (Aspect \d+)/.exec(user)?.[1] ?? "?";

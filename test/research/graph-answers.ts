@@ -4,6 +4,7 @@
  */
 
 import type { Reply } from "../fake-openai/types.ts";
+import { json } from "./replies.ts";
 
 /** A plan node as the planner prompt lists it. */
 export interface ListedNode {
@@ -50,8 +51,6 @@ export function proposal(n: ListedNode) {
     ...(n.sections.length ? { sections: n.sections } : {}),
   };
 }
-
-const json = (value: unknown): Reply => ({ kind: "text", text: JSON.stringify(value) });
 
 /** Options of the graph answers. */
 export interface GraphScriptOptions {

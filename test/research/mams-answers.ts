@@ -8,11 +8,10 @@
 
 import { EXHAUSTED_LINE, MAMS_MARKERS } from "../../src/strategies/mams-prompts.ts";
 import type { Reply } from "../fake-openai/types.ts";
+import { json } from "./replies.ts";
 
 /** Marker lines of the mams agents' system prompts. */
 export { MAMS_MARKERS };
-
-const json = (value: unknown): Reply => ({ kind: "text", text: JSON.stringify(value) });
 
 /** The `<tag>` block of a prompt. */
 const block = (user: string, tag: string) =>

@@ -5,6 +5,7 @@
  */
 
 import type { Reply } from "../fake-openai/types.ts";
+import { json } from "./replies.ts";
 
 /** Options of the minddr answers. */
 export interface MinddrScriptOptions {
@@ -20,7 +21,6 @@ export interface MinddrScriptOptions {
 
 /** Evidence ids cited as `[E<n>]` in a text, in order of first appearance. */
 export const citedIds = (s: string) => [...new Set([...s.matchAll(/\[(E\d+)\]/g)].map((m) => m[1]!))];
-const json = (value: unknown): Reply => ({ kind: "text", text: JSON.stringify(value) });
 
 /** The minddr planner: `subtasks` aspects of the question. */
 export function minddrPlannerAnswer(user: string, options: MinddrScriptOptions): Reply {

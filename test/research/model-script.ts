@@ -35,6 +35,7 @@ import {
   sectionAnswer,
   subReportAnswer,
 } from "./minddr-answers.ts";
+import { systemText, userText } from "./replies.ts";
 import {
   answerJudgeAnswer,
   SMTL_MARKERS,
@@ -150,10 +151,6 @@ const ROLE_MARKERS: [ScriptRole, string][] = [
   ["mams-report", MAMS_MARKERS.report],
 ];
 
-function text(content: ChatBody["messages"][number]["content"]): string {
-  return typeof content === "string" ? content : content.map((p) => p.text ?? "").join("");
-}
-
 /** A small seeded generator (mulberry32), so chaos runs are reproducible. */
 function seeded(seed: number): () => number {
   let a = seed >>> 0;
@@ -268,14 +265,8 @@ export function createModelScript(options: ModelScriptOptions = {}): ModelScript
     },
     async handler(request) {
       const body = request.body as ChatBody;
-      const system = body.messages
-        .filter((m) => m.role === "system")
-        .map((m) => text(m.content))
-        .join("\n");
-      const user = body.messages
-        .filter((m) => m.role !== "system")
-        .map((m) => text(m.content))
-        .join("\n");
+      const system = systemText(body);
+      const user = userText(body);
       const role = ROLE_MARKERS.find(([, marker]) => system.includes(marker))?.[0];
       if (!role) {
         unexpected.push(`unrecognised role: ${system.slice(0, 200)}`);

@@ -8,6 +8,7 @@
 
 import { MODE_LINES } from "../../src/strategies/smtl-prompts.ts";
 import type { Reply } from "../fake-openai/types.ts";
+import { json } from "./replies.ts";
 
 /** Marker lines of the smtl calls' system prompts (each names what the call must do). */
 export const SMTL_MARKERS = {
@@ -18,7 +19,6 @@ export const SMTL_MARKERS = {
   judge: "You grade answers to hard search questions against a reference answer.",
 } as const;
 
-const json = (value: unknown): Reply => ({ kind: "text", text: JSON.stringify(value) });
 const ids = (s: string) => [...new Set([...s.matchAll(/\[(E\d+)\]/g)].map((m) => m[1]!))];
 
 /** The plan: two goals, three searches at once (queries 1, 4 and 7 reach pages 1–11). */

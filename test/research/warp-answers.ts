@@ -5,14 +5,13 @@
  */
 
 import type { Reply } from "../fake-openai/types.ts";
+import { json } from "./replies.ts";
 
 /** Options of the warp answers. */
 export interface WarpScriptOptions {
   /** Expansions the deepening policy makes before it terminates. Default 1. */
   warpExpansions?: number;
 }
-
-const json = (value: unknown): Reply => ({ kind: "text", text: JSON.stringify(value) });
 
 /** The three level-1 sections of the outline. */
 export const WARP_SECTIONS = ["Costs and prices", "Supply and chemistry", "Storage and grid"];
