@@ -7,8 +7,7 @@
 import type { EventOf } from "../core/events.ts";
 import type { ReportDocument } from "../core/report.ts";
 import type { RunStatus } from "../core/run.ts";
-import { sourceLocator } from "../core/source.ts";
-import type { AskCitation, AskEvidence } from "../strategies/smtl-answer.ts";
+import { type AskCitation, type AskEvidence, citedPassages } from "../strategies/smtl-answer.ts";
 import type { ResearchHandle, ResearchOptions, ResearchResult } from "./research-handle.ts";
 
 export type { AskCitation, AskEvidence } from "../strategies/smtl-answer.ts";
@@ -89,22 +88,9 @@ function passages(report: ReportDocument | null, citations: readonly AskCitation
   if (!report) return [];
   const evidence = new Map(report.evidence.map((e) => [e.id, e]));
   const sources = new Map(report.sources.map((s) => [s.id, s]));
-  return citations.flatMap((c) =>
-    c.evidence.flatMap((id) => {
-      const e = evidence.get(id);
-      const source = e ? sources.get(e.sourceId) : undefined;
-      if (!e || !source) return [];
-      return [
-        {
-          id,
-          citation: c.number,
-          text: e.text,
-          title: source.title,
-          locator: sourceLocator(source),
-          retrievedBy: e.retrievedBy,
-          ...(e.query ? { query: e.query } : {}),
-        },
-      ];
-    }),
+  return citedPassages(
+    citations,
+    (id) => evidence.get(id),
+    (id) => sources.get(id),
   );
 }

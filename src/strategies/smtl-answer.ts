@@ -10,7 +10,7 @@ import { exceededLimit } from "../core/budget.ts";
 import { citationPass } from "../core/citations.ts";
 import { isDossierError } from "../core/errors.ts";
 import { createOutline } from "../core/outline.ts";
-import { type Evidence, sourceLocator } from "../core/source.ts";
+import { type Evidence, type Source, sourceLocator } from "../core/source.ts";
 import { assembleReport, type ReportPart } from "./report-assembly.ts";
 import { finalPrompt, finalSystem } from "./smtl-prompts.ts";
 import {
@@ -90,6 +90,32 @@ export interface FinishOptions {
 
 const NO_ANSWER = "No answer could be formed from the evidence gathered.";
 
+/** The passages behind each numbered citation, with their source's title and locator. */
+export function citedPassages(
+  citations: readonly AskCitation[],
+  evidenceOf: (id: string) => Evidence | undefined,
+  sourceOf: (id: string) => Source | undefined,
+): AskEvidence[] {
+  return citations.flatMap((c) =>
+    c.evidence.flatMap((id) => {
+      const e = evidenceOf(id);
+      const source = e ? sourceOf(e.sourceId) : undefined;
+      if (!e || !source) return [];
+      return [
+        {
+          id,
+          citation: c.number,
+          text: e.text,
+          title: source.title,
+          locator: sourceLocator(source),
+          retrievedBy: e.retrievedBy,
+          ...(e.query ? { query: e.query } : {}),
+        },
+      ];
+    }),
+  );
+}
+
 /** Builds the outcome and the report, and emits `answer-ready`. */
 export function finishAnswer(ctx: RunContext, options: FinishOptions): AskOutcome {
   const allowed = new Set(options.retrieved);
@@ -129,23 +155,10 @@ export function finishAnswer(ctx: RunContext, options: FinishOptions): AskOutcom
     const ref = byNumber.get(Number(n));
     return { number: Number(n), title: ref?.title ?? "", locator: ref?.locator ?? "", evidence: ids };
   });
-  const evidence: AskEvidence[] = citations.flatMap((c) =>
-    c.evidence.flatMap((id) => {
-      const e = ctx.evidence.getEvidence(id);
-      const source = e ? ctx.evidence.getSource(e.sourceId) : undefined;
-      if (!e || !source) return [];
-      return [
-        {
-          id,
-          citation: c.number,
-          text: e.text,
-          title: source.title,
-          locator: sourceLocator(source),
-          retrievedBy: e.retrievedBy,
-          ...(e.query ? { query: e.query } : {}),
-        },
-      ];
-    }),
+  const evidence = citedPassages(
+    citations,
+    (id) => ctx.evidence.getEvidence(id),
+    (id) => ctx.evidence.getSource(id),
   );
   const { figures } = options;
   ctx.emit({
