@@ -6,6 +6,7 @@
 import { DossierError } from "../../core/errors.ts";
 import type { AcademicProvider } from "./academic-result.ts";
 import { createArxivProvider } from "./arxiv.ts";
+import { baseUrlFromEnv } from "./base-url-env.ts";
 import { createOpenAlexProvider } from "./openalex.ts";
 
 /** Academic search providers. */
@@ -84,15 +85,8 @@ export function academicBaseUrlsFromEnv(
 ): Partial<Record<AcademicProviderName, string>> {
   const out: Partial<Record<AcademicProviderName, string>> = {};
   for (const name of ACADEMIC_PROVIDER_NAMES) {
-    const variable = ACADEMIC_BASE_URL_SETTINGS[name];
-    const value = env[variable]?.trim();
-    if (!value) continue;
-    if (!/^https?:\/\//i.test(value) || !URL.canParse(value)) {
-      throw new DossierError("CONFIG_INVALID", `invalid ${variable}: "${value}" (expected an http(s) URL)`, {
-        details: { setting: variable },
-      });
-    }
-    out[name] = value;
+    const value = baseUrlFromEnv(env, ACADEMIC_BASE_URL_SETTINGS[name]);
+    if (value) out[name] = value;
   }
   return out;
 }

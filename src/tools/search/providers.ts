@@ -6,6 +6,7 @@
 
 import { DossierError } from "../../core/errors.ts";
 import type { SearchProvider } from "../types.ts";
+import { baseUrlFromEnv } from "./base-url-env.ts";
 import { createBraveProvider } from "./brave.ts";
 import { createExaProvider } from "./exa.ts";
 import { createJinaProvider } from "./jina.ts";
@@ -135,15 +136,8 @@ export function searchBaseUrlsFromEnv(
   const out: Partial<Record<SearchProviderName, string>> = {};
   for (const name of SEARCH_PROVIDER_NAMES) {
     if (name === "searxng") continue;
-    const variable = SEARCH_PROVIDER_SPECS[name].baseUrlSetting;
-    const value = env[variable]?.trim();
-    if (!value) continue;
-    if (!/^https?:\/\//i.test(value) || !URL.canParse(value)) {
-      throw new DossierError("CONFIG_INVALID", `invalid ${variable}: "${value}" (expected an http(s) URL)`, {
-        details: { setting: variable },
-      });
-    }
-    out[name] = value;
+    const value = baseUrlFromEnv(env, SEARCH_PROVIDER_SPECS[name].baseUrlSetting);
+    if (value) out[name] = value;
   }
   return out;
 }
