@@ -98,11 +98,15 @@ describe.skipIf(missing !== null)("web UI in chromium", { timeout: 120_000 }, ()
     await page.goto(link);
     await page.getByRole("heading", { name: "New research" }).waitFor();
     expect(page.url()).toBe(`${server.url}/`);
-    await context.clearCookies();
-    await page.goto(link);
-    await page.getByText("already used or has expired").waitFor();
-    await context.addCookies(cookies);
+    // Closed before signing out: the signed-in page's own requests (strategies, corpora, the
+    // estimate) must not meet a cleared cookie and log 401s.
     await page.close();
+    await context.clearCookies();
+    const again = await newPage();
+    await again.goto(link);
+    await again.getByText("already used or has expired").waitFor();
+    await context.addCookies(cookies);
+    await again.close();
   });
 
   it("starts a run from the form and shows the report with citations whose excerpts show on hover", async () => {
