@@ -13,10 +13,10 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { z } from "zod";
 import { createOutline } from "../src/core/outline.ts";
+import { assembleReport } from "../src/kit/report-assembly.ts";
 import { startServer } from "../src/server/listen.ts";
 import { createProject } from "../src/server/test-fixtures.ts";
 import { defaultWebRoot, signInLink } from "../src/server/web.ts";
-import { assembleReport } from "../src/strategies/report-assembly.ts";
 import type { StrategyDefinition } from "../src/strategies/types.ts";
 import { CHROMIUM_FLAGS } from "../test/web/browser.ts";
 

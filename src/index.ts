@@ -17,11 +17,11 @@
  * - the evaluation toolkit under `eval`.
  */
 
-export type { ResearchTools } from "./agents/research-tools.ts";
-export type { ClarifyCallback } from "./agents/router.ts";
-export type { RunContext } from "./agents/run-context.ts";
 export * from "./core/index.ts";
 export * as evaluation from "./eval/public.ts";
+export type { ResearchTools } from "./kit/research-tools.ts";
+export type { ClarifyCallback } from "./kit/router.ts";
+export type { RunContext } from "./kit/run-context.ts";
 export { type GenerateRequest, type GenerateResult, LlmClient } from "./llm/client.ts";
 export { PROVIDERS, parseModelSpec, ROLES, type Role } from "./llm/model-spec.ts";
 export { createModelRegistry, type ModelRegistry, type ModelRegistryOptions } from "./llm/registry.ts";
@@ -74,11 +74,11 @@ export {
 export { createRunManager, type RunManager } from "./server/run-manager.ts";
 export { openSqliteStore } from "./store/sqlite-store.ts";
 export type { Cache, EventLog, RunStore, Store } from "./store/types.ts";
-export { graphStrategy, minddrStrategy, offlineStrategy } from "./strategies/builtin/index.ts";
-export { mamsStrategy } from "./strategies/builtin/mams.ts";
-export { smtlStrategy } from "./strategies/builtin/smtl.ts";
+export { graphStrategy, minddrStrategy, offlineStrategy } from "./strategies/builtin.ts";
+export { mamsStrategy } from "./strategies/mams/definition.ts";
 export { createStrategyRegistry, StrategyRegistry } from "./strategies/registry.ts";
-export type { AskOutcome, SmtlFigures } from "./strategies/smtl-answer.ts";
+export type { AskOutcome, SmtlFigures } from "./strategies/smtl/answer.ts";
+export { smtlStrategy } from "./strategies/smtl/definition.ts";
 export type {
   EstimatedCall,
   ResearchOutcome,

@@ -5,13 +5,13 @@
  * rejects `done` with a clear error before any model is called.
  */
 
-import type { ClarifyCallback } from "../agents/router.ts";
 import type { Clock } from "../core/clock.ts";
 import { type DossierError, toDossierError } from "../core/errors.ts";
 import type { DossierEvent } from "../core/events.ts";
 import type { ReportDocument } from "../core/report.ts";
 import type { RunRecord, RunStatus } from "../core/run.ts";
 import type { UsageTotals } from "../core/usage.ts";
+import type { ClarifyCallback } from "../kit/router.ts";
 import type { LlmClientOptions } from "../llm/client.ts";
 import { renderMarkdown } from "../render/markdown.ts";
 import type { IndexSummary } from "../tools/corpus/types.ts";

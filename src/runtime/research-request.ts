@@ -6,7 +6,7 @@ import { z } from "zod";
 import { budgetLimitsSchema } from "../core/budget.ts";
 import { sourcesSchema } from "../core/run-options.ts";
 import { stripControlChars } from "../core/terminal-text.ts";
-import { BUILTIN_STRATEGIES } from "../strategies/builtin/index.ts";
+import { BUILTIN_STRATEGIES } from "../strategies/builtin.ts";
 
 /** Names of the built-in research strategies (more can be registered; see `StrategyRegistry`). */
 export const STRATEGIES: readonly string[] = BUILTIN_STRATEGIES.map((s) => s.name);

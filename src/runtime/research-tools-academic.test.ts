@@ -7,13 +7,13 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type FakeSearch, startFakeSearch } from "../../test/fake-search/index.ts";
 import { instantClock } from "../../test/scripted/clocks.ts";
-import type { RunContext } from "../agents/run-context.ts";
-import { actionSchemaFor, describeAction, runAction } from "../agents/search-actions.ts";
 import { EvidenceRegistry } from "../core/evidence-registry.ts";
+import type { RunContext } from "../kit/run-context.ts";
+import { actionSchemaFor, describeAction, runAction } from "../kit/search-actions.ts";
 import type { LlmClient } from "../llm/client.ts";
 import { schemaOutline } from "../llm/schema-outline.ts";
 import { schemaToJson } from "../llm/structured-mode.ts";
-import { callNames, callSchemaFor, toAction } from "../strategies/smtl-protocol.ts";
+import { callNames, callSchemaFor, toAction } from "../strategies/smtl/protocol.ts";
 import { ToolGateway } from "../tools/gateway.ts";
 import { createAcademicProviders } from "../tools/search/academic-providers.ts";
 import { createSearxngProvider } from "../tools/search/searxng.ts";

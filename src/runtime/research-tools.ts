@@ -5,8 +5,8 @@
  * fetcher refuses every request, so it provably makes no web request.
  */
 
-import type { PageReading, ResearchToolName, ResearchTools } from "../agents/research-tools.ts";
-import { unavailable } from "../agents/research-tools.ts";
+import type { PageReading, ResearchToolName, ResearchTools } from "../kit/research-tools.ts";
+import { unavailable } from "../kit/research-tools.ts";
 import type { LlmClient } from "../llm/client.ts";
 import type { LocalSearchTool } from "../tools/corpus/local-search.ts";
 import { CRAWL_PROVIDER_POLICY, crawlPage } from "../tools/crawl/crawl-page.ts";

@@ -7,11 +7,11 @@
 
 import { statSync } from "node:fs";
 import { basename, resolve } from "node:path";
-import { guessQueryLanguage } from "../agents/language.ts";
-import type { ClarifyCallback } from "../agents/router.ts";
 import { type Clock, isoDate, systemClock } from "../core/clock.ts";
 import { DossierError } from "../core/errors.ts";
 import type { ReportDocument } from "../core/report.ts";
+import { guessQueryLanguage } from "../kit/language.ts";
+import type { ClarifyCallback } from "../kit/router.ts";
 import type { ModelRegistry } from "../llm/registry.ts";
 import type { ReportFormat } from "../render/index.ts";
 import type { Store } from "../store/types.ts";

@@ -6,7 +6,6 @@
  */
 
 import { AsyncLocalStorage } from "node:async_hooks";
-import { contextMethods, type RunContext } from "../agents/run-context.ts";
 import { BudgetLedger, exceededLimit } from "../core/budget.ts";
 import { type Clock, isoDate, systemClock } from "../core/clock.ts";
 import { type DossierError, toDossierError } from "../core/errors.ts";
@@ -16,6 +15,7 @@ import { createSequentialIds, type IdGenerator } from "../core/ids.ts";
 import type { RunRecord } from "../core/run.ts";
 import { type RunOptionsInput, runOptionsSchema } from "../core/run-options.ts";
 import { addCallUsage, emptyUsage, type UsageTotals } from "../core/usage.ts";
+import { contextMethods, type RunContext } from "../kit/run-context.ts";
 import type { LlmClientOptions } from "../llm/client.ts";
 import type { ModelRegistry } from "../llm/registry.ts";
 import type { Store } from "../store/types.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { BUILTIN_STRATEGIES } from "../strategies/builtin/index.ts";
+import { BUILTIN_STRATEGIES } from "../strategies/builtin.ts";
 import { strategyOptions } from "./strategy-options.ts";
 
 describe("strategy options for the form", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { BUILTIN_STRATEGIES, graphStrategy, minddrStrategy, offlineStrategy } from "./builtin/index.ts";
+import { BUILTIN_STRATEGIES, graphStrategy, minddrStrategy, offlineStrategy } from "./builtin.ts";
 import { createStrategyRegistry, StrategyRegistry } from "./registry.ts";
 import type { StrategyDefinition } from "./types.ts";
 

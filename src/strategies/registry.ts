@@ -5,7 +5,7 @@
  */
 
 import { DossierError } from "../core/errors.ts";
-import { BUILTIN_STRATEGIES } from "./builtin/index.ts";
+import { BUILTIN_STRATEGIES } from "./builtin.ts";
 import type { StrategyDefinition } from "./types.ts";
 
 const NAME = /^[a-z][a-z0-9-]{0,39}$/;

@@ -5,11 +5,11 @@
  */
 
 import type { z } from "zod";
-import type { ResearchTools } from "../agents/research-tools.ts";
-import type { ClarifyCallback } from "../agents/router.ts";
-import type { RunContext } from "../agents/run-context.ts";
 import type { BudgetLimitName } from "../core/budget.ts";
 import type { ReportDocument } from "../core/report.ts";
+import type { ResearchTools } from "../kit/research-tools.ts";
+import type { ClarifyCallback } from "../kit/router.ts";
+import type { RunContext } from "../kit/run-context.ts";
 import type { Role } from "../llm/model-spec.ts";
 
 /**

@@ -6,7 +6,7 @@
  * quoted and cited, and keeps what the report already said.
  */
 
-import { EXHAUSTED_LINE, MAMS_MARKERS } from "../../src/strategies/mams-prompts.ts";
+import { EXHAUSTED_LINE, MAMS_MARKERS } from "../../src/strategies/mams/prompts.ts";
 import type { Reply } from "../fake-openai/types.ts";
 import { json } from "./replies.ts";
 

@@ -6,7 +6,7 @@
  * answered too, for runs that reach them.
  */
 
-import { MODE_LINES } from "../../src/strategies/smtl-prompts.ts";
+import { MODE_LINES } from "../../src/strategies/smtl/prompts.ts";
 import type { Reply } from "../fake-openai/types.ts";
 import { json } from "./replies.ts";
 

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { DossierEvent } from "../../src/core/events.ts";
 import { createDossier, type Dossier, type DossierOptions } from "../../src/runtime/dossier.ts";
-import { MODE_LINES } from "../../src/strategies/smtl-prompts.ts";
+import { MODE_LINES } from "../../src/strategies/smtl/prompts.ts";
 import { type FakeWeb, startFakeWeb } from "../fake-web/index.ts";
 import {
   type ScriptedCall,

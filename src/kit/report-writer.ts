@@ -1,0 +1,211 @@
+/**
+ * The Report agent's writing stage, shared by the strategies that outline and write: outline,
+ * one writer call per leaf section (concurrently) that sees — within a token budget per call —
+ * the findings that served its section, the task's constraints and required outputs, then the
+ * excerpts it may cite; a coherence pass; then assembly with the citation pass and checks.
+ * Each step has a fallback, so a report is written even when the model fails or the budget is
+ * spent.
+ */
+
+import PQueue from "p-queue";
+import { isDossierError } from "../core/errors.ts";
+import { createOutline, flattenOutline, outlineLeaves } from "../core/outline.ts";
+import type { ReportDocument } from "../core/report.ts";
+import type { Evidence } from "../core/source.ts";
+import { estimateTokens } from "../llm/token-estimate.ts";
+import { coherencePass } from "./coherence.ts";
+import { rankEvidence, selectEvidence } from "./evidence-select.ts";
+import { reportLabel } from "./language.ts";
+import { type PlannedOutline, proposeOutline } from "./outliner.ts";
+import { assembleReport, type ReportPart } from "./report-assembly.ts";
+import type { RunContext } from "./run-context.ts";
+import { type WrittenSection, writeSection } from "./section-writer.ts";
+import { citedInFindings, type Finding, findingsForSection, type WriterSpec } from "./writer-brief.ts";
+
+export type { Finding, WriterSpec } from "./writer-brief.ts";
+
+/** Default prompt budget of one section-writer call (findings + excerpts), in tokens. */
+export const DEFAULT_WRITER_PROMPT_TOKENS = 9000;
+/** Tokens one formatted excerpt takes at most (600 characters plus its label). */
+const EXCERPT_TOKENS = 230;
+
+/** A section to fall back on when no outline can be made (e.g. a sub-report). */
+export interface FallbackSection {
+  title: string;
+  text: string;
+  allowed: ReadonlySet<string>;
+}
+
+/** Options of {@link writeReport}. */
+export interface WriteReportOptions {
+  title: string;
+  language: string;
+  /** The reasoning trace / findings the outline is built from. */
+  trace: string;
+  evidence: readonly Evidence[];
+  fallbackSections: readonly FallbackSection[];
+  stopReason: string;
+  /** Guidance for the writer (e.g. a persistent rubric). */
+  guidance?: string;
+  /** A fixed outline to write (skips outlining). */
+  outline?: PlannedOutline;
+  /** Evidence per section. Default 16. */
+  evidencePerSection?: number;
+  /**
+   * What the research found, per section: node summaries, sub-reports, consolidation notes
+   * (conflicts, merged figures). Each writer sees the ones for its section within its budget.
+   */
+  findings?: Finding[];
+  /** The task's constraints, required outputs and time scope, shown to every writer. */
+  spec?: WriterSpec;
+  /** Prompt budget of one section-writer call (findings + excerpts), in tokens. Default 9000. */
+  promptTokens?: number;
+}
+
+/** Writes, assembles and checks the report. */
+export async function writeReport(ctx: RunContext, options: WriteReportOptions): Promise<ReportDocument> {
+  ctx.emit({ type: "phase", phase: "outlining" });
+  let planned = options.outline ?? null;
+  if (!planned) {
+    try {
+      planned = await ctx.inScope("outline", () =>
+        proposeOutline(ctx, {
+          trace: options.trace,
+          evidence: options.evidence,
+          language: options.language,
+          ...(options.guidance ? { guidance: options.guidance } : {}),
+        }),
+      );
+    } catch (error) {
+      if (isDossierError(error, "CANCELLED")) throw error;
+      ctx.emit({
+        type: "warning",
+        code: "OUTLINE_FALLBACK",
+        message: `outline failed (${isDossierError(error) ? error.code : "error"}); writing from the sub-reports`,
+      });
+    }
+  }
+  if (!planned) return fromFallback(ctx, options);
+  if (!options.outline)
+    ctx.emit({ type: "outline-update", outline: planned.outline, reason: "report outline" });
+
+  ctx.emit({ type: "phase", phase: "writing", detail: `${outlineLeaves(planned.outline).length} sections` });
+  const queue = new PQueue({ concurrency: ctx.options.concurrency });
+  const leaves = outlineLeaves(planned.outline);
+  const written = await Promise.all(
+    leaves.map((section) =>
+      queue.add(() =>
+        ctx.inScope(`section:${section.id}`, async () => {
+          const budget = options.promptTokens ?? DEFAULT_WRITER_PROMPT_TOKENS;
+          const text = `${section.title} ${section.plan}`;
+          const findings = findingsForSection({
+            findings: options.findings ?? [],
+            sectionId: section.id,
+            text,
+            maxTokens: Math.floor(budget / 2),
+          });
+          const findingTokens = findings.reduce(
+            (n, f) => n + estimateTokens(f.label) + estimateTokens(f.text),
+            0,
+          );
+          const room = Math.max(4, Math.floor((budget - findingTokens) / EXCERPT_TOKENS));
+          const evidence = selectEvidence({
+            text,
+            pool: options.evidence,
+            preferred: preferredEvidence(options.evidence, text, [
+              ...citedInFindings(findings),
+              ...(planned.evidenceHints[section.id] ?? []),
+            ]),
+            limit: Math.min(options.evidencePerSection ?? 16, room),
+          });
+          const result = await writeSection(ctx, {
+            outline: planned.outline,
+            reportTitle: planned.title,
+            section,
+            evidence,
+            language: options.language,
+            findings,
+            ...(options.spec ? { spec: options.spec } : {}),
+            ...(options.guidance ? { guidance: options.guidance } : {}),
+          });
+          ctx.emit({
+            type: "section-written",
+            sectionId: section.id,
+            title: section.title,
+            chars: result.content.length,
+            citations: (result.content.match(/\bE\d+\b/g) ?? []).length,
+          });
+          return result;
+        }),
+      ),
+    ),
+  );
+  ctx.emit({ type: "phase", phase: "editing" });
+  const coherence = await ctx.inScope("coherence", () =>
+    coherencePass(ctx, {
+      title: planned.title,
+      sections: written,
+      language: options.language,
+      ...(options.guidance ? { guidance: options.guidance } : {}),
+    }),
+  );
+  // The coherence pass may revise section openings and closings (citations kept intact).
+  const byId = new Map((coherence?.sections ?? written).map((w) => [w.sectionId, w]));
+  const union = new Set(written.flatMap((w) => [...w.allowed]));
+  const parts: ReportPart[] = [];
+  if (coherence) parts.push({ text: coherence.introduction, allowed: union });
+  for (const section of flattenOutline(planned.outline)) {
+    const heading = `${"#".repeat(section.depth + 1)} ${section.title}`;
+    const w: WrittenSection | undefined = byId.get(section.id);
+    parts.push({
+      text: w?.content ? `${heading}\n\n${w.content}` : heading,
+      allowed: w?.allowed ?? new Set(),
+    });
+  }
+  if (coherence)
+    parts.push({
+      text: `## ${reportLabel("conclusion", options.language)}\n\n${coherence.conclusion}`,
+      allowed: union,
+    });
+  return assembleReport(ctx, {
+    title: coherence?.title ?? planned.title,
+    outline: planned.outline,
+    parts,
+    language: options.language,
+    stopReason: options.stopReason,
+  });
+}
+
+/**
+ * The evidence a section writer should see first — what its findings cite and what the outline
+ * assigned — ordered by relevance to the section (ties keep that order).
+ */
+function preferredEvidence(pool: readonly Evidence[], text: string, ids: readonly string[]): string[] {
+  const byId = new Map(pool.map((e) => [e.id, e]));
+  const chosen = [...new Set(ids)].map((id) => byId.get(id)).filter((e) => e !== undefined);
+  return rankEvidence(text, chosen).map((e) => e.id);
+}
+
+function fromFallback(ctx: RunContext, options: WriteReportOptions): ReportDocument {
+  const sections = options.fallbackSections.filter((s) => s.text.trim());
+  const outline = createOutline(
+    (sections.length ? sections : [{ title: options.title, text: "", allowed: new Set<string>() }]).map(
+      (s) => ({
+        title: s.title,
+        plan: "findings of this subtask",
+      }),
+    ),
+    { maxSections: 100 },
+  );
+  const parts: ReportPart[] = sections.map((s) => ({
+    text: `## ${s.title}\n\n${s.text}`,
+    allowed: s.allowed,
+  }));
+  return assembleReport(ctx, {
+    title: options.title,
+    outline,
+    parts,
+    language: options.language,
+    stopReason: options.stopReason,
+  });
+}

@@ -1,0 +1,209 @@
+/**
+ * One planner turn of the graph strategy (assessments, a legality-checked plan change, the
+ * actions chosen) and the ephemeral-rubric refresh that closes each cycle.
+ */
+
+import { exceededLimit } from "../../core/budget.ts";
+import { isDossierError } from "../../core/errors.ts";
+import { flattenOutline } from "../../core/outline.ts";
+import type { PlanGraph } from "../../core/plan-graph.ts";
+import { checkLegality } from "../../core/plan-graph-legality.ts";
+import { formatEvidence, rankEvidence, selectEvidence } from "../../kit/evidence-select.ts";
+import type { PlannedOutline } from "../../kit/outliner.ts";
+import type { RunContext } from "../../kit/run-context.ts";
+import { servesSection } from "../../kit/writer-brief.ts";
+import type { NodeResult } from "./execute.ts";
+import { failureOf, fallback } from "./fallbacks.ts";
+import { mergeProposal, repairGraph } from "./plan.ts";
+import { planNextCycle } from "./planner.ts";
+import { type EphemeralRubric, ephemeralRubric, ephemeralRubricText } from "./rubricer.ts";
+
+/** What a planner turn needs. */
+export interface CycleInput {
+  graph: PlanGraph;
+  spec: string;
+  planned: PlannedOutline;
+  persistent: string;
+  ephemeral: EphemeralRubric | null;
+  language: string;
+  maxDepth: number;
+  iteration: number;
+  assessed: Set<string>;
+}
+
+/** One planner turn: assessments, a legality-checked plan change, and the actions chosen. */
+export async function planCycle(
+  ctx: RunContext,
+  input: CycleInput,
+): Promise<{ graph: PlanGraph; actions: string[]; synthesize: boolean } | { stop: string }> {
+  const ask = (violations?: string[]) =>
+    planNextCycle(ctx, {
+      spec: input.spec,
+      outline: input.planned.outline,
+      graph: input.graph,
+      persistentRubric: input.persistent,
+      ephemeralRubric: ephemeralRubricText(input.ephemeral),
+      language: input.language,
+      maxDepth: input.maxDepth,
+      iteration: input.iteration,
+      assessed: input.assessed,
+      ...(violations ? { violations } : {}),
+    });
+  let decision: Awaited<ReturnType<typeof ask>>;
+  try {
+    decision = await ask();
+  } catch (error) {
+    if (isDossierError(error, "CANCELLED")) throw error;
+    const limit = exceededLimit(error);
+    if (limit) return { stop: `budget:${limit}` };
+    fallback(ctx, "PLANNER_FAILED", {
+      message: `planner failed (${failureOf(error)}); the plan is kept and the ready frontier runs`,
+    });
+    return { graph: input.graph, actions: [], synthesize: false };
+  }
+  const executed = new Set(
+    input.graph.nodes.filter((n) => n.status === "done" || n.status === "failed").map((n) => n.id),
+  );
+  for (const a of decision.assessments) {
+    if (!executed.has(a.nodeId) || input.assessed.has(a.nodeId)) continue;
+    input.assessed.add(a.nodeId);
+    ctx.emit({
+      type: "node-assessed",
+      nodeId: a.nodeId,
+      verdict: a.verdict,
+      reason: a.reason,
+      iteration: input.iteration,
+    });
+  }
+  if (!decision.decision.changePlan || decision.decision.reasons.length === 0) {
+    ctx.emit({
+      type: "decision",
+      decision: "continue",
+      reason: `plan kept: ${decision.decision.explanation}`,
+    });
+    return { graph: input.graph, actions: decision.actions, synthesize: decision.synthesize };
+  }
+  let merged = mergeProposal(input.graph, decision.plan, input.maxDepth);
+  if (merged.violations.length > 0) {
+    const problems = merged.violations.map(
+      (v) => `${v.code}${v.nodeId ? ` (${v.nodeId})` : ""}: ${v.message}`,
+    );
+    ctx.emit({ type: "warning", code: "PLAN_ILLEGAL", message: `plan re-asked: ${problems.join("; ")}` });
+    try {
+      decision = await ask(problems);
+    } catch (error) {
+      if (isDossierError(error, "CANCELLED")) throw error;
+      const limit = exceededLimit(error);
+      if (limit) return { stop: `budget:${limit}` };
+      fallback(ctx, "PLANNER_FAILED", {
+        message: `re-asked planner failed (${failureOf(error)}); the plan is kept and the ready frontier runs`,
+      });
+      return { graph: input.graph, actions: [], synthesize: false };
+    }
+    merged = mergeProposal(input.graph, decision.plan, input.maxDepth);
+    if (merged.violations.length > 0) {
+      const candidate = repairGraph(merged.graph, input.maxDepth);
+      const stillIllegal = checkLegality(candidate, { maxDepth: input.maxDepth });
+      if (stillIllegal.length > 0) {
+        ctx.emit({
+          type: "warning",
+          code: "PLAN_REJECTED",
+          message: `plan rejected: ${stillIllegal.map((v) => v.code).join(", ")}`,
+        });
+        return { graph: input.graph, actions: [], synthesize: decision.synthesize };
+      }
+      merged = { graph: candidate, diff: merged.diff, violations: [] };
+      ctx.emit({
+        type: "warning",
+        code: "PLAN_REPAIRED",
+        message: "plan repaired: stale dependencies and the report node fixed",
+      });
+    }
+  }
+  ctx.emit({
+    type: "decision",
+    decision: "continue",
+    reason: `plan changed (${decision.decision.reasons.join(", ")}): ${decision.decision.explanation}`,
+  });
+  ctx.emit({ type: "plan-update", iteration: input.iteration, graph: merged.graph, diff: merged.diff });
+  return { graph: merged.graph, actions: decision.actions, synthesize: decision.synthesize };
+}
+
+/** Excerpts per section shown to the ephemeral rubric, and their length. */
+export const GAP_EXCERPTS = { perSection: 4, chars: 240 } as const;
+
+/**
+ * The evidence state by outline section, for the ephemeral rubric: per section the subtasks
+ * that served it and up to four excerpts (their own evidence first, then the most relevant of
+ * the run), each cut to 240 characters — bounded however much evidence the run holds. An
+ * excerpt is written out once: a later section that shares it names its id.
+ */
+export function evidenceBySection(
+  ctx: Pick<RunContext, "evidence">,
+  input: { graph: PlanGraph; planned: PlannedOutline; results: ReadonlyMap<string, NodeResult> },
+): string {
+  const pool = ctx.evidence.evidence();
+  const shown = new Set<string>();
+  return flattenOutline(input.planned.outline)
+    .map((s) => {
+      const nodes = input.graph.nodes.filter(
+        (n) => servesSection(n.sections, s.id) && input.results.has(n.id),
+      );
+      const own = nodes.flatMap((n) => input.results.get(n.id)!.evidenceIds);
+      const text = `${s.title} ${s.plan}`;
+      const byId = new Map(pool.map((e) => [e.id, e]));
+      const preferred = rankEvidence(
+        text,
+        own.map((id) => byId.get(id)).filter((e) => e !== undefined),
+      ).map((e) => e.id);
+      const excerpts = selectEvidence({
+        text,
+        pool,
+        preferred,
+        limit: GAP_EXCERPTS.perSection,
+        perSource: 2,
+      });
+      const served = nodes.length
+        ? `served by ${nodes.map((n) => `${n.id} (${input.results.get(n.id)!.evidenceIds.length} evidence)`).join(", ")}`
+        : "no subtask has served it yet";
+      const fresh = excerpts.filter((e) => !shown.has(e.id));
+      const again = excerpts.filter((e) => shown.has(e.id)).map((e) => `[${e.id}]`);
+      for (const e of fresh) shown.add(e.id);
+      const lines = [
+        ...(fresh.length
+          ? [formatEvidence(fresh, (id) => ctx.evidence.getSource(id), GAP_EXCERPTS.chars)]
+          : []),
+        ...(again.length ? [`also ${again.join(", ")} (above)`] : []),
+      ];
+      const body = lines.length ? lines.join("\n") : "(no relevant excerpt)";
+      return `Section ${s.id} ${s.title} — ${served}\n${body}`;
+    })
+    .join("\n\n");
+}
+
+/** Regenerates the ephemeral rubric from the evidence itself; null (warning `GAPS_FALLBACK`) when the rubricer fails. */
+export async function refreshGaps(
+  ctx: RunContext,
+  input: {
+    graph: PlanGraph;
+    planned: PlannedOutline;
+    spec: string;
+    results: ReadonlyMap<string, NodeResult>;
+    language: string;
+  },
+): Promise<EphemeralRubric | null> {
+  try {
+    return await ephemeralRubric(ctx, {
+      spec: input.spec,
+      outline: input.planned.outline,
+      evidence: evidenceBySection(ctx, input),
+      language: input.language,
+    });
+  } catch (error) {
+    if (isDossierError(error, "CANCELLED")) throw error;
+    fallback(ctx, "GAPS_FALLBACK", {
+      message: `ephemeral rubric failed (${failureOf(error)}); no gaps this cycle, research goes on`,
+    });
+    return null;
+  }
+}

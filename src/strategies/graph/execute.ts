@@ -1,0 +1,104 @@
+/**
+ * Executing ready plan nodes of the graph strategy: search nodes go to an inner Search agent,
+ * llm nodes consolidate collected evidence without retrieval. Nodes run concurrently; a node
+ * that fails is marked failed and never fails the run.
+ */
+
+import PQueue from "p-queue";
+import { isDossierError } from "../../core/errors.ts";
+import type { PlanNode } from "../../core/plan-graph.ts";
+import type { Evidence } from "../../core/source.ts";
+import type { ResearchTools } from "../../kit/research-tools.ts";
+import type { RunContext } from "../../kit/run-context.ts";
+import { consolidateEvidence } from "./evidence-consolidator.ts";
+import { innerSearch } from "./inner-searcher.ts";
+
+/** What a node leaves behind. */
+export interface NodeResult {
+  /** The inner agent's summary, or the llm node's consolidation note. */
+  summary: string;
+  evidenceIds: string[];
+}
+
+/** What executing a batch needs. */
+export interface ExecuteOptions {
+  tools: ResearchTools;
+  language: string;
+  context: string;
+  shouldStop: () => string | null;
+  /** Results of executed nodes, for llm nodes' inputs. */
+  results: ReadonlyMap<string, NodeResult>;
+  innerRounds?: number;
+  /** The persistent rubric, for inner Search agents (absent during the survey). */
+  persistentRubric?: string;
+  /** The current ephemeral gaps that concern a node's sections. */
+  gapsFor?: (node: PlanNode) => string;
+}
+
+/** Runs one node; returns its result and whether it succeeded. Never throws except on cancellation. */
+export async function executeNode(
+  ctx: RunContext,
+  node: PlanNode,
+  options: ExecuteOptions,
+): Promise<{ ok: boolean; result: NodeResult }> {
+  try {
+    if (node.type === "search") {
+      const r = await innerSearch(ctx, {
+        node,
+        tools: options.tools,
+        context: options.context,
+        language: options.language,
+        shouldStop: options.shouldStop,
+        ...(options.innerRounds ? { maxRounds: options.innerRounds } : {}),
+        ...(options.persistentRubric ? { persistentRubric: options.persistentRubric } : {}),
+        ...(options.gapsFor ? { gaps: options.gapsFor(node) } : {}),
+      });
+      return {
+        ok: r.evidence.length > 0,
+        result: { summary: r.summary, evidenceIds: r.evidence.map((e) => e.id) },
+      };
+    }
+    if (node.type === "llm") {
+      const preferred = node.deps.flatMap((d) => options.results.get(d)?.evidenceIds ?? []);
+      const r = await consolidateEvidence(ctx, {
+        node,
+        pool: ctx.evidence.evidence(),
+        preferred,
+        language: options.language,
+      });
+      return { ok: r.ok, result: { summary: r.summary, evidenceIds: r.evidence.map((e: Evidence) => e.id) } };
+    }
+    return { ok: true, result: { summary: `${node.type} node needs no execution here`, evidenceIds: [] } };
+  } catch (error) {
+    if (isDossierError(error, "CANCELLED")) throw error;
+    const code = isDossierError(error) ? error.code : "INTERNAL";
+    return { ok: false, result: { summary: `The node failed (${code}).`, evidenceIds: [] } };
+  }
+}
+
+/** Runs nodes concurrently, each in its own scope, with node-start / node-end events. */
+export async function executeBatch(
+  ctx: RunContext,
+  nodes: readonly PlanNode[],
+  options: ExecuteOptions,
+  onDone: (node: PlanNode, ok: boolean, result: NodeResult) => void,
+): Promise<void> {
+  const queue = new PQueue({ concurrency: ctx.options.concurrency });
+  await Promise.all(
+    nodes.map((node) =>
+      queue.add(() =>
+        ctx.inScope(`${node.type}:${node.id}`, async () => {
+          ctx.emit({ type: "node-start", nodeId: node.id, nodeType: node.type, title: node.title });
+          const { ok, result } = await executeNode(ctx, node, options);
+          ctx.emit({
+            type: "node-end",
+            nodeId: node.id,
+            status: ok ? "done" : "failed",
+            summary: `${result.evidenceIds.length} evidence: ${result.summary.slice(0, 200)}`,
+          });
+          onDone(node, ok, result);
+        }),
+      ),
+    ),
+  );
+}

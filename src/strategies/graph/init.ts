@@ -1,0 +1,151 @@
+/**
+ * INITPLAN of the graph strategy (Algorithm 1, line 3): after the survey, the fixed outline and
+ * the persistent rubric, the planner drafts the first real DAG from the outline. Its nodes are
+ * renumbered and normalised (known sections only, dependencies on existing or earlier new
+ * nodes, depths below every dependency, the report node last); then every level-1 section that
+ * no live search node serves gets one deterministic search node. So the research loop always
+ * starts with a search node per level-1 section, whatever the planner answers — a planner
+ * failure or an empty proposal falls back to the deterministic plan (warning `INITPLAN_FALLBACK`).
+ */
+
+import { isDossierError } from "../../core/errors.ts";
+import { flattenOutline, type Outline } from "../../core/outline.ts";
+import { nextNodeId, type PlanGraph, type PlanNodeProposal } from "../../core/plan-graph.ts";
+import { checkLegality } from "../../core/plan-graph-legality.ts";
+import type { RunContext } from "../../kit/run-context.ts";
+import { servesSection } from "../../kit/writer-brief.ts";
+import { fallback } from "./fallbacks.ts";
+import { repairGraph } from "./plan.ts";
+import { type InitialPlan, proposeInitialPlan } from "./planner.ts";
+
+/** What INITPLAN needs. */
+export interface InitPlanInput {
+  graph: PlanGraph;
+  spec: string;
+  outline: Outline;
+  persistent: string;
+  language: string;
+  maxDepth: number;
+}
+
+/**
+ * Normalises the planner's new nodes against `graph`: search and llm nodes only, fresh ids,
+ * dependencies on existing nodes or earlier kept new nodes only (an id the planner proposed
+ * always means its proposal), known section ids only, depth one
+ * below the deepest dependency (at least 2, at most `maxDepth - 1`; deeper nodes are dropped).
+ */
+export function normaliseInitialNodes(
+  graph: PlanGraph,
+  proposed: readonly PlanNodeProposal[],
+  outline: Outline,
+  maxDepth: number,
+): PlanNodeProposal[] {
+  const known = new Set(flattenOutline(outline).map((s) => s.id));
+  const depthOf = new Map(graph.nodes.filter((n) => n.status !== "pruned").map((n) => [n.id, n.depth]));
+  const reportIds = new Set(graph.nodes.filter((n) => n.type === "report").map((n) => n.id));
+  // A dependency on an id the planner proposed means that proposal, even where the id is taken.
+  const proposedIds = new Set(proposed.map((p) => p.id));
+  const rename = new Map<string, string>();
+  const out: PlanNodeProposal[] = [];
+  let next = Number(nextNodeId(graph).slice(2));
+  for (const p of proposed) {
+    if (p.type !== "search" && p.type !== "llm") continue;
+    const deps = [
+      ...new Set(
+        p.deps
+          .map((d) => rename.get(d) ?? (!proposedIds.has(d) && depthOf.has(d) && !reportIds.has(d) ? d : ""))
+          .filter((d) => d !== "" && depthOf.has(d)),
+      ),
+    ];
+    const depth = Math.max(2, ...deps.map((d) => depthOf.get(d)! + 1));
+    if (depth > maxDepth - 1) continue;
+    const id = `T-${next++}`;
+    rename.set(p.id, id);
+    depthOf.set(id, depth);
+    const sections = (p.sections ?? []).filter((s) => known.has(s));
+    out.push({
+      id,
+      type: p.type,
+      title: p.title.slice(0, 120),
+      goal: p.goal,
+      deps,
+      depth,
+      ...(sections.length ? { sections } : {}),
+      ...(p.gain !== undefined ? { gain: p.gain } : {}),
+    });
+  }
+  return out;
+}
+
+/** Level-1 sections that no live (not pruned, not failed) search node serves. */
+export function uncoveredSections(graph: PlanGraph, outline: Outline): Outline["sections"] {
+  const searches = graph.nodes.filter(
+    (n) => n.type === "search" && n.status !== "pruned" && n.status !== "failed",
+  );
+  return outline.sections.filter((s) => !searches.some((n) => servesSection(n.sections, s.id)));
+}
+
+/** One search node per uncovered level-1 section. */
+export function deterministicNodes(graph: PlanGraph, outline: Outline): PlanNodeProposal[] {
+  let next = Number(nextNodeId(graph).slice(2));
+  return uncoveredSections(graph, outline).map((s) => ({
+    id: `T-${next++}`,
+    type: "search" as const,
+    title: s.title.slice(0, 120),
+    goal: `${s.title}: ${s.plan}`.slice(0, 400),
+    deps: [],
+    depth: 2,
+    sections: [s.id],
+  }));
+}
+
+/** Builds the first plan. Never throws except on cancellation. */
+export async function initialPlan(ctx: RunContext, input: InitPlanInput): Promise<PlanGraph> {
+  let proposed: InitialPlan | null = null;
+  let failure = "";
+  try {
+    proposed = await proposeInitialPlan(ctx, {
+      spec: input.spec,
+      outline: input.outline,
+      graph: input.graph,
+      persistentRubric: input.persistent,
+      language: input.language,
+      maxDepth: input.maxDepth,
+    });
+  } catch (error) {
+    if (isDossierError(error, "CANCELLED")) throw error;
+    failure = `the planner failed (${isDossierError(error) ? error.code : "error"})`;
+  }
+  const before = new Set(input.graph.nodes.map((n) => n.id));
+  let graph = input.graph;
+  const fromModel = normaliseInitialNodes(graph, proposed?.nodes ?? [], input.outline, input.maxDepth);
+  if (fromModel.length > 0) {
+    const candidate = repairGraph({ nodes: [...graph.nodes, ...fromModel.map(pending)] }, input.maxDepth);
+    if (checkLegality(candidate, { maxDepth: input.maxDepth }).length === 0) graph = candidate;
+    else failure = "the planner's first plan could not be made legal";
+  } else if (!failure) failure = "the planner proposed no subtasks";
+  const filler = deterministicNodes(graph, input.outline);
+  if (filler.length > 0) {
+    graph = repairGraph({ nodes: [...graph.nodes, ...filler.map(pending)] }, input.maxDepth);
+    fallback(ctx, "INITPLAN_FALLBACK", {
+      message: `${failure || "the planner left sections uncovered"}; one search node added for section(s) ${filler
+        .map((n) => n.sections!.join(","))
+        .join(", ")}`,
+    });
+  }
+  const added = graph.nodes.filter((n) => !before.has(n.id)).map((n) => n.id);
+  ctx.emit({
+    type: "decision",
+    decision: "continue",
+    reason: `initial plan: ${added.length} subtask(s)${proposed?.rationale ? ` — ${proposed.rationale}` : ""}`,
+  });
+  ctx.emit({
+    type: "plan-update",
+    iteration: 0,
+    graph,
+    diff: { added, pruned: [], rewired: [], updated: [], ignored: [] },
+  });
+  return graph;
+}
+
+const pending = (p: PlanNodeProposal) => ({ ...p, status: "pending" as const });

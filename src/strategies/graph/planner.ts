@@ -1,0 +1,200 @@
+/**
+ * The graph planner (graph strategy). Once, right after the outline is fixed, it drafts the
+ * first real plan (INITPLAN): search subtasks that cover every level-1 section, with legal
+ * dependencies. Then, every cycle, it sees the task, the fixed outline, the whole current DAG
+ * with each node's results, and both rubrics; assesses each executed node, decides whether the
+ * plan must change (and only for the reasons the design allows), emits the full DAG and the
+ * frontier actions to run now, or asks for the report to be written.
+ */
+
+import { z } from "zod";
+import { type Outline, outlineToText } from "../../core/outline.ts";
+import { type PlanGraph, type PlanNode, planNodeProposalSchema } from "../../core/plan-graph.ts";
+import { languageName } from "../../kit/language.ts";
+import type { RunContext } from "../../kit/run-context.ts";
+
+/** The reasons a plan may change. */
+export const REPLAN_REASONS = [
+  "failed-or-off-topic",
+  "uncovered-sections",
+  "insufficient-depth",
+  "conflict",
+  "new-gap",
+  "changed-constraints",
+] as const;
+
+/** The planner's answer. */
+export const plannerDecisionSchema = z.object({
+  assessments: z
+    .array(
+      z.object({
+        nodeId: z.string(),
+        verdict: z
+          .enum(["HIGH", "ADEQUATE", "INSUFFICIENT"])
+          .describe("how well the node's result serves its goal"),
+        reason: z.string().min(3),
+      }),
+    )
+    .default([])
+    .describe("one assessment per executed node not assessed before"),
+  decision: z.object({
+    changePlan: z.boolean().describe("true only if one of the allowed reasons applies"),
+    reasons: z.array(z.enum(REPLAN_REASONS)).default([]),
+    explanation: z.string(),
+  }),
+  plan: z
+    .array(planNodeProposalSchema)
+    .min(1)
+    .describe("the complete DAG: every existing node, unchanged if executed, plus new ones"),
+  actions: z
+    .array(z.string())
+    .max(8)
+    .default([])
+    .describe("ids of ready nodes to run now, smallest depth and highest gain first"),
+  synthesize: z.boolean().describe("true when the evidence suffices and the report should be written now"),
+});
+/** The planner's answer. */
+export type PlannerDecision = z.infer<typeof plannerDecisionSchema>;
+
+/** One line per node for the planner's view of the DAG. */
+export function describeNode(node: PlanNode): string {
+  const result = node.result as { summary?: string; evidenceIds?: string[] } | undefined;
+  const parts = [
+    `${node.id} [${node.type}, depth ${node.depth}, ${node.status}] "${node.title}" — ${node.goal}`,
+    node.deps.length ? `deps: ${node.deps.join(", ")}` : "",
+    node.sections?.length ? `sections: ${node.sections.join(", ")}` : "",
+    result?.evidenceIds ? `evidence: ${result.evidenceIds.length}` : "",
+    result?.summary ? `result: ${result.summary.replace(/\s+/g, " ").slice(0, 400)}` : "",
+  ];
+  return parts.filter(Boolean).join("; ");
+}
+
+/** The planner's instructions. */
+export function graphPlannerSystem(
+  ctx: Pick<RunContext, "currentDate">,
+  language: string,
+  maxDepth: number,
+): string {
+  return [
+    "You maintain the research plan of a team as a directed acyclic graph of subtasks, serving a fixed report outline.",
+    "Each cycle: (1) assess every executed node not assessed before as HIGH, ADEQUATE or INSUFFICIENT with a reason;",
+    "(2) decide whether the plan must change — keep it stable unless a node failed or went off topic, an outline",
+    "section is uncovered, evidence is too shallow for a section, sources conflict and need verification, a high-value",
+    "new gap appeared, or the constraints changed; (3) emit the complete plan; (4) choose the ready nodes to run now.",
+    "Rules: node types are search (retrieve evidence), llm (deduplicate, merge or cross-check collected evidence, no",
+    "retrieval) and report; exactly one report node, last, depending on every other live node; no cycles; a node's",
+    `dependencies have strictly smaller depth; depth at most ${maxDepth}; never change an executed node; every new node`,
+    "names the outline sections it serves; merge near-duplicate subtasks. Set synthesize when the evidence suffices.",
+    `Resolve relative time against today's date, ${ctx.currentDate}. Write titles and goals in ${languageName(language)}.`,
+  ].join("\n");
+}
+
+/** Options of {@link planNextCycle}. */
+export interface PlanCycleInput {
+  spec: string;
+  outline: Outline;
+  graph: PlanGraph;
+  persistentRubric: string;
+  ephemeralRubric: string;
+  language: string;
+  maxDepth: number;
+  iteration: number;
+  /** Violations of the previous answer, when re-asking. */
+  violations?: string[];
+  /** Node ids already assessed. */
+  assessed: ReadonlySet<string>;
+}
+
+/** Asks the planner for the next cycle. */
+export async function planNextCycle(ctx: RunContext, input: PlanCycleInput): Promise<PlannerDecision> {
+  const toAssess = input.graph.nodes.filter(
+    (n) => (n.status === "done" || n.status === "failed") && !input.assessed.has(n.id),
+  );
+  const prompt = [
+    `Research question: ${ctx.query}`,
+    input.spec,
+    "",
+    "Fixed outline:",
+    outlineToText(input.outline),
+    "",
+    `Current plan (iteration ${input.iteration}):`,
+    ...input.graph.nodes.map(describeNode),
+    "",
+    `Executed nodes to assess now: ${toAssess.map((n) => n.id).join(", ") || "none"}`,
+    "",
+    "Persistent rubric:",
+    input.persistentRubric,
+    "",
+    "Current gaps (ephemeral rubric):",
+    input.ephemeralRubric,
+    ...(input.violations?.length
+      ? [
+          "",
+          "Your previous plan was not a legal DAG. Fix these problems:",
+          ...input.violations.map((v) => `- ${v}`),
+        ]
+      : []),
+  ].join("\n");
+  const { value } = await ctx.structured({
+    role: "planner",
+    schema: plannerDecisionSchema,
+    system: graphPlannerSystem(ctx, input.language, input.maxDepth),
+    prompt,
+    maxOutputTokens: 4000,
+  });
+  return value;
+}
+
+/** The first plan: new subtasks only (the survey, outline and report nodes exist already). */
+export const initialPlanSchema = z.object({
+  rationale: z.string().describe("how the subtasks cover the outline, in one or two sentences"),
+  nodes: z
+    .array(planNodeProposalSchema)
+    .max(16)
+    .default([])
+    .describe("new search and llm subtasks with new ids; every level-1 section served by a search node"),
+});
+/** The first plan. */
+export type InitialPlan = z.infer<typeof initialPlanSchema>;
+
+/** Options of {@link proposeInitialPlan}. */
+export interface InitialPlanInput {
+  spec: string;
+  outline: Outline;
+  graph: PlanGraph;
+  persistentRubric: string;
+  language: string;
+  maxDepth: number;
+}
+
+/** Asks the planner for the first plan built from the fixed outline (INITPLAN). */
+export async function proposeInitialPlan(ctx: RunContext, input: InitialPlanInput): Promise<InitialPlan> {
+  const { value } = await ctx.structured({
+    role: "planner",
+    schema: initialPlanSchema,
+    system: [
+      "You draft the first research plan of a team, now that the report outline is fixed. Propose the subtasks that",
+      "will collect the evidence each section needs: search nodes (retrieve evidence) and, where sources must be",
+      "merged or cross-checked, llm nodes (no retrieval) that depend on the searches they check. Every level-1 section",
+      "needs at least one search node naming it in its sections; merge sections that one search can serve; keep goals",
+      "specific (entities, metrics, periods). Use new ids; dependencies only on listed or earlier new nodes, with a",
+      `strictly smaller depth; depth at most ${input.maxDepth - 1}. Do not add outline or report nodes.`,
+      `Resolve relative time against today's date, ${ctx.currentDate}. Write titles and goals in ${languageName(input.language)}.`,
+    ].join("\n"),
+    prompt: [
+      `Research question: ${ctx.query}`,
+      input.spec,
+      "",
+      "Fixed outline:",
+      outlineToText(input.outline),
+      "",
+      "Plan so far:",
+      ...input.graph.nodes.map(describeNode),
+      "",
+      "Persistent rubric:",
+      input.persistentRubric,
+    ].join("\n"),
+    maxOutputTokens: 3000,
+  });
+  return value;
+}

@@ -1,0 +1,265 @@
+/**
+ * The graph strategy (seed: DuMate-DeepResearch; the default). Router → coarse phase (2–3
+ * broad search nodes, then the outline node: the Writer builds the outline from the coarse
+ * evidence and it is fixed) → persistent rubric → INITPLAN (the first real DAG from the outline:
+ * search nodes covering every level-1 section) → planner loop: assess executed nodes, re-plan
+ * the full DAG only for allowed reasons (legality-checked; an illegal plan is re-asked, then
+ * repaired or rejected), pass frontier actions through the reflection gate (the critic sees
+ * the executed nodes and their outcomes), run them concurrently (search nodes via inner Search
+ * agents that see both rubrics, llm nodes consolidate), regenerate the ephemeral rubric from
+ * the evidence — until the frontier is empty, the planner asks for the report, the rubric
+ * reports no gap, the iteration cap, or a budget. The Writer then writes from the fixed
+ * outline conditioned on the persistent rubric only, each section with the findings of the
+ * nodes that served it. Every role has a fallback (fallbacks.ts).
+ */
+
+import { exceededLimit } from "../../core/budget.ts";
+import { flattenOutline, outlineLeaves } from "../../core/outline.ts";
+import { addNodes, type PlanGraph, readyFrontier, setNodeStatus, updateNode } from "../../core/plan-graph.ts";
+import { PLAN_DEFAULT_MAX_DEPTH } from "../../core/plan-graph-legality.ts";
+import { explorationGuard } from "../../kit/exploration-budget.ts";
+import type { ResearchTools } from "../../kit/research-tools.ts";
+import { type ClarifyCallback, specToText } from "../../kit/router.ts";
+import type { RunContext } from "../../kit/run-context.ts";
+import type { ResearchOutcome } from "../types.ts";
+import { reflectionGate } from "./critic.ts";
+import { planCycle, refreshGaps } from "./cycle.ts";
+import { type ExecuteOptions, executeBatch, type NodeResult } from "./execute.ts";
+import { fixOutline, frameTask, persistentGuidance } from "./framing.ts";
+import { gapsForNode } from "./gaps.ts";
+import { initialPlan } from "./init.ts";
+import { describeNode } from "./planner.ts";
+import { writeGraphReport } from "./report.ts";
+import type { EphemeralRubric } from "./rubricer.ts";
+
+/** Options of the graph strategy. */
+export interface GraphOptions {
+  tools: ResearchTools;
+  language: string;
+  /** Planner iterations at most. Default 15. */
+  maxIterations?: number;
+  /** Deepest plan layer. Default 5. */
+  maxDepth?: number;
+  /** Revise rounds of the reflection gate. Default 2. */
+  gateRounds?: number;
+  /** Rounds of each inner Search agent (≤ 10). */
+  innerRounds?: number;
+  /** Asks the user clarifying questions (interactive use). */
+  clarify?: ClarifyCallback;
+  explorationShare?: number;
+}
+
+/** The coarse phase's plan: broad search nodes, the outline node after them, the report node last. */
+export function coarseGraph(broadQueries: readonly string[]): PlanGraph {
+  const broad = broadQueries.slice(0, 3);
+  const surveyIds = broad.map((_, i) => `T-${i + 1}`);
+  const outlineId = `T-${broad.length + 1}`;
+  return addNodes({ nodes: [] }, [
+    ...broad.map((q, i) => ({
+      id: surveyIds[i]!,
+      type: "search" as const,
+      title: `Survey: ${q}`.slice(0, 120),
+      goal: q,
+      deps: [],
+      depth: 1,
+    })),
+    {
+      id: outlineId,
+      type: "outline",
+      title: "Outline",
+      goal: "Build the report outline from the survey",
+      deps: surveyIds,
+      depth: 2,
+    },
+    {
+      id: `T-${broad.length + 2}`,
+      type: "report",
+      title: "Report",
+      goal: "Write the report",
+      deps: [...surveyIds, outlineId],
+      depth: 3,
+    },
+  ]);
+}
+
+/** Runs the graph strategy. */
+export async function runGraph(ctx: RunContext, options: GraphOptions): Promise<ResearchOutcome> {
+  const maxDepth = options.maxDepth ?? PLAN_DEFAULT_MAX_DEPTH;
+  const shouldStop = explorationGuard(ctx, options.explorationShare, { outerLoopIterations: true });
+  const results = new Map<string, NodeResult>();
+
+  ctx.emit({ type: "phase", phase: "framing" });
+  const spec = await ctx.inScope("router", () =>
+    frameTask(ctx, { language: options.language, ...(options.clarify ? { clarify: options.clarify } : {}) }),
+  );
+  const specText = specToText(spec);
+  let graph = coarseGraph(spec.broadQueries);
+  ctx.emit({ type: "plan-update", iteration: 0, graph });
+  const record = (node: { id: string }, ok: boolean, result: NodeResult) => {
+    results.set(node.id, result);
+    graph = setNodeStatus(graph, node.id, ok ? "done" : "failed", result);
+  };
+  const base: ExecuteOptions = {
+    tools: options.tools,
+    language: options.language,
+    context: `Research question: ${ctx.query}\n${specText}`,
+    shouldStop,
+    results,
+  };
+  const survey = readyFrontier(graph);
+  ctx.emit({ type: "phase", phase: "surveying", detail: `${survey.length} broad searches` });
+  for (const n of survey) graph = setNodeStatus(graph, n.id, "running");
+  await executeBatch(ctx, survey, { ...base, innerRounds: 2 }, record);
+
+  ctx.emit({ type: "phase", phase: "outlining" });
+  const outlineNode = graph.nodes.find((n) => n.type === "outline")!;
+  graph = setNodeStatus(graph, outlineNode.id, "running");
+  ctx.emit({ type: "node-start", nodeId: outlineNode.id, nodeType: "outline", title: "Outline" });
+  const planned = await ctx.inScope("outline", () => fixOutline(ctx, spec, options.language));
+  ctx.emit({ type: "outline-update", outline: planned.outline, reason: "fixed outline from the survey" });
+  const sections = `${outlineLeaves(planned.outline).length} sections`;
+  ctx.emit({ type: "node-end", nodeId: outlineNode.id, status: "done", summary: sections });
+  graph = setNodeStatus(graph, outlineNode.id, "done", { summary: sections, evidenceIds: [] });
+  ctx.emit({ type: "plan-update", iteration: 0, graph });
+  const outlineText = flattenOutline(planned.outline)
+    .map((s) => `${s.id} ${s.title}`)
+    .join("; ");
+  base.context = `${base.context}\nOutline sections: ${outlineText}`;
+
+  ctx.emit({ type: "phase", phase: "rubric" });
+  const persistent = await ctx.inScope("rubric", () =>
+    persistentGuidance(ctx, { spec: specText, planned, language: options.language }),
+  );
+  ctx.emit({ type: "rubric-update", kind: "persistent", rubric: persistent });
+  base.persistentRubric = persistent;
+
+  ctx.emit({ type: "phase", phase: "planning", detail: "initial plan" });
+  graph = await ctx.inScope("planner", () =>
+    initialPlan(ctx, {
+      graph,
+      spec: specText,
+      outline: planned.outline,
+      persistent,
+      language: options.language,
+      maxDepth,
+    }),
+  );
+
+  let ephemeral: EphemeralRubric | null = null;
+  let stopReason: string | null = null;
+  const assessed = new Set<string>();
+  const maxIterations = options.maxIterations ?? 15;
+  for (let iteration = 1; ; iteration++) {
+    if (iteration > maxIterations) {
+      stopReason = "iteration-cap";
+      break;
+    }
+    const guard = shouldStop();
+    if (guard) {
+      stopReason = guard;
+      break;
+    }
+    try {
+      ctx.budget.startIteration();
+    } catch (error) {
+      stopReason = `budget:${exceededLimit(error) ?? "iterations"}`;
+      break;
+    }
+    ctx.emit({ type: "phase", phase: "planning", detail: `iteration ${iteration}` });
+    const step = await ctx.inScope("planner", () =>
+      planCycle(ctx, {
+        graph,
+        spec: specText,
+        planned,
+        persistent,
+        ephemeral,
+        language: options.language,
+        maxDepth,
+        iteration,
+        assessed,
+      }),
+    );
+    if ("stop" in step) {
+      stopReason = step.stop;
+      break;
+    }
+    graph = step.graph;
+    if (step.synthesize) {
+      stopReason = "planner-synthesize";
+      break;
+    }
+    const frontier = readyFrontier(graph).filter((n) => n.type !== "report" && n.type !== "outline");
+    if (frontier.length === 0) {
+      stopReason = "frontier-empty";
+      break;
+    }
+    const chosen = frontier.filter((n) => step.actions.includes(n.id));
+    const actions = chosen.length > 0 ? chosen : frontier;
+
+    ctx.emit({ type: "phase", phase: "gating", detail: `${actions.length} actions` });
+    const executed = graph.nodes
+      .filter((n) => n.status === "done" || n.status === "failed")
+      .map(describeNode);
+    const gate = await ctx.inScope("gate", () =>
+      reflectionGate(ctx, {
+        actions,
+        context: base.context,
+        executed: executed.join("\n"),
+        maxRounds: options.gateRounds ?? 2,
+      }),
+    );
+    for (const r of gate.revised) graph = updateNode(graph, r.id, { title: r.title, goal: r.goal });
+    const approved = gate.approved.map((a) => graph.nodes.find((n) => n.id === a.id)!);
+    for (const n of approved) graph = setNodeStatus(graph, n.id, "running");
+    ctx.emit({ type: "plan-update", iteration, graph });
+
+    ctx.emit({
+      type: "phase",
+      phase: "researching",
+      detail: `iteration ${iteration}: ${approved.length} nodes`,
+    });
+    const gaps = ephemeral;
+    await executeBatch(
+      ctx,
+      approved,
+      {
+        ...base,
+        ...(options.innerRounds ? { innerRounds: options.innerRounds } : {}),
+        gapsFor: (node) => gapsForNode(gaps, node),
+      },
+      record,
+    );
+    ctx.emit({ type: "plan-update", iteration, graph });
+
+    ctx.emit({ type: "phase", phase: "gap-check", detail: `iteration ${iteration}` });
+    ephemeral = await ctx.inScope("rubric", () =>
+      refreshGaps(ctx, { graph, planned, spec: specText, results, language: options.language }),
+    );
+    if (ephemeral) ctx.emit({ type: "rubric-update", kind: "ephemeral", rubric: ephemeral });
+    if (ephemeral?.noFurtherRetrieval) {
+      stopReason = "no-gaps";
+      break;
+    }
+  }
+  ctx.emit({ type: "decision", decision: "stop", reason: stopReason ?? "completed" });
+
+  const report = graph.nodes.find((n) => n.type === "report" && n.status === "pending");
+  if (report) ctx.emit({ type: "node-start", nodeId: report.id, nodeType: "report", title: report.title });
+  const doc = await writeGraphReport(ctx, {
+    spec,
+    planned,
+    graph,
+    results,
+    persistent,
+    language: options.language,
+    stopReason: stopReason?.startsWith("budget:") ? stopReason : "completed",
+  });
+  if (report)
+    ctx.emit({
+      type: "node-end",
+      nodeId: report.id,
+      status: "done",
+      summary: `${doc.references.length} references`,
+    });
+  return { stopReason: doc.stopReason, report: doc };
+}

@@ -1,0 +1,78 @@
+/**
+ * The `mams` strategy (multi-agent Markov-state workflow): a search agent steers from the
+ * state ⟨memory, plan, report⟩; every observation is read in chunks by a state agent that
+ * grows the memory and a report agent that integrates it into the report, side by side.
+ */
+
+import { z } from "zod";
+import type { StrategyDefinition } from "../types.ts";
+
+/** Options of the mams strategy. */
+export const mamsOptionsSchema = z
+  .object({
+    maxTurns: z
+      .number()
+      .int()
+      .min(1)
+      .max(50)
+      .default(10)
+      .describe("tool-calling turns of the search agent at most"),
+    maxCallsPerTurn: z.number().int().min(1).max(10).default(5).describe("tool calls one turn runs at most"),
+    chunkChars: z
+      .number()
+      .int()
+      .min(1000)
+      .max(200_000)
+      .default(24_000)
+      .describe("characters per observation chunk (split on paragraph boundaries)"),
+    topK: z.number().int().min(1).max(20).default(5).describe("results per search"),
+  })
+  .strict();
+
+/** Chunks one turn's observation makes, low and high (snippets fit one chunk; pages more). */
+const CHUNKS = [1, 3] as const;
+
+/** The mams strategy. The implementation loads when a run starts. */
+export const mamsStrategy: StrategyDefinition<z.infer<typeof mamsOptionsSchema>> = {
+  name: "mams",
+  description:
+    "Memory, plan and report as the whole state: a search agent issues parallel tool calls each turn, and every observation is read in chunks by a state agent (memory) and a report agent (report) side by side.",
+  optionsSchema: mamsOptionsSchema,
+  roles: ["searcher", "state", "writer", "reader"],
+  capabilities: { needsModel: true, web: true, local: true },
+  estimate({ options, webReading }) {
+    const turns = [1, options.maxTurns] as const;
+    const chunks = [turns[0] * CHUNKS[0], turns[1] * CHUNKS[1]] as const;
+    const calls = [turns[0], turns[1] * options.maxCallsPerTurn] as const;
+    return {
+      llm: [
+        { role: "searcher", count: [turns[0] + 1, turns[1] + 1], input: 10_000, output: 500 },
+        { role: "state", count: [chunks[0], chunks[1]], input: 12_000, output: 1200 },
+        { role: "writer", count: [chunks[0], chunks[1]], input: 16_000, output: 4000 },
+        ...(webReading
+          ? [
+              {
+                role: "reader" as const,
+                count: [0, calls[1]] as [number, number],
+                input: 12_000,
+                output: 800,
+              },
+            ]
+          : []),
+      ],
+      tools: [calls[0], calls[1]],
+    };
+  },
+  async run(ctx, input) {
+    const { runMams } = await import("./run.ts");
+    const { maxTurns, maxCallsPerTurn, chunkChars, topK } = input.options;
+    return runMams(ctx, {
+      tools: input.tools,
+      language: input.language,
+      maxTurns,
+      maxCallsPerTurn,
+      chunkChars,
+      topK,
+    });
+  },
+};

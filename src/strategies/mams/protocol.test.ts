@@ -1,0 +1,117 @@
+/**
+ * Unit tests of the mams protocol: chunking on paragraph boundaries within the window, the
+ * memory merge that never drops a fact, fact ids as models write them, and the report form.
+ */
+
+import { describe, expect, it } from "vitest";
+import { mamsOptionsSchema, mamsStrategy } from "./definition.ts";
+import {
+  chunkObservation,
+  factId,
+  type MemoryFact,
+  mergeMemory,
+  onlyAppended,
+  planAsList,
+} from "./protocol.ts";
+import { normalizeReport } from "./report.ts";
+
+const para = (n: number, len: number) => `P${n} ${"x".repeat(len - String(n).length - 2)}`;
+
+describe("chunkObservation", () => {
+  it("packs whole blocks, cuts a long block between paragraphs and repeats its header", () => {
+    const blocks = [
+      { header: "[E1] A", text: para(1, 300) },
+      { header: "[E2] B", text: [para(2, 400), para(3, 400), para(4, 400)].join("\n\n") },
+      { header: "[E3] C", text: para(5, 100) },
+    ];
+    const chunks = chunkObservation(blocks, 1000);
+    for (const c of chunks) expect(c.length).toBeLessThanOrEqual(1000);
+    // No paragraph is cut: each appears whole in exactly one chunk.
+    for (const n of [1, 2, 3, 4, 5]) expect(chunks.filter((c) => c.includes(`P${n} `))).toHaveLength(1);
+    expect(chunks.join("\n")).toContain("[E2] B (continued)");
+    for (const c of chunks) expect(c).toMatch(/^\[E\d\]/);
+  });
+
+  it("cuts a paragraph longer than the window between sentences", () => {
+    const sentence = `${"word ".repeat(38)}end.`;
+    const chunks = chunkObservation([{ header: "[E1] A", text: Array(12).fill(sentence).join(" ") }], 1000);
+    expect(chunks.length).toBeGreaterThan(2);
+    for (const c of chunks) {
+      expect(c.length).toBeLessThanOrEqual(1000);
+      expect(c.trimEnd()).toMatch(/end\.$/);
+    }
+  });
+});
+
+describe("mergeMemory", () => {
+  it("never drops a fact over many merges; corrections rewrite in place", () => {
+    let memory: MemoryFact[] = [];
+    const seen: string[] = [];
+    for (let i = 1; i <= 20; i++) {
+      const reply = {
+        add: [`fact ${i} [E${i}]`, ...(i > 1 ? [`fact ${i - 1} [E${i - 1}]`] : [])],
+        correct: i % 5 === 0 ? [{ fact: `[F${i - 2}]`, text: `fact ${i - 2} corrected [E${i}]` }] : [],
+      };
+      const merged = mergeMemory(memory, reply);
+      for (const f of memory) expect(merged.memory.some((g) => g.id === f.id)).toBe(true);
+      memory = merged.memory;
+      seen.push(`F${i}`);
+    }
+    expect(memory.map((f) => f.id)).toEqual(seen);
+    expect(memory[2]!.text).toBe("fact 3 corrected [E5]");
+  });
+
+  it("keeps a correction of an unknown fact as a new fact", () => {
+    const merged = mergeMemory([{ id: "F1", text: "a" }], { add: [], correct: [{ fact: "F9", text: "b" }] });
+    expect(merged.memory).toEqual([
+      { id: "F1", text: "a" },
+      { id: "F2", text: "b" },
+    ]);
+  });
+
+  it("reads fact ids as models write them", () => {
+    expect(["F3", "f3", "[F3]", "3", " F 3 "].map(factId)).toEqual(["F3", "F3", "F3", "F3", "F3"]);
+    expect(factId("fact three")).toBeNull();
+  });
+});
+
+describe("report form", () => {
+  it("takes the title line, drops a written reference list and starts headings at level 2", () => {
+    const { title, body } = normalizeReport(
+      "# Stations\n\n# Openings\n\nText [E1].\n\n## Detail\n\nMore [E2].\n\n# References\n\n1. A page",
+      "question",
+    );
+    expect(title).toBe("Stations");
+    expect(body).toBe("## Openings\n\nText [E1].\n\n### Detail\n\nMore [E2].");
+  });
+
+  it("tells an update that only appends", () => {
+    expect(onlyAppended("## A\n\nx", "## A\n\nx\n\ny")).toBe(true);
+    expect(onlyAppended("## A\n\nx", "## A\n\nz\n\ny")).toBe(false);
+    expect(onlyAppended("", "## A")).toBe(false);
+  });
+});
+
+describe("planAsList", () => {
+  it("keeps a Markdown list and makes other lines items", () => {
+    expect(planAsList("- [x] a\n  detail\n\n1. b")).toBe("- [x] a\n  detail\n1. b");
+    expect(planAsList("Find the figures.\nThen compare them.")).toBe(
+      "- Find the figures.\n- Then compare them.",
+    );
+  });
+});
+
+describe("the mams definition", () => {
+  it("defaults to the seed's caps and estimates one search call per turn plus the final plan", () => {
+    const options = mamsOptionsSchema.parse({});
+    expect(options).toEqual({ maxTurns: 10, maxCallsPerTurn: 5, chunkChars: 24_000, topK: 5 });
+    expect(() => mamsOptionsSchema.parse({ maxCallsPerTurn: 11 })).toThrow();
+    expect(() => mamsOptionsSchema.parse({ turns: 3 })).toThrow();
+    const estimate = mamsStrategy.estimate({ options, webReading: false });
+    const count = (role: string) => estimate.llm.filter((c) => c.role === role).map((c) => c.count);
+    expect(count("searcher")).toEqual([[2, 11]]);
+    expect(count("state")).toEqual(count("writer"));
+    expect(count("reader")).toEqual([]);
+    expect(estimate.tools).toEqual([1, 50]);
+  });
+});

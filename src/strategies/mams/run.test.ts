@@ -1,0 +1,324 @@
+/**
+ * Protocol tests of the mams strategy, run through `Dossier.research` with a strict scripted
+ * model and a loopback search server: the memory never loses a fact across chunks, a report
+ * update replaces the report (corrections are kept, not appended), at most 5 calls run per
+ * turn and at most 10 turns, the spent-allowance prompt comes exactly at the limit, and the
+ * state and report agents of one chunk run at the same time.
+ */
+
+import { afterEach, describe, expect, it } from "vitest";
+import type { ScriptedCall, ScriptReply, ScriptStep } from "../../../test/scripted/scripted-model.ts";
+import { readerReply, type SmtlKit, shownIds, startSmtlKit } from "../../../test/smtl/kit.ts";
+import { citedNumbers } from "../../core/citations.ts";
+import type { DossierEvent, EventOf } from "../../core/events.ts";
+import { EXHAUSTED_LINE, MAMS_MARKERS } from "./prompts.ts";
+
+let kit: SmtlKit | undefined;
+afterEach(async () => {
+  await kit?.close();
+  kit = undefined;
+});
+
+const QUESTION = "When did the stations of the northern line open, and who designed them?";
+
+type Kind = keyof typeof MAMS_MARKERS;
+const on = (kind: Kind, reply: ScriptReply | ((call: ScriptedCall) => ScriptReply | Promise<ScriptReply>)) =>
+  ({ match: (prompt: string) => prompt.includes(MAMS_MARKERS[kind]), reply }) as ScriptStep;
+const kindOf = (call: ScriptedCall): Kind | "other" =>
+  (Object.keys(MAMS_MARKERS) as Kind[]).find((k) => call.system.includes(MAMS_MARKERS[k])) ?? "other";
+
+const searches = (...queries: string[]) => queries.map((query) => ({ tool: "web_search", query }));
+const turn = (plan: string, calls: object[]) => on("search", { json: { plan, calls } });
+const finish = on("search", { json: { plan: "- [x] every step done", calls: [] } });
+
+/** The text between `<tag>` and `</tag>` in a prompt. */
+const block = (prompt: string, tag: string) =>
+  new RegExp(`<${tag}>\\n([\\s\\S]*?)\\n</${tag}>`).exec(prompt)?.[1] ?? "";
+/** Evidence ids of the fragment a call was shown. */
+const fragmentIds = (call: ScriptedCall) => shownIds(block(call.lastUser, "fragment"));
+
+async function research(steps: ScriptStep[], strategyOptions: Record<string, unknown> = {}, budget = {}) {
+  kit = await startSmtlKit(steps);
+  const events: DossierEvent[] = [];
+  const result = await kit.dossier.research(QUESTION, {
+    strategy: "mams",
+    strategyOptions,
+    budget,
+    onEvent: (e) => events.push(e),
+  }).done;
+  const calls = kit.model.calls;
+  return { result, events, calls, kinds: calls.map(kindOf) };
+}
+
+const ofType = <T extends DossierEvent["type"]>(events: DossierEvent[], type: T) =>
+  events.filter((e): e is EventOf<T> => e.type === type);
+
+/** Every number cited in the body resolves to a reference, and no citation was dropped. */
+function expectCitationsResolve(
+  report: NonNullable<Awaited<ReturnType<typeof research>>["result"]["report"]>,
+) {
+  const numbers = citedNumbers(report.body);
+  expect(numbers.length).toBeGreaterThan(0);
+  expect(Math.max(...numbers)).toBe(report.references.length);
+  expect(report.markdown).toMatch(/\n## References\n/);
+}
+
+describe("mams: chunked state and report updates", () => {
+  it("keeps every fact across chunks (corrections rewrite in place) and replaces the report with each update", async () => {
+    let inFlight = 0;
+    let overlap = 0;
+    /** A reply after a short delay, counting how many state/report replies are under way at once. */
+    const slow = (make: (call: ScriptedCall) => ScriptReply) => async (call: ScriptedCall) => {
+      inFlight++;
+      overlap = Math.max(overlap, inFlight);
+      // Wait for the other agent of the chunk (at most a second, so agents run one after the other show as 1).
+      for (let waited = 0; inFlight < 2 && overlap < 2 && waited < 1000; waited += 10)
+        await new Promise((r) => setTimeout(r, 10));
+      await new Promise((r) => setTimeout(r, 10));
+      inFlight--;
+      return make(call);
+    };
+    const { result, events, calls, kinds } = await research(
+      [
+        turn("- [ ] opening years\n- [ ] architect", searches("station 1", "station 4")),
+        // Chunk 1: two facts, and a first report.
+        on(
+          "state",
+          slow((call) => {
+            const [a, b] = fragmentIds(call);
+            return {
+              json: {
+                add: [`Station A opened in 1901 [${a}]`, `Station B opened in 1902 [${b}]`],
+                correct: [],
+              },
+            };
+          }),
+        ),
+        on(
+          "report",
+          slow((call) => {
+            const [a] = fragmentIds(call);
+            return { json: { report: `## Openings\n\nThe first station opened in 1901 [${a}].` } };
+          }),
+        ),
+        // Chunk 2: the state agent names only what changes; the report agent rewrites its sentence.
+        on(
+          "state",
+          slow((call) => {
+            const [c] = fragmentIds(call);
+            return {
+              json: {
+                add: [`Mara Vell designed the stations [${c}]`],
+                correct: [{ fact: "F1", text: `Station A opened in 1904 [${c}]` }],
+              },
+            };
+          }),
+        ),
+        on(
+          "report",
+          slow((call) => {
+            const [c] = fragmentIds(call);
+            const [a] = shownIds(block(call.lastUser, "report"));
+            return {
+              json: {
+                report: `## Openings\n\nThe first station opened in 1904 [${c}], designed by Mara Vell [${a}, ${c}].`,
+              },
+            };
+          }),
+        ),
+        finish,
+      ],
+      { chunkChars: 1000 },
+    );
+    expect(result.status).toBe("completed");
+    expect(kinds).toEqual(["search", "report", "state", "report", "state", "search"]);
+    const stateCalls = calls.filter((c) => kindOf(c) === "state");
+    const reportCalls = calls.filter((c) => kindOf(c) === "report");
+
+    // Chunk 2's agents read the state as chunk 1 left it: both facts, the first report.
+    expect(block(stateCalls[1]!.lastUser, "memory")).toMatch(
+      /^F1\. Station A opened in 1901 .*\nF2\. Station B/,
+    );
+    expect(block(reportCalls[1]!.lastUser, "report")).toContain("opened in 1901");
+    // Fragments are disjoint windows of the observation, each at most 1000 characters.
+    const fragments = calls.filter((c) => kindOf(c) === "state").map((c) => block(c.lastUser, "fragment"));
+    for (const f of fragments) expect(f.length).toBeLessThanOrEqual(1000);
+    const first = new Set(fragmentIds(stateCalls[0]!));
+    expect(fragmentIds(stateCalls[1]!).filter((id) => first.has(id))).toEqual([]);
+
+    // The next search reads every fact: F1 corrected in place, F2 kept though chunk 2 never named it.
+    const memory = block(calls.at(-1)!.lastUser, "memory").split("\n");
+    expect(memory).toHaveLength(3);
+    expect(memory[0]).toMatch(/^F1\. Station A opened in 1904 /);
+    expect(memory[1]).toMatch(/^F2\. Station B opened in 1902 /);
+    expect(memory[2]).toMatch(/^F3\. Mara Vell designed the stations /);
+
+    // The report is the last update, not the updates appended: the 1901 figure is gone.
+    const report = result.report!;
+    expect(report.body).not.toContain("1901");
+    expect(report.body.match(/^## Openings$/gm)).toHaveLength(1);
+    expect(report.body).toContain("opened in 1904");
+    expectCitationsResolve(report);
+    expect(ofType(events, "warning").map((w) => w.code)).not.toContain("REPORT_APPENDED");
+
+    // The state and report agents of one chunk were under way at the same time.
+    expect(overlap).toBe(2);
+  });
+
+  it("counts a report update that only appends, and drops citations of evidence never shown", async () => {
+    const { result, events } = await research([
+      turn("- [ ] openings", searches("station 1")),
+      on("state", (call) => ({ json: { add: [`Station opened [${fragmentIds(call)[0]}]`], correct: [] } })),
+      on("report", (call) => ({
+        json: { report: `## Openings\n\nA station opened in 1901 [${fragmentIds(call)[0]}].` },
+      })),
+      turn("- [x] openings\n- [ ] architect", searches("station 7")),
+      on("state", { json: { add: [], correct: [] } }),
+      on("report", (call) => ({
+        json: {
+          report: `${block(call.lastUser, "report")}\n\nThe architect was Mara Vell [${fragmentIds(call)[0]}] [E999].`,
+        },
+      })),
+      finish,
+    ]);
+    const warnings = ofType(events, "warning").map((w) => w.code);
+    expect(warnings.filter((c) => c === "REPORT_APPENDED")).toHaveLength(1);
+    const report = result.report!;
+    expect(report.checks.citations.dropped).toBe(1);
+    expect(report.body).not.toContain("E999");
+    expectCitationsResolve(report);
+  });
+});
+
+describe("mams: reading pages", () => {
+  it("lists the pages found and not read; a read page's verbatim passages are a chunk like any other", async () => {
+    const READER = "You read a single web page on behalf of a researcher";
+    const { result, calls } = await research([
+      turn("- [ ] openings", searches("station 1")),
+      on("report", (call) => ({ json: { report: `## Openings\n\nOpened [${fragmentIds(call)[0]}].` } })),
+      on("state", { json: { add: [], correct: [] } }),
+      on("search", (call) => {
+        const url = /^- Station 2 — (\S+)$/m.exec(call.lastUser)?.[1];
+        return {
+          json: { plan: "- [ ] architect", calls: [{ tool: "read_page", url, goal: "the architect" }] },
+        };
+      }),
+      { match: (prompt: string) => prompt.includes(READER), reply: readerReply },
+      on("report", (call) => ({
+        json: { report: `## Openings\n\nDesigned by Mara Vell [${fragmentIds(call).join(", ")}].` },
+      })),
+      on("state", { json: { add: [], correct: [] } }),
+      finish,
+    ]);
+    const [, second, third] = calls.filter((c) => kindOf(c) === "search").map((c) => c.lastUser);
+    expect(third).toContain("- Station 1 — http");
+    expect(third).not.toMatch(/^- Station 2 — /m);
+    expect(result.stopReason).toBe("completed");
+    expect(second).toMatch(/Pages found but not read yet[^\n]*\n- Station 1 — http/);
+    const lastReport = calls.filter((c) => kindOf(c) === "report")[1]!;
+    expect(block(lastReport.lastUser, "fragment")).toMatch(
+      /^\[E\d+\] Station 2 — \S+\/page\/2 \(from read_page /,
+    );
+    expect(result.report!.body).toContain("Mara Vell");
+    expectCitationsResolve(result.report!);
+  });
+});
+
+describe("mams: turns and the tool-call allowance", () => {
+  it("runs at most 5 calls per turn and at most 10 turns; the spent-allowance prompt comes exactly after the 10th", async () => {
+    let q = 0;
+    const seven = () => searches(...Array.from({ length: 7 }, () => `station ${++q}`));
+    const steps: ScriptStep[] = [];
+    for (let t = 0; t < 10; t++) {
+      steps.push(on("search", () => ({ json: { plan: `- [ ] turn ${t + 1}`, calls: seven() } })));
+      steps.push(on("state", { json: { add: [], correct: [] } }));
+      steps.push(
+        on("report", (call) => ({
+          json: { report: `## Findings\n\nStations opened [${fragmentIds(call)[0]}].` },
+        })),
+      );
+    }
+    steps.push(on("search", { json: { plan: "- [x] final plan", calls: [] } }));
+    const { result, events, calls, kinds } = await research(steps);
+
+    expect(kinds.filter((k) => k === "search")).toHaveLength(11);
+    const stepEnds = ofType(events, "step-end");
+    expect(stepEnds.map((e) => e.toolCalls)).toEqual(Array(10).fill(5));
+    expect(kit!.queries).toHaveLength(50);
+    expect(ofType(events, "warning").filter((w) => w.code === "CALLS_CAPPED")).toHaveLength(10);
+
+    const searchPrompts = calls.filter((c) => kindOf(c) === "search").map((c) => c.lastUser);
+    searchPrompts.slice(0, 10).forEach((p, i) => {
+      expect(p).not.toContain(EXHAUSTED_LINE);
+      expect(p).toContain(`Tool-calling turns left: ${10 - i} of 10`);
+    });
+    expect(searchPrompts[10]).toMatch(new RegExp(`^${EXHAUSTED_LINE}`));
+    expect(searchPrompts[10]).not.toContain("<report>");
+    expect(result.stopReason).toBe("iteration-cap");
+    expectCitationsResolve(result.report!);
+  });
+
+  it("at the tool-call budget the allowance is spent at once: the next prompt says so and the report is still written", async () => {
+    const { result, calls, kinds } = await research(
+      [
+        turn("- [ ] openings", searches("station 1", "station 4", "station 7", "station 10")),
+        on("state", { json: { add: [], correct: [] } }),
+        on("report", (call) => ({
+          json: { report: `## Openings\n\nOpened in 1901 [${fragmentIds(call)[0]}].` },
+        })),
+        on("search", { json: { plan: "- [x] openings", calls: searches("station 2") } }),
+      ],
+      {},
+      { maxToolCalls: 3 },
+    );
+    expect(kinds).toEqual(["search", "report", "state", "search"]);
+    expect(kit!.queries).toHaveLength(3);
+    expect(calls[0]!.lastUser).toContain("this turn may run up to 3 call(s)");
+    expect(calls[3]!.lastUser).toMatch(new RegExp(`^${EXHAUSTED_LINE}`));
+    expect(result.stopReason).toBe("budget:toolCalls");
+    expectCitationsResolve(result.report!);
+  });
+});
+
+describe("mams: budgets and fallbacks", () => {
+  it("stops exploring at the token budget and still writes the report from the state", async () => {
+    const { result, kinds, events } = await research(
+      [
+        on("search", {
+          json: { plan: "- [ ] openings", calls: searches("station 1") },
+          usage: { input: 89_950, output: 100 },
+        }),
+        on("state", { json: { add: [], correct: [] }, usage: { input: 10, output: 10 } }),
+        on("report", (call) => ({
+          json: { report: `## Openings\n\nOpened in 1901 [${fragmentIds(call)[0]}].` },
+          usage: { input: 10, output: 10 },
+        })),
+      ],
+      {},
+      { maxTokens: 100_000 },
+    );
+    expect(kinds).toEqual(["search", "report", "state"]);
+    expect(result.status).toBe("completed");
+    expect(result.stopReason).toBe("budget:tokens");
+    expect(ofType(events, "decision").at(-1)?.reason).toMatch(/^budget:tokens: finishing the report/);
+    expectCitationsResolve(result.report!);
+  });
+
+  it("a report agent that never answers in form keeps the report; a run without one lists its evidence", async () => {
+    const { result, events } = await research([
+      turn("- [ ] openings", searches("station 1")),
+      on("state", (call) => ({ json: { add: [`Opened in 1901 [${fragmentIds(call)[0]}]`], correct: [] } })),
+      on("report", "no report today"),
+      on("report", "still none"),
+      on("report", "none"),
+      finish,
+    ]);
+    const warnings = ofType(events, "warning").map((w) => w.code);
+    expect(warnings).toContain("REPORT_FALLBACK");
+    expect(warnings).toContain("EXTRACTIVE_REPORT");
+    expect(result.status).toBe("completed");
+    const report = result.report!;
+    expect(report.notice).toMatch(/evidence gathered is listed/);
+    expectCitationsResolve(report);
+  });
+});

@@ -1,0 +1,234 @@
+/**
+ * The minddr strategy (seed: MindDR §3.1): a Planning agent analyses the intent and splits the
+ * question into 3–8 independent subtasks; one DeepSearch agent per subtask runs concurrently,
+ * each in its own context but reading the shared XoT memory (the planner's rationale and the
+ * other agents' findings); the Report agent reads the XoT memory and the tool memory (all
+ * evidence), outlines, writes each section in its own call with the sub-reports and the
+ * evidence relevant to it, runs a coherence pass over the whole draft, and hands the draft to
+ * the shared citation pass and checks. Every XoT entry is an `xot-add` event.
+ *
+ * Fallbacks, each a `warning` event, so no single role's failure ends a run without a report:
+ * - planner fails → the question is researched as one subtask (`PLAN_FALLBACK`);
+ * - a search step fails → that agent stops and reports what it has (`SEARCH_STEP_FALLBACK`);
+ * - the page reader fails → the page stays unread, the agent goes on (`READER_FALLBACK`);
+ * - a sub-report fails → an extractive list of the agent's best evidence (`SUB_REPORT_FALLBACK`);
+ * - a DeepSearch agent fails unexpectedly → it counts as finding nothing (`SEARCH_AGENT_FAILED`);
+ * - the outline fails → the report is made of the sub-reports (`OUTLINE_FALLBACK`);
+ * - a section writer fails → an extractive summary of its evidence (`SECTION_FALLBACK`);
+ * - the coherence pass fails → no introduction or conclusion (`COHERENCE_SKIPPED`).
+ */
+
+import PQueue from "p-queue";
+import { exceededLimit } from "../../core/budget.ts";
+import { isDossierError } from "../../core/errors.ts";
+import { addNodes, type PlanGraph, setNodeStatus } from "../../core/plan-graph.ts";
+import { explorationGuard } from "../../kit/exploration-budget.ts";
+import { type Finding, writeReport } from "../../kit/report-writer.ts";
+import type { ResearchTools } from "../../kit/research-tools.ts";
+import type { RunContext } from "../../kit/run-context.ts";
+import type { ResearchOutcome } from "../types.ts";
+import { type DeepSearchResult, deepSearch } from "./deep-searcher.ts";
+import { planResearch, type ResearchPlan, type Subtask } from "./planner.ts";
+import { XotMemory } from "./xot-memory.ts";
+
+export type { ResearchOutcome } from "../types.ts";
+
+/** Options of the minddr strategy. */
+export interface MinddrOptions {
+  tools: ResearchTools;
+  /** Language code the report is written in. */
+  language: string;
+  /** Model-driven steps per DeepSearch agent after its seed step. Default 12; the budget may end it sooner. */
+  maxSteps?: number;
+  /** Share of tokens/cost/time exploration may use. Default 0.6. */
+  explorationShare?: number;
+}
+
+/** Runs the minddr strategy in a run context. */
+export async function runMinddr(ctx: RunContext, options: MinddrOptions): Promise<ResearchOutcome> {
+  const xot = new XotMemory({ onAppend: (entry) => ctx.emit({ type: "xot-add", ...entry }) });
+  const shouldStop = explorationGuard(ctx, options.explorationShare);
+  let stopReason: string | null = null;
+
+  ctx.emit({ type: "phase", phase: "planning" });
+  const plan = await ctx.inScope("planner", async () => {
+    const p = await planOrFallback(ctx, options);
+    xot.append({ agent: "planner", kind: "rationale", text: rationale(p) });
+    return p;
+  });
+  ctx.emit({
+    type: "task-framed",
+    spec: {
+      intent: plan.intent,
+      title: plan.title,
+      language: options.language,
+      currentDate: ctx.currentDate,
+      constraints: plan.constraints,
+      requiredOutputs: plan.requiredOutputs,
+      subtasks: plan.subtasks,
+    },
+  });
+
+  let graph = initialGraph(plan.subtasks);
+  ctx.emit({ type: "plan-update", iteration: 0, graph });
+
+  ctx.emit({ type: "phase", phase: "searching", detail: `${plan.subtasks.length} subtasks` });
+  const queue = new PQueue({ concurrency: ctx.options.concurrency });
+  const results = await Promise.all(
+    plan.subtasks.map((subtask, i) =>
+      queue.add(
+        (): Promise<DeepSearchResult> =>
+          ctx.inScope(`search:T-${i + 1}`, async () => {
+            const nodeId = `T-${i + 1}`;
+            ctx.emit({ type: "node-start", nodeId, nodeType: "search", title: subtask.title });
+            graph = setNodeStatus(graph, nodeId, "running");
+            // The agent checks the exploration guard before each model step; its seed step always runs.
+            const result = await searchOrNothing(ctx, nodeId, subtask, () =>
+              deepSearch(ctx, {
+                nodeId,
+                subtask,
+                tools: options.tools,
+                xot,
+                language: options.language,
+                ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
+                shouldStop,
+              }),
+            );
+            if (result.stopReason.startsWith("budget:") && !stopReason) stopReason = result.stopReason;
+            const failed = result.evidence.length === 0;
+            graph = setNodeStatus(graph, nodeId, failed ? "failed" : "done", {
+              evidence: result.evidence.length,
+            });
+            ctx.emit({
+              type: "node-end",
+              nodeId,
+              status: failed ? "failed" : "done",
+              summary: `${result.evidence.length} evidence, ${result.toolCalls} tool calls (${result.failedCalls} failed), ${result.steps} steps, stop: ${result.stopReason}`,
+            });
+            return result;
+          }),
+      ),
+    ),
+  );
+  const guard = shouldStop();
+  if (!stopReason && guard) stopReason = guard;
+  ctx.emit({
+    type: "decision",
+    decision: "stop",
+    reason: stopReason ? `exploration stopped: ${stopReason}` : "all subtasks finished",
+  });
+  ctx.emit({ type: "plan-update", iteration: 1, graph });
+
+  const reportNode = `T-${plan.subtasks.length + 1}`;
+  ctx.emit({ type: "node-start", nodeId: reportNode, nodeType: "report", title: "Report" });
+  const report = await writeReport(ctx, {
+    title: plan.title,
+    language: options.language,
+    trace: xot.render(),
+    evidence: ctx.evidence.evidence(),
+    findings: subReportFindings(results),
+    spec: { constraints: plan.constraints, requiredOutputs: plan.requiredOutputs },
+    fallbackSections: results.map((r) => ({
+      title: r.title,
+      text: r.subReport,
+      allowed: new Set(r.evidence.map((e) => e.id)),
+    })),
+    stopReason: stopReason ?? "completed",
+  });
+  ctx.emit({
+    type: "node-end",
+    nodeId: reportNode,
+    status: "done",
+    summary: `${report.references.length} references`,
+  });
+  return { stopReason: stopReason ?? "completed", report };
+}
+
+/** The sub-reports as findings for the writers: each writer sees the ones relevant to its section. */
+export function subReportFindings(results: readonly DeepSearchResult[]): Finding[] {
+  return results
+    .filter((r) => r.evidence.length > 0 && r.subReport.trim())
+    .map((r) => ({ label: `sub-report ${r.nodeId}: ${r.title}`, text: r.subReport }));
+}
+
+function rationale(plan: ResearchPlan): string {
+  return [
+    plan.intent,
+    ...(plan.constraints.length ? [`Constraints: ${plan.constraints.join("; ")}`] : []),
+    // Titles only: every agent's prompt carries this catalogue, and each agent knows its own goal.
+    `Subtasks: ${plan.subtasks.map((s, i) => `T-${i + 1} ${s.title}`).join("; ")}`,
+  ].join("\n");
+}
+
+function initialGraph(subtasks: readonly Subtask[]): PlanGraph {
+  return addNodes({ nodes: [] }, [
+    ...subtasks.map((s, i) => ({
+      id: `T-${i + 1}`,
+      type: "search" as const,
+      title: s.title,
+      goal: s.goal,
+      deps: [],
+      depth: 1,
+    })),
+    {
+      id: `T-${subtasks.length + 1}`,
+      type: "report" as const,
+      title: "Report",
+      goal: "Write the cited report",
+      deps: subtasks.map((_, i) => `T-${i + 1}`),
+      depth: 2,
+    },
+  ]);
+}
+
+/** Runs one agent; an unexpected failure (not cancellation) becomes an empty result. */
+async function searchOrNothing(
+  ctx: RunContext,
+  nodeId: string,
+  subtask: Subtask,
+  run: () => Promise<DeepSearchResult>,
+): Promise<DeepSearchResult> {
+  try {
+    return await run();
+  } catch (error) {
+    if (isDossierError(error, "CANCELLED") || ctx.signal.aborted) throw error;
+    const code = isDossierError(error) ? error.code : "error";
+    ctx.emit({
+      type: "warning",
+      code: "SEARCH_AGENT_FAILED",
+      message: `search agent ${nodeId} failed (${code}); going on without its findings`,
+    });
+    const noFindings = `No findings for "${subtask.title}": the search agent failed (${code}).`;
+    return {
+      nodeId,
+      title: subtask.title,
+      subReport: noFindings,
+      evidence: [],
+      steps: 0,
+      toolCalls: 0,
+      failedCalls: 0,
+      stopReason: `error:${code}`,
+    };
+  }
+}
+
+async function planOrFallback(ctx: RunContext, options: MinddrOptions): Promise<ResearchPlan> {
+  try {
+    return await planResearch(ctx, { language: options.language, tools: options.tools.available });
+  } catch (error) {
+    if (isDossierError(error, "CANCELLED")) throw error;
+    const limit = exceededLimit(error);
+    ctx.emit({
+      type: "warning",
+      code: limit ? "BUDGET_EXCEEDED" : "PLAN_FALLBACK",
+      message: `planner failed (${isDossierError(error) ? error.code : "error"}); researching the question as a single subtask`,
+    });
+    return {
+      intent: ctx.query,
+      title: ctx.query.length > 90 ? `${ctx.query.slice(0, 87)}…` : ctx.query,
+      constraints: [],
+      requiredOutputs: [],
+      subtasks: [{ title: ctx.query.slice(0, 80), goal: ctx.query, queries: [ctx.query.slice(0, 200)] }],
+    };
+  }
+}

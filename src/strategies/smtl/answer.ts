@@ -1,0 +1,233 @@
+/**
+ * The end of an smtl run: the short answer with numbered citations, the passages behind them,
+ * the run's figures, and a short report (answer + how each goal was verified) assembled by the
+ * shared citation pass — so `dossier research --strategy smtl` writes a report like any other
+ * strategy, and `ask` reads the same answer from the `answer-ready` event.
+ */
+
+import { exceededLimit } from "../../core/budget.ts";
+import { citationPass } from "../../core/citations.ts";
+import { isDossierError } from "../../core/errors.ts";
+import { createOutline } from "../../core/outline.ts";
+import { type Evidence, type Source, sourceLocator } from "../../core/source.ts";
+import { assembleReport, type ReportPart } from "../../kit/report-assembly.ts";
+import type { RunContext } from "../../kit/run-context.ts";
+import type { ResearchOutcome } from "../types.ts";
+import { finalPrompt, finalSystem } from "./prompts.ts";
+import {
+  type AnswerReply,
+  evidenceId,
+  evidenceIdsIn,
+  finalReplySchema,
+  goalId,
+  type SmtlPlan,
+} from "./protocol.ts";
+
+/** A numbered citation of the answer. */
+export interface AskCitation {
+  number: number;
+  title: string;
+  /** URL, or path with its anchor. */
+  locator: string;
+  /** The evidence ids cited under this number. */
+  evidence: string[];
+}
+
+/** A passage supporting the answer, as it was retrieved in the run. */
+export interface AskEvidence {
+  id: string;
+  /** The citation number it is cited under. */
+  citation: number;
+  text: string;
+  title: string;
+  locator: string;
+  /** The tool and call that retrieved it. */
+  retrievedBy: { tool: string; callId: string };
+  query?: string;
+}
+
+/** Figures of an smtl run. */
+export interface SmtlFigures {
+  /** Tool-calling steps (the plan step included). */
+  steps: number;
+  toolCalls: number;
+  /** toolCalls / steps; null without steps. */
+  toolCallsPerStep: number | null;
+  /** Tool calls of each step, in order. */
+  callsByStep: number[];
+  /** Model calls of the agent (plan, steps, refinements; not page reading). */
+  modelTurns: number;
+  refinements: number;
+  contextResets: number;
+  malformedActions: number;
+}
+
+/** What the smtl strategy returns: a research outcome with the short answer. */
+export interface AskOutcome extends ResearchOutcome {
+  /** The concise answer with numbered citations (`[1]`), or "" when none could be given. */
+  answer: string;
+  /** True when every goal of the plan was verified by retrieved evidence. */
+  verified: boolean;
+  citations: AskCitation[];
+  evidence: AskEvidence[];
+  figures: SmtlFigures;
+}
+
+/** Options of {@link finishAnswer}. */
+export interface FinishOptions {
+  /** The answer citing evidence ids. */
+  text: string;
+  citations: readonly string[];
+  verification: AnswerReply["verification"];
+  verified: boolean;
+  plan: SmtlPlan | null;
+  /** Evidence the run retrieved: the only evidence the answer may cite. */
+  retrieved: ReadonlySet<string>;
+  language: string;
+  stopReason: string;
+  figures: SmtlFigures;
+}
+
+const NO_ANSWER = "No answer could be formed from the evidence gathered.";
+
+/** The passages behind each numbered citation, with their source's title and locator. */
+export function citedPassages(
+  citations: readonly AskCitation[],
+  evidenceOf: (id: string) => Evidence | undefined,
+  sourceOf: (id: string) => Source | undefined,
+): AskEvidence[] {
+  return citations.flatMap((c) =>
+    c.evidence.flatMap((id) => {
+      const e = evidenceOf(id);
+      const source = e ? sourceOf(e.sourceId) : undefined;
+      if (!e || !source) return [];
+      return [
+        {
+          id,
+          citation: c.number,
+          text: e.text,
+          title: source.title,
+          locator: sourceLocator(source),
+          retrievedBy: e.retrievedBy,
+          ...(e.query ? { query: e.query } : {}),
+        },
+      ];
+    }),
+  );
+}
+
+/** Builds the outcome and the report, and emits `answer-ready`. */
+export function finishAnswer(ctx: RunContext, options: FinishOptions): AskOutcome {
+  const allowed = new Set(options.retrieved);
+  const inline = evidenceIdsIn(options.text);
+  const extra = options.citations.map(evidenceId).filter((id) => !inline.includes(id) && allowed.has(id));
+  const text = options.text.trim()
+    ? `${options.text.trim()}${extra.length ? ` [${extra.join(", ")}]` : ""}`
+    : NO_ANSWER;
+  const answerPart: ReportPart = { text, allowed };
+  const parts: ReportPart[] = [answerPart];
+  const goals = options.plan?.goals ?? [];
+  if (goals.length) {
+    const byGoal = new Map(options.verification.map((v) => [goalId(v.goal), v.evidence.map(evidenceId)]));
+    const lines = goals.map((g) => {
+      const ids = (byGoal.get(g.id) ?? []).filter((id) => allowed.has(id));
+      return `- ${g.id} (${g.status}) ${g.goal}${ids.length ? ` [${ids.join(", ")}]` : ""}`;
+    });
+    parts.push({ text: `## Goals\n\n${lines.join("\n")}`, allowed });
+  }
+  const title = ctx.query.length > 120 ? `${ctx.query.slice(0, 117)}…` : ctx.query;
+  const report = assembleReport(ctx, {
+    title,
+    outline: createOutline([
+      { title: "Answer", plan: "the short answer with its citations" },
+      ...(goals.length ? [{ title: "Goals", plan: "how each goal of the plan was verified" }] : []),
+    ]),
+    parts,
+    language: options.language,
+    stopReason: options.stopReason,
+  });
+
+  // The answer is the report's first part, so its numbers are the report's numbers.
+  const cited = citationPass({ parts: [answerPart], lookup: ctx.evidence });
+  const answer = options.text.trim() ? cited.parts[0]!.trim() : "";
+  const byNumber = new Map(report.references.map((r) => [r.number, r]));
+  const citations: AskCitation[] = Object.entries(cited.evidenceByNumber).map(([n, ids]) => {
+    const ref = byNumber.get(Number(n));
+    return { number: Number(n), title: ref?.title ?? "", locator: ref?.locator ?? "", evidence: ids };
+  });
+  const evidence = citedPassages(
+    citations,
+    (id) => ctx.evidence.getEvidence(id),
+    (id) => ctx.evidence.getSource(id),
+  );
+  const { figures } = options;
+  ctx.emit({
+    type: "answer-ready",
+    answer,
+    verified: options.verified,
+    citations,
+    evidence: evidence.map((e) => e.id),
+    steps: figures.steps,
+    toolCalls: figures.toolCalls,
+    toolCallsPerStep: figures.toolCallsPerStep,
+  });
+  return {
+    stopReason: options.stopReason,
+    report,
+    answer,
+    verified: options.verified,
+    citations,
+    evidence,
+    figures,
+  };
+}
+
+/** Evidence for the answer from evidence: passages named in the plan first, then page excerpts, then snippets. */
+function evidenceForAnswer(ctx: RunContext, plan: SmtlPlan | null, retrieved: ReadonlySet<string>, max = 60) {
+  const named = new Set(evidenceIdsIn(plan?.goals.map((g) => g.analysis ?? "").join(" ") ?? ""));
+  const all = [...retrieved].map((id) => ctx.evidence.getEvidence(id)).filter((e): e is Evidence => !!e);
+  const rank = (e: Evidence) => (named.has(e.id) ? 0 : e.retrievedBy.tool === "web_search" ? 2 : 1);
+  return all
+    .map((e, i) => ({ e, i }))
+    .sort((a, b) => rank(a.e) - rank(b.e) || a.i - b.i)
+    .slice(0, max)
+    .map(({ e }) => e);
+}
+
+/**
+ * The answer written from the evidence gathered when the loop ended without a verified one;
+ * null (with an `ANSWER_FALLBACK` warning) when no model answer could be had.
+ */
+export async function answerFromEvidence(
+  ctx: RunContext,
+  options: { plan: SmtlPlan | null; retrieved: ReadonlySet<string>; language: string },
+): Promise<{ answer: string; citations: string[] } | null> {
+  const evidence = evidenceForAnswer(ctx, options.plan, options.retrieved);
+  if (evidence.length === 0) {
+    ctx.emit({ type: "warning", code: "ANSWER_FALLBACK", message: "no evidence was gathered; no answer" });
+    return null;
+  }
+  try {
+    const { value } = await ctx.structured({
+      role: "searcher",
+      schema: finalReplySchema,
+      system: finalSystem(ctx.currentDate, options.language),
+      prompt: finalPrompt(ctx.query, options.plan, evidence),
+      maxOutputTokens: 2048,
+    });
+    const shown = new Set(evidence.map((e) => e.id));
+    return {
+      answer: value.answer,
+      citations: value.citations.map(evidenceId).filter((id) => shown.has(id)),
+    };
+  } catch (error) {
+    if (isDossierError(error, "CANCELLED") || ctx.signal.aborted) throw error;
+    const limit = exceededLimit(error);
+    ctx.emit({
+      type: "warning",
+      code: "ANSWER_FALLBACK",
+      message: `the answer from evidence failed (${limit ? `budget:${limit}` : isDossierError(error) ? error.code : "error"}); no answer`,
+    });
+    return null;
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * The `smtl` strategy (SMTL, "search more, think less"): a plan of verifiable goals, several
+ * tool calls per step run at once, plan refinement every few steps, a plan-centric context
+ * reset, and a short answer verified by the evidence it cites. `dossier ask` uses it.
+ */
+
+import { z } from "zod";
+import type { StrategyDefinition } from "../types.ts";
+
+/** Options of the smtl strategy. */
+export const smtlOptionsSchema = z
+  .object({
+    maxSteps: z
+      .number()
+      .int()
+      .min(1)
+      .max(1000)
+      .default(100)
+      .describe("tool-calling steps at most; at the cap the answer is written from the evidence"),
+    refineEvery: z.number().int().min(1).max(100).default(5).describe("steps between plan refinements"),
+    errorBudget: z
+      .number()
+      .int()
+      .min(1)
+      .max(100)
+      .default(10)
+      .describe("malformed actions tolerated before answering from the evidence"),
+    contextTokens: z
+      .number()
+      .int()
+      .min(1000)
+      .max(2_000_000)
+      .default(64_000)
+      .describe("conversation size (estimated tokens) that forces a refinement and a reset to the plan"),
+    topK: z.number().int().min(1).max(20).default(5).describe("results per web search"),
+  })
+  .strict();
+
+/** Steps the estimate assumes a question takes, at most (the seed's runs average about 60 of 100). */
+const TYPICAL_STEPS = 20;
+
+/** The smtl strategy. The implementation loads when a run starts. */
+export const smtlStrategy: StrategyDefinition<z.infer<typeof smtlOptionsSchema>> = {
+  name: "smtl",
+  description:
+    "Short verified answers to hard search questions: a plan of goals, several parallel tool calls per step, plan refinement every few steps, answer with its evidence.",
+  optionsSchema: smtlOptionsSchema,
+  roles: ["searcher", "reader"],
+  capabilities: { needsModel: true, web: true, local: true },
+  estimate({ options, webReading }) {
+    const steps = [1, Math.min(options.maxSteps, Math.max(TYPICAL_STEPS, 1))] as const;
+    const refines = [0, Math.floor(steps[1] / options.refineEvery)] as const;
+    const calls = [1, 5] as const;
+    const reads = webReading ? [0, steps[1] * 2] : [0, 0];
+    return {
+      llm: [
+        { role: "searcher", count: [steps[0] + 1, steps[1] + 1], input: 12_000, output: 600 },
+        { role: "searcher", count: [refines[0], refines[1]], input: 20_000, output: 800 },
+        { role: "reader", count: [reads[0]!, reads[1]!], input: 12_000, output: 800 },
+      ],
+      tools: [steps[0] * calls[0], steps[1] * calls[1]],
+    };
+  },
+  async run(ctx, input) {
+    const { runSmtl } = await import("./run.ts");
+    const { maxSteps, refineEvery, errorBudget, contextTokens, topK } = input.options;
+    return runSmtl(ctx, {
+      tools: input.tools,
+      language: input.language,
+      maxSteps,
+      refineEvery,
+      errorBudget,
+      contextTokens,
+      topK,
+    });
+  },
+};

@@ -1,0 +1,107 @@
+/**
+ * The `warp` strategy (AgentCPM-Report, WARP): a sparse outline, evidence-based drafting of
+ * each section in document order, then reasoning-driven deepening that expands one section at
+ * a time or terminates; optional forced expansion with trajectory pruning.
+ */
+
+import { z } from "zod";
+import type { Range, StrategyDefinition } from "../types.ts";
+
+/** Options of the warp strategy. */
+export const warpOptionsSchema = z
+  .object({
+    maxExpansions: z
+      .number()
+      .int()
+      .min(0)
+      .max(12)
+      .default(12)
+      .describe("expansions at most in the deepening phase (the policy may terminate sooner)"),
+    forceExpand: z
+      .number()
+      .int()
+      .min(1)
+      .max(12)
+      .optional()
+      .describe("forced-expansion mode: expand exactly N times, score every draft, keep the best"),
+    readPages: z
+      .number()
+      .int()
+      .min(0)
+      .max(3)
+      .default(0)
+      .describe("web pages read per section for verbatim excerpts (0: search snippets only)"),
+    scorer: z
+      .enum(["rubric", "grounding"])
+      .default("rubric")
+      .describe(
+        "scorer of the drafts in forced-expansion mode: rubric (model judge) or grounding (no model)",
+      ),
+  })
+  .strict();
+
+/** Level-1 sections, new subsections per expansion, keywords per search. */
+const SECTIONS = [3, 12] as const;
+const CHILDREN = [2, 7] as const;
+const KEYWORDS = [1, 5] as const;
+/** Rubric items judged per scored draft. */
+const RUBRIC_ITEMS = [7, 20] as const;
+
+/** The warp strategy. The implementation loads when a run starts. */
+export const warpStrategy: StrategyDefinition<z.infer<typeof warpOptionsSchema>> = {
+  name: "warp",
+  description:
+    "Writing as reasoning: a sparse outline, each section searched for and written in document order, then the draft deepened one section at a time until the policy terminates (works fully on local documents).",
+  optionsSchema: warpOptionsSchema,
+  roles: ["planner", "searcher", "writer", "reader", "rubricer", "judge"],
+  capabilities: { needsModel: true, web: true, local: true },
+  estimate({ options, webReading }) {
+    const forced = options.forceExpand;
+    const expansions = forced === undefined ? [0, options.maxExpansions] : [forced, forced];
+    const sections = [
+      SECTIONS[0] + expansions[0]! * CHILDREN[0],
+      SECTIONS[1] + expansions[1]! * CHILDREN[1],
+    ] as const;
+    // Forced: exactly N decisions. Otherwise one (an immediate TERMINATE) up to the cap.
+    const decisions: Range =
+      forced === undefined ? [Math.min(1, options.maxExpansions), expansions[1]!] : [forced, forced];
+    const drafts = [expansions[0]! + 1, expansions[1]! + 1] as const;
+    const scoring = forced !== undefined && options.scorer === "rubric";
+    const reads = webReading ? options.readPages : 0;
+    return {
+      llm: [
+        { role: "searcher", count: [1 + sections[0], 1 + sections[1]], input: 4000, output: 150 },
+        { role: "planner", count: [1, 1], input: 5000, output: 1200 },
+        { role: "writer", count: [sections[0], sections[1]], input: 9000, output: 1200 },
+        ...(reads > 0
+          ? [{ role: "reader" as const, count: [0, sections[1] * reads] as Range, input: 12000, output: 800 }]
+          : []),
+        { role: "planner", count: [decisions[0], decisions[1]], input: 14000, output: 600 },
+        ...(scoring
+          ? [
+              { role: "rubricer" as const, count: [1, 1] as [number, number], input: 1500, output: 2000 },
+              {
+                role: "judge" as const,
+                count: [drafts[0] * RUBRIC_ITEMS[0], drafts[1] * RUBRIC_ITEMS[1]] as [number, number],
+                input: 12000,
+                output: 150,
+              },
+            ]
+          : []),
+      ],
+      // One search per keyword per search tool (web, local, or both).
+      tools: [(1 + sections[0]) * KEYWORDS[0], (1 + sections[1]) * KEYWORDS[1] * 2 + sections[1] * reads],
+    };
+  },
+  async run(ctx, input) {
+    const { runWarp } = await import("./run.ts");
+    return runWarp(ctx, {
+      tools: input.tools,
+      language: input.language,
+      maxExpansions: input.options.maxExpansions,
+      scorer: input.options.scorer,
+      readPages: input.options.readPages,
+      ...(input.options.forceExpand === undefined ? {} : { forceExpand: input.options.forceExpand }),
+    });
+  },
+};
