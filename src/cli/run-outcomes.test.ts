@@ -57,6 +57,7 @@ describe("input checked before the first model call", () => {
       /plain is not a directory/,
     ],
     ["--out /dev/null", () => ["--out", "/dev/null"], /\/dev\/null: it is a device/],
+    ["a format given twice", () => ["--format", "md,html,md"], /--format: "md" is given more than once/],
     [
       "--max-cost with an unpriced model",
       () => ["--max-cost", "0.01"],

@@ -2,10 +2,12 @@
  * Writing a report's renderings to disk.
  */
 
+import { randomBytes } from "node:crypto";
 import {
   accessSync,
   constants,
   existsSync,
+  lstatSync,
   mkdirSync,
   renameSync,
   rmSync,
@@ -53,6 +55,8 @@ export function checkReportTargets(paths: readonly string[], out?: string, flag 
     new DossierError("INPUT_INVALID", `${flag}: cannot write the report to ${path}: ${why}`, {
       details: { path },
     });
+  const twice = paths.find((path, i) => paths.indexOf(path) !== i);
+  if (twice) throw refuse(twice, "two report formats would write the same file");
   if (out && existsSync(out)) {
     const stat = statSync(out);
     if (!stat.isDirectory() && !stat.isFile()) throw refuse(out, "it is a device or special file");
@@ -77,29 +81,54 @@ export function checkReportTargets(paths: readonly string[], out?: string, flag 
 }
 
 /**
- * Renders and writes each format atomically: every rendering goes to a temporary file first,
- * and only when all are written are they renamed into place — all formats or none.
+ * Renders and writes each format as one set — all formats or none. Every rendering goes to a
+ * temporary file first; only when all are written are they renamed into place, and a file
+ * already at a target is kept aside until the whole set is in place. On any failure the files
+ * of the new set are removed and the earlier ones put back.
  */
 export function writeReportFiles(
   doc: ReportDocument,
   formats: readonly ReportFormat[],
   paths: readonly string[],
 ): string[] {
+  if (formats.length !== paths.length || new Set(paths).size !== paths.length) {
+    throw new DossierError("INTERNAL", "report formats and paths do not pair one to one", {
+      details: { formats, paths },
+    });
+  }
+  const stamp = `${process.pid}.${randomBytes(4).toString("hex")}`;
   const temps: string[] = [];
+  const kept: (string | null)[] = [];
+  let placed = 0;
   try {
     formats.forEach((format, i) => {
       const path = paths[i]!;
       mkdirSync(dirname(path), { recursive: true });
-      const temp = `${path}.${process.pid}.tmp`;
+      const temp = `${path}.${stamp}.tmp`;
       temps.push(temp);
       writeFileSync(temp, renderReport(doc, format));
     });
-    temps.forEach((temp, i) => {
-      renameSync(temp, paths[i]!);
+    paths.forEach((path, i) => {
+      const earlier = existsSync(path) && lstatSync(path).isFile() ? `${path}.${stamp}.old` : null;
+      if (earlier) renameSync(path, earlier);
+      kept.push(earlier);
+      renameSync(temps[i]!, path);
+      placed++;
     });
   } catch (cause) {
-    for (const temp of temps) rmSync(temp, { force: true });
+    // Best effort: the failure that stopped the set is the one reported.
+    const quietly = (undo: () => void) => {
+      try {
+        undo();
+      } catch {}
+    };
+    kept.forEach((earlier, i) => {
+      if (i < placed) quietly(() => rmSync(paths[i]!, { force: true }));
+      if (earlier) quietly(() => renameSync(earlier, paths[i]!));
+    });
+    for (const temp of temps) quietly(() => rmSync(temp, { force: true }));
     throw cause;
   }
+  for (const earlier of kept) if (earlier) rmSync(earlier, { force: true });
   return [...paths];
 }

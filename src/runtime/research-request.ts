@@ -34,9 +34,14 @@ export const researchRequestSchema = z.object({
   /** The corpus to search (default: named after the docs folder, else "default"). */
   corpus: z.string().min(1).optional(),
   language: z.string().min(2).default("auto"),
+  /** Each format once: two renderings of one format would write the same file. */
   formats: z
     .array(z.enum(["md", "html", "json"]))
     .min(1)
+    .superRefine((formats, ctx) => {
+      const twice = formats.find((f, i) => formats.indexOf(f) !== i);
+      if (twice) ctx.addIssue({ code: "custom", message: `"${twice}" is given more than once` });
+    })
     .default(["md"]),
   budget: budgetLimitsSchema.default({}),
   /** A file base (`report` → report.md, report.html) or a directory. Default `<home>/reports/<runId>`. */

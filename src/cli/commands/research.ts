@@ -98,6 +98,8 @@ export function requestFromFlags(
     if (!["md", "html", "json"].includes(f))
       throw new DossierError("INPUT_INVALID", `--format takes md, html and json, got "${f}"`);
   }
+  const twice = formats.find((f, i) => formats.indexOf(f) !== i);
+  if (twice) throw new DossierError("INPUT_INVALID", `--format: "${twice}" is given more than once`);
   if (flags.sources && !["web", "local", "both", "local-only"].includes(flags.sources)) {
     throw new DossierError(
       "INPUT_INVALID",
