@@ -16,7 +16,7 @@ import { schemaToJson } from "../llm/structured-mode.ts";
 import { callNames, callSchemaFor, toAction } from "../strategies/smtl/protocol.ts";
 import { ToolGateway } from "../tools/gateway.ts";
 import { createAcademicProviders } from "../tools/search/academic-providers.ts";
-import { createSearxngProvider } from "../tools/search/searxng.ts";
+import { createSearchProvider } from "../tools/search/providers.ts";
 import type { ResearchToolsOptions } from "./research-tools.ts";
 import { createResearchTools } from "./research-tools.ts";
 
@@ -38,7 +38,7 @@ function tools(sources: ResearchToolsOptions["sources"], academic = true, web = 
     gateway: new ToolGateway({ clock: instantClock() }),
     llm: {} as LlmClient,
     sources,
-    searchProviders: web ? [createSearxngProvider({ baseUrl: fake.baseUrl("searxng") })] : [],
+    searchProviders: web ? [createSearchProvider("searxng", { baseUrl: fake.baseUrl("searxng") })] : [],
     ...(academic
       ? {
           academicProviders: createAcademicProviders({}, ["arxiv"], {

@@ -5,6 +5,7 @@
 
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../core/retry.ts";
 import { type BreakerPolicy, DEFAULT_BREAKER_POLICY } from "./circuit-breaker.ts";
+import { SEARCH_PROVIDER_POLICIES } from "./search/provider-limits.ts";
 
 /** How calls to one provider are governed. */
 export interface ProviderPolicy {
@@ -34,22 +35,16 @@ export interface ProviderPolicy {
 }
 
 /**
- * Defaults by provider, over {@link DEFAULT_PROVIDER_POLICY}: a self-hosted SearXNG, the local
- * corpus, page fetches (one host each) and page reads (model-bound) take more calls at once than
- * a hosted search API. arXiv's terms ask for one request every three seconds on one connection
- * (retries wait at least as long: 4 s base, ±25% jitter); OpenAlex allows ten a second.
+ * Defaults by provider, over {@link DEFAULT_PROVIDER_POLICY}: the local corpus, page fetches (one
+ * host each) and page reads (model-bound) take more calls at once than a hosted search API; the
+ * search providers' own limits (a self-hosted SearXNG takes more calls at once, arXiv one request
+ * every three seconds, OpenAlex ten a second) come from their entries (search/provider-limits.ts).
  */
 export const PROVIDER_DEFAULTS: Readonly<Record<string, Partial<ProviderPolicy>>> = {
-  searxng: { concurrency: 8 },
   corpus: { concurrency: 16 },
   http: { concurrency: 8 },
   reader: { concurrency: 8 },
-  arxiv: {
-    concurrency: 1,
-    ratePerSecond: 1 / 3,
-    retry: { ...DEFAULT_RETRY_POLICY, maxRetries: 2, baseDelayMs: 4000, jitter: 0.25 },
-  },
-  openalex: { ratePerSecond: 10 },
+  ...SEARCH_PROVIDER_POLICIES,
 };
 
 /** Defaults: 4 at once, 30 s per attempt, 2 retries, breaker after 5 failures, cached for a day. */

@@ -7,7 +7,7 @@ import { DossierError } from "../../core/errors.ts";
 import type { AcademicProvider } from "./academic-result.ts";
 import { createArxivProvider } from "./arxiv.ts";
 import { baseUrlFromEnv } from "./base-url-env.ts";
-import { createOpenAlexProvider } from "./openalex.ts";
+import { createOpenAlexProvider, OPENALEX_PROVIDER } from "./openalex.ts";
 
 /** Academic search providers. */
 export const ACADEMIC_PROVIDER_NAMES = ["arxiv", "openalex"] as const;
@@ -17,7 +17,7 @@ export type AcademicProviderName = (typeof ACADEMIC_PROVIDER_NAMES)[number];
 /** The environment variable overriding each provider's base URL. */
 export const ACADEMIC_BASE_URL_SETTINGS: Record<AcademicProviderName, string> = {
   arxiv: "ARXIV_BASE_URL",
-  openalex: "OPENALEX_BASE_URL",
+  openalex: OPENALEX_PROVIDER.baseUrlSetting,
 };
 
 /** True when `name` is an academic search provider. */

@@ -10,23 +10,33 @@
  * elements (`arxiv:doi`, `arxiv:primary_category`, …). A request the API refuses is answered
  * with a feed holding one entry whose `<id>` starts with `http://arxiv.org/api/errors` and whose
  * `<summary>` says why. The terms ask for at most one request every three seconds on a single
- * connection: the gateway's defaults for `arxiv` keep to that (PROVIDER_DEFAULTS in gateway.ts).
+ * connection: {@link ARXIV_POLICY}, the gateway's defaults for `arxiv`, keeps to that.
  */
 
 import { DossierError } from "../../core/errors.ts";
+import { DEFAULT_RETRY_POLICY } from "../../core/retry.ts";
 import { httpStatusError, networkError } from "../http-errors.ts";
-import type { ProviderCallContext, SearchRequest, TimeRange } from "../types.ts";
+import type { ProviderPolicy } from "../provider-policy.ts";
+import type { ProviderCallContext, SearchRequest } from "../types.ts";
 import { type AcademicProvider, type AcademicResult, toAcademicResults } from "./academic-result.ts";
 import { parseArxivFeed } from "./arxiv-atom.ts";
 import { endpoint, type SearchProviderOptions } from "./provider-http.ts";
+import { timeRangeStartMs } from "./time-range.ts";
 
 /** The public arXiv API. */
 export const DEFAULT_ARXIV_BASE_URL = "https://export.arxiv.org/api";
 /** Results asked for per request at most (the manual advises small slices). */
 export const ARXIV_MAX_RESULTS = 50;
 
-const DAY_MS = 86_400_000;
-const RANGE_DAYS: Record<TimeRange, number> = { day: 1, week: 7, month: 30, year: 365 };
+/**
+ * The gateway's limits for arXiv: the terms ask for one request every three seconds on one
+ * connection, and retries wait at least as long (4 s base, ±25% jitter).
+ */
+export const ARXIV_POLICY: Partial<ProviderPolicy> = {
+  concurrency: 1,
+  ratePerSecond: 1 / 3,
+  retry: { ...DEFAULT_RETRY_POLICY, maxRetries: 2, baseDelayMs: 4000, jitter: 0.25 },
+};
 
 /** Words too common to narrow an arXiv search; dropped from queries of several words. */
 const STOPWORDS = new Set(
@@ -58,7 +68,7 @@ export function arxivSearchQuery(request: Pick<SearchRequest, "query" | "timeRan
   }
   const terms = kept.map((w) => `all:${w}`);
   if (request.timeRange) {
-    const from = nowMs - RANGE_DAYS[request.timeRange] * DAY_MS;
+    const from = timeRangeStartMs(request.timeRange, nowMs);
     terms.push(`submittedDate:[${arxivStamp(from)} TO ${arxivStamp(nowMs)}]`);
   }
   return terms.join(" AND ");

@@ -1,7 +1,7 @@
 /**
  * The web search module: the `web_search` tool, result merging, and the providers (Tavily, Exa,
- * Brave, Serper, SearXNG, Jina) behind one interface; the `academic_search` tool over arXiv and
- * OpenAlex.
+ * Brave, Serper, SearXNG, Jina): entries of one table read by one HTTP provider; the
+ * `academic_search` tool over arXiv and OpenAlex.
  */
 
 export {
@@ -27,21 +27,27 @@ export {
 export { type AcademicSearchOptions, academicSearch } from "./academic-search.ts";
 export {
   ARXIV_MAX_RESULTS,
+  ARXIV_POLICY,
   arxivSearchQuery,
   createArxivProvider,
   DEFAULT_ARXIV_BASE_URL,
 } from "./arxiv.ts";
 export { type ArxivEntry, type ArxivFeed, parseArxivFeed } from "./arxiv-atom.ts";
 
-export { BRAVE_MAX_COUNT, braveSearchLang, createBraveProvider, DEFAULT_BRAVE_BASE_URL } from "./brave.ts";
-export { createExaProvider, DEFAULT_EXA_BASE_URL, timeRangeStart } from "./exa.ts";
-export { createJinaProvider, DEFAULT_JINA_BASE_URL } from "./jina.ts";
+export {
+  createHttpSearchProvider,
+  defineSearchProvider,
+  type HttpSearchProvider,
+  type HttpSearchProviderEntry,
+  type ProviderCredential,
+} from "./http-search-provider.ts";
 export { mergeSearchResults } from "./merge.ts";
 export {
   abstractFromInvertedIndex,
   createOpenAlexProvider,
   DEFAULT_OPENALEX_BASE_URL,
   OPENALEX_MAX_PER_PAGE,
+  OPENALEX_PROVIDER,
   OPENALEX_SELECT,
   type OpenAlexProviderOptions,
   openAlexSearchText,
@@ -55,8 +61,10 @@ export {
   toSearchResult,
   toSearchResults,
 } from "./provider-http.ts";
+export { SEARCH_PROVIDER_POLICIES } from "./provider-limits.ts";
 export {
   type CreateSearchProvidersOptions,
+  createSearchProvider,
   createSearchProviders,
   isSearchProviderName,
   type KeyedSearchProviderName,
@@ -70,6 +78,17 @@ export {
   searchBaseUrlsFromEnv,
 } from "./providers.ts";
 export {
+  countParam,
+  languageParam,
+  type ParamContext,
+  type ParamFunction,
+  type ParamValue,
+  queryParam,
+  type RequestParams,
+  resolveParams,
+  timeRangeParam,
+} from "./request-params.ts";
+export {
   cleanSnippet,
   cleanTitle,
   decodeEntities,
@@ -80,7 +99,6 @@ export {
   toPublishedAt,
   truncate,
 } from "./result-text.ts";
-export { createSearxngProvider, DEFAULT_SEARXNG_BASE_URL, SEARXNG_TIME_RANGE } from "./searxng.ts";
-export { createSerperProvider, DEFAULT_SERPER_BASE_URL } from "./serper.ts";
-export { createTavilyProvider, DEFAULT_TAVILY_BASE_URL, TAVILY_MAX_RESULTS } from "./tavily.ts";
+export { TIME_RANGE_DAYS, timeRangeStart, timeRangeStartMs } from "./time-range.ts";
+export { braveSearchLang, SEARXNG_TIME_RANGE, WEB_SEARCH_PROVIDERS } from "./web-provider-table.ts";
 export { type MultiSearchResult, type WebSearchOptions, webSearch, webSearchMany } from "./web-search.ts";

@@ -14,43 +14,35 @@
  */
 
 import { z } from "zod";
-import { fetchJson } from "../http-errors.ts";
-import type { ProviderCallContext, SearchRequest, TimeRange } from "../types.ts";
-import { type AcademicProvider, type AcademicResult, toAcademicResults } from "./academic-result.ts";
-import { endpoint, parseProviderBody, type SearchProviderOptions } from "./provider-http.ts";
+import { type AcademicProvider, type RawPaperFields, toAcademicResults } from "./academic-result.ts";
+import { createHttpSearchProvider, defineSearchProvider } from "./http-search-provider.ts";
+import type { SearchProviderOptions } from "./provider-http.ts";
+import { countParam, type ParamFunction } from "./request-params.ts";
+import { timeRangeStartMs } from "./time-range.ts";
 
-/** The public OpenAlex API. */
-export const DEFAULT_OPENALEX_BASE_URL = "https://api.openalex.org";
 /** OpenAlex serves at most this many results per page. */
 export const OPENALEX_MAX_PER_PAGE = 200;
 /** Fields asked for (`select`): only what a result needs. */
 export const OPENALEX_SELECT =
   "id,doi,title,display_name,publication_date,authorships,primary_location,abstract_inverted_index";
 
-const DAY_MS = 86_400_000;
-const RANGE_DAYS: Record<TimeRange, number> = { day: 1, week: 7, month: 30, year: 365 };
-
 /** Options of {@link createOpenAlexProvider}. */
-export interface OpenAlexProviderOptions extends SearchProviderOptions {
+export interface OpenAlexProviderOptions extends Omit<SearchProviderOptions, "apiKey"> {
   /** An address for OpenAlex's polite pool (`mailto=`; OPENALEX_EMAIL). */
   email?: string;
 }
 
+const text = z.string().nullish();
 const workSchema = z.object({
-  id: z.string().nullish(),
-  doi: z.string().nullish(),
-  title: z.string().nullish(),
-  display_name: z.string().nullish(),
-  publication_date: z.string().nullish(),
-  authorships: z
-    .array(z.object({ author: z.object({ display_name: z.string().nullish() }).nullish() }))
-    .nullish(),
-  primary_location: z
-    .object({ landing_page_url: z.string().nullish(), pdf_url: z.string().nullish() })
-    .nullish(),
+  id: text,
+  doi: text,
+  title: text,
+  display_name: text,
+  publication_date: text,
+  authorships: z.array(z.object({ author: z.object({ display_name: text }).nullish() })).nullish(),
+  primary_location: z.object({ landing_page_url: text, pdf_url: text }).nullish(),
   abstract_inverted_index: z.record(z.string(), z.array(z.number().int().min(0))).nullish(),
 });
-const openAlexAnswerSchema = z.object({ results: z.array(workSchema) });
 
 /**
  * The abstract an inverted index stands for: each word put at each of its positions, in order.
@@ -78,59 +70,66 @@ export function openAlexSearchText(query: string): string {
   return words.map((w) => (/^(AND|OR|NOT)$/.test(w) ? w.toLowerCase() : w)).join(" ");
 }
 
-function isoDay(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
+/** The `filter` of a request: a time range as `from_publication_date`, a language as `language`. */
+const filterParam: ParamFunction = (request, { nowMs }) => {
+  const filters: string[] = [];
+  if (request.timeRange) {
+    const from = new Date(timeRangeStartMs(request.timeRange, nowMs)).toISOString().slice(0, 10);
+    filters.push(`from_publication_date:${from}`);
+  }
+  if (request.language) filters.push(`language:${request.language.slice(0, 2).toLowerCase()}`);
+  return filters.length > 0 ? filters.join(",") : undefined;
+};
+
+/** A Work's paper fields: the URL prefers the landing page, then the DOI URL, then the OpenAlex page. */
+function paperOf(work: z.infer<typeof workSchema>): RawPaperFields {
+  const landing = work.primary_location?.landing_page_url;
+  const doi = work.doi;
+  const doiUrl = doi && /^https?:\/\//i.test(doi) ? doi : doi ? `https://doi.org/${doi}` : null;
+  return {
+    title: work.display_name ?? work.title,
+    url: landing && /^https?:\/\//i.test(landing) ? landing : (doiUrl ?? work.id),
+    abstract: abstractFromInvertedIndex(work.abstract_inverted_index),
+    published: work.publication_date,
+    authors: (work.authorships ?? []).map((a) => a.author?.display_name),
+    doi,
+    pdfUrl: work.primary_location?.pdf_url,
+  };
 }
 
 /**
- * An OpenAlex provider. Needs no key; `email` joins the polite pool. URLs prefer the landing
- * page, then the DOI URL, then the OpenAlex page; the snippet is the abstract rebuilt from the
- * inverted index. A time range becomes `from_publication_date`, `language` a `language` filter.
+ * OpenAlex as a search provider entry. Needs no key; the polite-pool address (OPENALEX_EMAIL)
+ * is an optional `mailto` parameter. The snippet is the abstract rebuilt from the inverted
+ * index; OpenAlex allows ten requests a second.
+ */
+export const OPENALEX_PROVIDER = defineSearchProvider({
+  name: "openalex",
+  baseUrl: "https://api.openalex.org",
+  baseUrlSetting: "OPENALEX_BASE_URL",
+  method: "GET",
+  path: "/works",
+  credential: { setting: "OPENALEX_EMAIL", query: "mailto", optional: true },
+  maxResults: OPENALEX_MAX_PER_PAGE,
+  params: {
+    search: ({ query }) => openAlexSearchText(query) || query.replace(/["()]/g, " ").trim(),
+    "per-page": countParam,
+    select: OPENALEX_SELECT,
+    filter: filterParam,
+  },
+  answer: z.object({ results: z.array(workSchema) }),
+  results: ({ results }) => results.map(paperOf),
+  normalise: toAcademicResults,
+  policy: { ratePerSecond: 10 },
+});
+
+/** The public OpenAlex API. */
+export const DEFAULT_OPENALEX_BASE_URL = OPENALEX_PROVIDER.baseUrl;
+
+/**
+ * An OpenAlex provider. `email` joins the polite pool. A time range becomes
+ * `from_publication_date`, `language` a `language` filter.
  */
 export function createOpenAlexProvider(options: OpenAlexProviderOptions = {}): AcademicProvider {
-  const baseUrl = options.baseUrl ?? DEFAULT_OPENALEX_BASE_URL;
-  const now = options.now ?? Date.now;
-  return {
-    name: "openalex",
-    endpoint: baseUrl,
-    async search(request: SearchRequest, context: ProviderCallContext): Promise<AcademicResult[]> {
-      const nowMs = now();
-      const params = new URLSearchParams({
-        search: openAlexSearchText(request.query) || request.query.replace(/["()]/g, " ").trim(),
-        "per-page": String(Math.min(request.topK, OPENALEX_MAX_PER_PAGE)),
-        select: OPENALEX_SELECT,
-      });
-      const filters: string[] = [];
-      if (request.timeRange) {
-        filters.push(`from_publication_date:${isoDay(nowMs - RANGE_DAYS[request.timeRange] * DAY_MS)}`);
-      }
-      if (request.language) filters.push(`language:${request.language.slice(0, 2).toLowerCase()}`);
-      if (filters.length > 0) params.set("filter", filters.join(","));
-      if (options.email) params.set("mailto", options.email);
-      const answer = await fetchJson("openalex", context.fetch, `${endpoint(baseUrl, "/works")}?${params}`, {
-        method: "GET",
-        headers: { accept: "application/json" },
-        signal: context.signal,
-      });
-      const parsed = parseProviderBody("openalex", openAlexAnswerSchema, answer);
-      return toAcademicResults(
-        parsed.results.map((w) => {
-          const landing = w.primary_location?.landing_page_url;
-          const doiUrl =
-            w.doi && /^https?:\/\//i.test(w.doi) ? w.doi : w.doi ? `https://doi.org/${w.doi}` : null;
-          return {
-            title: w.display_name ?? w.title,
-            url: landing && /^https?:\/\//i.test(landing) ? landing : (doiUrl ?? w.id),
-            abstract: abstractFromInvertedIndex(w.abstract_inverted_index),
-            published: w.publication_date,
-            authors: (w.authorships ?? []).map((a) => a.author?.display_name),
-            doi: w.doi,
-            pdfUrl: w.primary_location?.pdf_url,
-          };
-        }),
-        nowMs,
-        request.topK,
-      );
-    },
-  };
+  const { email, ...rest } = options;
+  return createHttpSearchProvider(OPENALEX_PROVIDER, { ...rest, ...(email ? { apiKey: email } : {}) });
 }

@@ -7,13 +7,13 @@ import {
   type SearchResult,
   searchRequestSchema,
 } from "../types.ts";
-import { createBraveProvider } from "./brave.ts";
-import { createExaProvider, timeRangeStart } from "./exa.ts";
-import { createJinaProvider } from "./jina.ts";
-import { createSearchProviders, SEARCH_PROVIDER_NAMES, searchBaseUrlsFromEnv } from "./providers.ts";
-import { createSearxngProvider } from "./searxng.ts";
-import { createSerperProvider } from "./serper.ts";
-import { createTavilyProvider } from "./tavily.ts";
+import {
+  createSearchProvider,
+  createSearchProviders,
+  SEARCH_PROVIDER_NAMES,
+  searchBaseUrlsFromEnv,
+} from "./providers.ts";
+import { timeRangeStart } from "./time-range.ts";
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 const now = () => NOW;
@@ -66,7 +66,11 @@ const request = (over: Partial<SearchRequest> = {}): SearchRequest =>
 
 describe("Tavily contract", () => {
   it("POSTs /search with a Bearer key, max_results and time_range, and reads results[].content", async () => {
-    const provider = createTavilyProvider({ apiKey: KEYS.tavily, baseUrl: fake.baseUrl("tavily"), now });
+    const provider = createSearchProvider("tavily", {
+      apiKey: KEYS.tavily,
+      baseUrl: fake.baseUrl("tavily"),
+      now,
+    });
     const results = await provider.search(request(), ctx());
     const [sent] = fake.requestsFor("tavily");
     expect(sent).toMatchObject({ method: "POST", path: "/search", query: {} });
@@ -86,7 +90,11 @@ describe("Tavily contract", () => {
   });
 
   it("caps max_results at 20 and sends no time_range when none is asked", async () => {
-    const provider = createTavilyProvider({ apiKey: KEYS.tavily, baseUrl: fake.baseUrl("tavily"), now });
+    const provider = createSearchProvider("tavily", {
+      apiKey: KEYS.tavily,
+      baseUrl: fake.baseUrl("tavily"),
+      now,
+    });
     await provider.search(request({ topK: 30, timeRange: undefined }), ctx());
     const body = fake.requestsFor("tavily")[0]!.body as Record<string, unknown>;
     expect(body.max_results).toBe(20);
@@ -96,7 +104,7 @@ describe("Tavily contract", () => {
 
 describe("Exa contract", () => {
   it("POSTs /search with x-api-key, numResults, startPublishedDate and contents; reads highlights", async () => {
-    const provider = createExaProvider({ apiKey: KEYS.exa, baseUrl: fake.baseUrl("exa"), now });
+    const provider = createSearchProvider("exa", { apiKey: KEYS.exa, baseUrl: fake.baseUrl("exa"), now });
     const results = await provider.search(request(), ctx());
     const [sent] = fake.requestsFor("exa");
     expect(sent).toMatchObject({ method: "POST", path: "/search" });
@@ -122,7 +130,11 @@ describe("Exa contract", () => {
 
 describe("Brave contract", () => {
   it("GETs /res/v1/web/search with X-Subscription-Token, count, freshness, search_lang; strips <strong>", async () => {
-    const provider = createBraveProvider({ apiKey: KEYS.brave, baseUrl: fake.baseUrl("brave"), now });
+    const provider = createSearchProvider("brave", {
+      apiKey: KEYS.brave,
+      baseUrl: fake.baseUrl("brave"),
+      now,
+    });
     const results = await provider.search(request(), ctx());
     const [sent] = fake.requestsFor("brave");
     expect(sent).toMatchObject({ method: "GET", path: "/res/v1/web/search", body: undefined });
@@ -133,7 +145,11 @@ describe("Brave contract", () => {
   });
 
   it("maps every time range to freshness, caps count at 20 and uses Brave's language codes", async () => {
-    const provider = createBraveProvider({ apiKey: KEYS.brave, baseUrl: fake.baseUrl("brave"), now });
+    const provider = createSearchProvider("brave", {
+      apiKey: KEYS.brave,
+      baseUrl: fake.baseUrl("brave"),
+      now,
+    });
     for (const timeRange of ["day", "month", "year"] as const)
       await provider.search(request({ timeRange }), ctx());
     await provider.search(request({ topK: 50, language: "ja" }), ctx());
@@ -147,7 +163,11 @@ describe("Brave contract", () => {
 
 describe("Serper contract", () => {
   it("POSTs /search with X-API-KEY, num, tbs and hl; reads organic[].link and date", async () => {
-    const provider = createSerperProvider({ apiKey: KEYS.serper, baseUrl: fake.baseUrl("serper"), now });
+    const provider = createSearchProvider("serper", {
+      apiKey: KEYS.serper,
+      baseUrl: fake.baseUrl("serper"),
+      now,
+    });
     const results = await provider.search(request(), ctx());
     const [sent] = fake.requestsFor("serper");
     expect(sent).toMatchObject({ method: "POST", path: "/search" });
@@ -157,7 +177,11 @@ describe("Serper contract", () => {
   });
 
   it("maps day, month and year to qdr:d, qdr:m, qdr:y", async () => {
-    const provider = createSerperProvider({ apiKey: KEYS.serper, baseUrl: fake.baseUrl("serper"), now });
+    const provider = createSearchProvider("serper", {
+      apiKey: KEYS.serper,
+      baseUrl: fake.baseUrl("serper"),
+      now,
+    });
     for (const timeRange of ["day", "month", "year"] as const)
       await provider.search(request({ timeRange }), ctx());
     expect(fake.requestsFor("serper").map((r) => (r.body as { tbs: string }).tbs)).toEqual([
@@ -170,7 +194,7 @@ describe("Serper contract", () => {
 
 describe("SearXNG contract", () => {
   it("GETs /search?format=json with time_range and language, no key, and cuts to topK", async () => {
-    const provider = createSearxngProvider({ baseUrl: fake.baseUrl("searxng"), now });
+    const provider = createSearchProvider("searxng", { baseUrl: fake.baseUrl("searxng"), now });
     const results = await provider.search(request(), ctx());
     const [sent] = fake.requestsFor("searxng");
     expect(sent).toMatchObject({ method: "GET", path: "/search", body: undefined });
@@ -181,7 +205,7 @@ describe("SearXNG contract", () => {
   });
 
   it("sends day and year as they are and nothing when no range or language is asked", async () => {
-    const provider = createSearxngProvider({ baseUrl: `${fake.baseUrl("searxng")}/`, now });
+    const provider = createSearchProvider("searxng", { baseUrl: `${fake.baseUrl("searxng")}/`, now });
     await provider.search(request({ timeRange: "day" }), ctx());
     await provider.search(request({ timeRange: "year" }), ctx());
     await provider.search(request({ timeRange: undefined, language: undefined }), ctx());
@@ -193,7 +217,7 @@ describe("SearXNG contract", () => {
 
 describe("Jina contract", () => {
   it("POSTs / with a Bearer key, Accept: application/json, no-content, num and hl; no time range", async () => {
-    const provider = createJinaProvider({ apiKey: KEYS.jina, baseUrl: fake.baseUrl("jina"), now });
+    const provider = createSearchProvider("jina", { apiKey: KEYS.jina, baseUrl: fake.baseUrl("jina"), now });
     const results = await provider.search(request(), ctx());
     const [sent] = fake.requestsFor("jina");
     expect(sent).toMatchObject({ method: "POST", path: "/" });

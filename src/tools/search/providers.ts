@@ -1,24 +1,21 @@
 /**
- * The web search provider registry: which providers exist, which setting each needs, and
- * building the configured ones. A provider without its key (SearXNG: without its URL) is not
- * built; it is reported with the environment variable to set.
+ * The web search provider registry: which providers exist (the entries of
+ * `web-provider-table.ts`), which setting each needs, and building the configured ones. A provider
+ * without its key (a self-hosted one, SearXNG: without its URL) is not built; it is reported with
+ * the environment variable to set.
  */
 
 import { DossierError } from "../../core/errors.ts";
 import type { SearchProvider } from "../types.ts";
 import { baseUrlFromEnv } from "./base-url-env.ts";
-import { createBraveProvider } from "./brave.ts";
-import { createExaProvider } from "./exa.ts";
-import { createJinaProvider } from "./jina.ts";
+import { createHttpSearchProvider, type HttpSearchProviderEntry } from "./http-search-provider.ts";
 import type { SearchProviderOptions } from "./provider-http.ts";
-import { createSearxngProvider } from "./searxng.ts";
-import { createSerperProvider } from "./serper.ts";
-import { createTavilyProvider } from "./tavily.ts";
+import { WEB_SEARCH_PROVIDERS } from "./web-provider-table.ts";
 
-/** Web search providers, in the order the documentation lists them. */
-export const SEARCH_PROVIDER_NAMES = ["tavily", "exa", "brave", "serper", "searxng", "jina"] as const;
 /** The name of a web search provider. */
-export type SearchProviderName = (typeof SEARCH_PROVIDER_NAMES)[number];
+export type SearchProviderName = keyof typeof WEB_SEARCH_PROVIDERS;
+/** Web search providers, in the order the documentation lists them. */
+export const SEARCH_PROVIDER_NAMES = Object.keys(WEB_SEARCH_PROVIDERS) as readonly SearchProviderName[];
 /** Providers that need an API key. */
 export type KeyedSearchProviderName = Exclude<SearchProviderName, "searxng">;
 
@@ -31,15 +28,26 @@ export interface SearchProviderSpec {
   create(options: SearchProviderOptions): SearchProvider;
 }
 
-/** Every provider's settings and factory. */
-export const SEARCH_PROVIDER_SPECS: Record<SearchProviderName, SearchProviderSpec> = {
-  tavily: { setting: "TAVILY_API_KEY", baseUrlSetting: "TAVILY_BASE_URL", create: createTavilyProvider },
-  exa: { setting: "EXA_API_KEY", baseUrlSetting: "EXA_BASE_URL", create: createExaProvider },
-  brave: { setting: "BRAVE_API_KEY", baseUrlSetting: "BRAVE_BASE_URL", create: createBraveProvider },
-  serper: { setting: "SERPER_API_KEY", baseUrlSetting: "SERPER_BASE_URL", create: createSerperProvider },
-  searxng: { setting: "SEARXNG_URL", baseUrlSetting: "SEARXNG_URL", create: createSearxngProvider },
-  jina: { setting: "JINA_API_KEY", baseUrlSetting: "JINA_BASE_URL", create: createJinaProvider },
-};
+function specOf(entry: HttpSearchProviderEntry): SearchProviderSpec {
+  return {
+    setting: entry.selfHosted || !entry.credential ? entry.baseUrlSetting : entry.credential.setting,
+    baseUrlSetting: entry.baseUrlSetting,
+    create: (options) => createHttpSearchProvider(entry, options),
+  };
+}
+
+/** Every provider's settings and factory, from its table entry. */
+export const SEARCH_PROVIDER_SPECS = Object.fromEntries(
+  SEARCH_PROVIDER_NAMES.map((name) => [name, specOf(WEB_SEARCH_PROVIDERS[name])]),
+) as Record<SearchProviderName, SearchProviderSpec>;
+
+/** The provider `name` built from its table entry with `options` (key, base URL, clock). */
+export function createSearchProvider(
+  name: SearchProviderName,
+  options: SearchProviderOptions = {},
+): SearchProvider {
+  return SEARCH_PROVIDER_SPECS[name].create(options);
+}
 
 /** True when `name` is a web search provider. */
 export function isSearchProviderName(name: string): name is SearchProviderName {
@@ -82,6 +90,13 @@ export interface SearchProviderSet {
   missing: MissingSearchProvider[];
 }
 
+type KeysByName = Partial<Record<string, string | undefined>>;
+
+/** The configured instance of a self-hosted provider (SEARXNG_URL for SearXNG). */
+function selfHostedUrl(settings: SearchProviderSettings, name: SearchProviderName): string | undefined {
+  return name === "searxng" ? settings.searxngUrl : undefined;
+}
+
 /**
  * Builds the providers named in `names` (default: `settings.search`), in that order, skipping
  * repeats. A provider without its key, or SearXNG without a URL, is listed in `missing` instead.
@@ -106,21 +121,21 @@ export function createSearchProviders(
     }
     if (seen.has(name)) continue;
     seen.add(name);
-    const spec = SEARCH_PROVIDER_SPECS[name];
+    const entry: HttpSearchProviderEntry = WEB_SEARCH_PROVIDERS[name];
     const override = options.providerBaseUrls?.[name];
-    const common = { ...(options.now ? { now: options.now } : {}) };
-    if (name === "searxng") {
-      const baseUrl = override ?? settings.searxngUrl;
-      if (!baseUrl) missing.push({ name, setting: spec.setting });
-      else providers.push(spec.create({ ...common, baseUrl }));
+    const baseUrl = entry.selfHosted ? (override ?? selfHostedUrl(settings, name)) : override;
+    const apiKey = entry.credential ? (settings.searchKeys as KeysByName)[name] : undefined;
+    if ((entry.selfHosted && !baseUrl) || (entry.credential && !entry.credential.optional && !apiKey)) {
+      missing.push({ name, setting: SEARCH_PROVIDER_SPECS[name].setting });
       continue;
     }
-    const apiKey = settings.searchKeys[name];
-    if (!apiKey) {
-      missing.push({ name, setting: spec.setting });
-      continue;
-    }
-    providers.push(spec.create({ ...common, apiKey, ...(override ? { baseUrl: override } : {}) }));
+    providers.push(
+      createHttpSearchProvider(entry, {
+        ...(options.now ? { now: options.now } : {}),
+        ...(apiKey ? { apiKey } : {}),
+        ...(baseUrl ? { baseUrl } : {}),
+      }),
+    );
   }
   return { providers, missing };
 }
@@ -135,7 +150,7 @@ export function searchBaseUrlsFromEnv(
 ): Partial<Record<SearchProviderName, string>> {
   const out: Partial<Record<SearchProviderName, string>> = {};
   for (const name of SEARCH_PROVIDER_NAMES) {
-    if (name === "searxng") continue;
+    if (WEB_SEARCH_PROVIDERS[name].selfHosted) continue;
     const value = baseUrlFromEnv(env, SEARCH_PROVIDER_SPECS[name].baseUrlSetting);
     if (value) out[name] = value;
   }

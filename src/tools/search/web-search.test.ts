@@ -4,9 +4,7 @@ import { instantClock } from "../../../test/scripted/clocks.ts";
 import { DEFAULT_RETRY_POLICY } from "../../core/retry.ts";
 import { openSqliteStore } from "../../store/sqlite-store.ts";
 import { ToolGateway } from "../gateway.ts";
-import { createBraveProvider } from "./brave.ts";
-import { createSearxngProvider } from "./searxng.ts";
-import { createTavilyProvider } from "./tavily.ts";
+import { createSearchProvider } from "./providers.ts";
 import { webSearch, webSearchMany } from "./web-search.ts";
 
 const NO_RETRY = { ...DEFAULT_RETRY_POLICY, maxRetries: 0 };
@@ -19,8 +17,8 @@ afterEach(async () => {
   await fake.close();
 });
 
-const tavily = () => createTavilyProvider({ apiKey: "k", baseUrl: fake.baseUrl("tavily") });
-const brave = () => createBraveProvider({ apiKey: "k", baseUrl: fake.baseUrl("brave") });
+const tavily = () => createSearchProvider("tavily", { apiKey: "k", baseUrl: fake.baseUrl("tavily") });
+const brave = () => createSearchProvider("brave", { apiKey: "k", baseUrl: fake.baseUrl("brave") });
 
 describe("webSearch through the gateway", () => {
   it("falls back to the next provider, and skips the first once its breaker is open", async () => {
@@ -89,7 +87,7 @@ describe("webSearch through the gateway", () => {
 
   it("a host that does not resolve comes back as a NETWORK_ERROR failure", async () => {
     const gateway = new ToolGateway({ clock: instantClock(), defaults: { retry: NO_RETRY, cacheTtlMs: 0 } });
-    const provider = createSearxngProvider({ baseUrl: "http://nonexistent.invalid" });
+    const provider = createSearchProvider("searxng", { baseUrl: "http://nonexistent.invalid" });
     // What fetch rejects with when the resolver knows no such host (no real lookup in tests).
     const unresolvable = (async (input: string | URL | Request) => {
       const { hostname } = new URL(input instanceof Request ? input.url : input);
@@ -158,8 +156,8 @@ describe("webSearchMany", () => {
     try {
       const store = openSqliteStore({ home: ":memory:" });
       const gateway = new ToolGateway({ cache: store.cache, defaults: { retry: NO_RETRY } });
-      const first = createTavilyProvider({ apiKey: "k", baseUrl: fake.baseUrl("tavily") });
-      const second = createTavilyProvider({ apiKey: "k", baseUrl: other.baseUrl("tavily") });
+      const first = createSearchProvider("tavily", { apiKey: "k", baseUrl: fake.baseUrl("tavily") });
+      const second = createSearchProvider("tavily", { apiKey: "k", baseUrl: other.baseUrl("tavily") });
       expect((await webSearch({ query: "same" }, { gateway, providers: [first] })).ok).toBe(true);
       const again = await webSearch({ query: "same" }, { gateway, providers: [second] });
       expect(again.ok && again.cached).toBe(false);
