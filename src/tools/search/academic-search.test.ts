@@ -3,8 +3,9 @@
  * honour Retry-After, the cache, arXiv's rate policy, and the provider registry.
  */
 
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { type FakeSearch, startFakeSearch } from "../../../test/fake-search/index.ts";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { FakeSearch } from "../../../test/fake-search/index.ts";
+import { preloadAtomParser, useFakeSearch } from "../../../test/fake-search/provider-test-kit.ts";
 import { instantClock } from "../../../test/scripted/clocks.ts";
 import { DEFAULT_RETRY_POLICY } from "../../core/retry.ts";
 import { openSqliteStore } from "../../store/sqlite-store.ts";
@@ -20,17 +21,13 @@ import { academicSearch } from "./academic-search.ts";
 
 const NO_RETRY = { ...DEFAULT_RETRY_POLICY, maxRetries: 0 };
 
-// The Atom parser (jsdom) loads on first use; load it before the timed tests on a busy machine.
-beforeAll(async () => {
-  await import("jsdom");
-}, 60_000);
+preloadAtomParser();
 
 let fake: FakeSearch;
-beforeEach(async () => {
-  fake = await startFakeSearch();
+useFakeSearch((started) => {
+  fake = started;
 });
-afterEach(async () => {
-  await fake.close();
+afterEach(() => {
   vi.useRealTimers();
 });
 

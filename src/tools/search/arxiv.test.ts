@@ -2,41 +2,34 @@
  * The arXiv provider against a loopback server answering in arXiv's Atom format.
  */
 
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { arxivErrorFeed, type FakeSearch, startFakeSearch } from "../../../test/fake-search/index.ts";
+import { describe, expect, it } from "vitest";
+import { arxivErrorFeed, type FakeSearch } from "../../../test/fake-search/index.ts";
+import {
+  callContext,
+  preloadAtomParser,
+  rejectionOf,
+  useFakeSearch,
+} from "../../../test/fake-search/provider-test-kit.ts";
 import type { DossierError } from "../../core/errors.ts";
-import { type ProviderCallContext, searchRequestSchema } from "../types.ts";
+import { searchRequestSchema } from "../types.ts";
 import { MAX_ABSTRACT_CHARS } from "./academic-result.ts";
 import { arxivSearchQuery, createArxivProvider } from "./arxiv.ts";
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 
-// The Atom parser (jsdom) loads on first use; load it before the timed tests on a busy machine.
-beforeAll(async () => {
-  await import("jsdom");
-}, 60_000);
+preloadAtomParser();
 
 let fake: FakeSearch;
-beforeEach(async () => {
-  fake = await startFakeSearch();
-});
-afterEach(async () => {
-  await fake.close();
+useFakeSearch((started) => {
+  fake = started;
 });
 
-const ctx = (): ProviderCallContext => ({ signal: new AbortController().signal, fetch: globalThis.fetch });
+const ctx = callContext;
 const provider = () => createArxivProvider({ baseUrl: fake.baseUrl("arxiv"), now: () => NOW });
 const search = (query: string, extra: Record<string, unknown> = {}) =>
   provider().search(searchRequestSchema.parse({ query, topK: 5, ...extra }), ctx());
 
-async function failure(): Promise<DossierError> {
-  const error = await search("transformers").then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeDefined();
-  return error as DossierError;
-}
+const failure = () => rejectionOf(search("transformers"));
 
 /** A feed as arXiv writes it, with `entries` as the raw XML of its entries. */
 function feed(...entries: string[]): string {

@@ -2,10 +2,10 @@
  * The OpenAlex provider against a loopback server answering in OpenAlex's JSON format.
  */
 
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type FakeSearch, invertedIndex, startFakeSearch } from "../../../test/fake-search/index.ts";
-import type { DossierError } from "../../core/errors.ts";
-import { type ProviderCallContext, searchRequestSchema } from "../types.ts";
+import { describe, expect, it } from "vitest";
+import { type FakeSearch, invertedIndex } from "../../../test/fake-search/index.ts";
+import { callContext, rejectionOf, useFakeSearch } from "../../../test/fake-search/provider-test-kit.ts";
+import { searchRequestSchema } from "../types.ts";
 import {
   abstractFromInvertedIndex,
   createOpenAlexProvider,
@@ -16,29 +16,18 @@ import {
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 
 let fake: FakeSearch;
-beforeEach(async () => {
-  fake = await startFakeSearch();
-});
-afterEach(async () => {
-  await fake.close();
+useFakeSearch((started) => {
+  fake = started;
 });
 
-const ctx = (): ProviderCallContext => ({ signal: new AbortController().signal, fetch: globalThis.fetch });
 const search = (query: string, extra: Record<string, unknown> = {}, email?: string) =>
   createOpenAlexProvider({
     baseUrl: fake.baseUrl("openalex"),
     now: () => NOW,
     ...(email ? { email } : {}),
-  }).search(searchRequestSchema.parse({ query, topK: 5, ...extra }), ctx());
+  }).search(searchRequestSchema.parse({ query, topK: 5, ...extra }), callContext());
 
-async function failure(): Promise<DossierError> {
-  const error = await search("x").then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeDefined();
-  return error as DossierError;
-}
+const failure = () => rejectionOf(search("x"));
 
 /** A Work as OpenAlex returns it with the fields Dossier selects. */
 function work(fields: Record<string, unknown>): Record<string, unknown> {

@@ -1,27 +1,21 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  type FakeSearch,
-  type FakeSearchProvider,
-  startFakeSearch,
-} from "../../../test/fake-search/index.ts";
+import { describe, expect, it } from "vitest";
+import type { FakeSearch, FakeSearchProvider } from "../../../test/fake-search/index.ts";
+import { callContext, rejectionOf, useFakeSearch } from "../../../test/fake-search/provider-test-kit.ts";
 import type { DossierError } from "../../core/errors.ts";
-import { type ProviderCallContext, type SearchProvider, searchRequestSchema } from "../types.ts";
+import { type SearchProvider, searchRequestSchema } from "../types.ts";
 import { SEARCH_PROVIDER_NAMES, SEARCH_PROVIDER_SPECS } from "./providers.ts";
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 const KEY = "right-key";
 
 let fake: FakeSearch;
-beforeEach(async () => {
-  fake = await startFakeSearch({
-    keys: { tavily: KEY, exa: KEY, brave: KEY, serper: KEY, jina: KEY },
-  });
-});
-afterEach(async () => {
-  await fake.close();
-});
+useFakeSearch(
+  (started) => {
+    fake = started;
+  },
+  { keys: { tavily: KEY, exa: KEY, brave: KEY, serper: KEY, jina: KEY } },
+);
 
-const ctx = (): ProviderCallContext => ({ signal: new AbortController().signal, fetch: globalThis.fetch });
 const request = searchRequestSchema.parse({ query: "q", topK: 5 });
 
 function provider(name: FakeSearchProvider, apiKey: string | undefined = KEY): SearchProvider {
@@ -32,15 +26,8 @@ function provider(name: FakeSearchProvider, apiKey: string | undefined = KEY): S
   });
 }
 
-async function failure(name: FakeSearchProvider, apiKey?: string): Promise<DossierError> {
-  const error = await provider(name, apiKey)
-    .search(request, ctx())
-    .then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-  expect(error).toBeDefined();
-  return error as DossierError;
+function failure(name: FakeSearchProvider, apiKey?: string): Promise<DossierError> {
+  return rejectionOf(provider(name, apiKey).search(request, callContext()));
 }
 
 const KEYED = SEARCH_PROVIDER_NAMES.filter((n) => n !== "searxng");
@@ -106,7 +93,7 @@ describe("lenient parsing", () => {
         ],
       },
     });
-    expect(await provider("tavily").search(request, ctx())).toEqual([
+    expect(await provider("tavily").search(request, callContext())).toEqual([
       { title: "https://a.example/x", url: "https://a.example/x", snippet: "" },
       { title: "B", url: "https://b.example/", snippet: "b" },
     ]);
@@ -115,8 +102,8 @@ describe("lenient parsing", () => {
   it("Brave without web results and Serper without organic results are empty, not errors", async () => {
     fake.enqueue("brave", { kind: "json", body: { type: "search", query: { original: "q" } } });
     fake.enqueue("serper", { kind: "json", body: { searchParameters: { q: "q" } } });
-    expect(await provider("brave").search(request, ctx())).toEqual([]);
-    expect(await provider("serper").search(request, ctx())).toEqual([]);
+    expect(await provider("brave").search(request, callContext())).toEqual([]);
+    expect(await provider("serper").search(request, callContext())).toEqual([]);
   });
 
   it("reads relative ages against the clock", async () => {
@@ -127,7 +114,7 @@ describe("lenient parsing", () => {
         organic: [{ title: "T", link: "https://t.example/", snippet: "s", date: "3 days ago" }],
       },
     });
-    expect(await provider("serper").search(request, ctx())).toEqual([
+    expect(await provider("serper").search(request, callContext())).toEqual([
       { title: "T", url: "https://t.example/", snippet: "s", publishedAt: "2026-11-19" },
     ]);
   });

@@ -1,12 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type FakeSearch, type FakeSearchResult, startFakeSearch } from "../../../test/fake-search/index.ts";
+import { describe, expect, it } from "vitest";
+import type { FakeSearch, FakeSearchResult } from "../../../test/fake-search/index.ts";
+import { callContext, useFakeSearch } from "../../../test/fake-search/provider-test-kit.ts";
 import { SEARCH_PROVIDERS } from "../../runtime/config.ts";
-import {
-  type ProviderCallContext,
-  type SearchRequest,
-  type SearchResult,
-  searchRequestSchema,
-} from "../types.ts";
+import { type SearchRequest, type SearchResult, searchRequestSchema } from "../types.ts";
 import {
   createSearchProvider,
   createSearchProviders,
@@ -53,14 +49,14 @@ function expected(publishedAt: string): SearchResult[] {
 }
 
 let fake: FakeSearch;
-beforeEach(async () => {
-  fake = await startFakeSearch({ results: RESULTS, keys: KEYS });
-});
-afterEach(async () => {
-  await fake.close();
-});
+useFakeSearch(
+  (started) => {
+    fake = started;
+  },
+  { results: RESULTS, keys: KEYS },
+);
 
-const ctx = (): ProviderCallContext => ({ signal: new AbortController().signal, fetch: globalThis.fetch });
+const ctx = callContext;
 const request = (over: Partial<SearchRequest> = {}): SearchRequest =>
   searchRequestSchema.parse({ query: "solar panels", topK: 3, timeRange: "week", language: "de", ...over });
 
