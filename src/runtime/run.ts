@@ -6,9 +6,9 @@
  */
 
 import { AsyncLocalStorage } from "node:async_hooks";
-import { BudgetLedger, exceededLimit } from "../core/budget.ts";
+import { BudgetLedger, type BudgetLimitName, type BudgetSnapshot, exceededLimit } from "../core/budget.ts";
 import { type Clock, isoDate, systemClock } from "../core/clock.ts";
-import { type DossierError, toDossierError } from "../core/errors.ts";
+import { DossierError, toDossierError } from "../core/errors.ts";
 import { dossierEventSchema, type EventInput } from "../core/events.ts";
 import { EvidenceRegistry } from "../core/evidence-registry.ts";
 import { createSequentialIds, type IdGenerator } from "../core/ids.ts";
@@ -180,6 +180,23 @@ export function startRun<T extends StrategyOutcome>(opts: StartRunOptions<T>): R
       clearInterval(heartbeat);
     }
     if (fatal) error = fatal;
+    // A run is completed only when it did its work: a strategy that stopped because a budget
+    // was already spent before any model call was made did no research, whatever it wrote.
+    const budgetStop = /^budget:(.+)$/.exec(outcome?.stopReason ?? "")?.[1] as BudgetLimitName | undefined;
+    const used = budget.snapshot();
+    if (
+      !error &&
+      !controller.signal.aborted &&
+      budgetStop &&
+      used.used.llmCalls === 0 &&
+      spent(used, budgetStop)
+    ) {
+      error = new DossierError(
+        "BUDGET_EXCEEDED",
+        `the ${budgetStop} budget was spent before the first model call: the run did no research`,
+        { details: { limit: budgetStop } },
+      );
+    }
     const cancelled = controller.signal.aborted && !fatal;
     const status = cancelled ? "cancelled" : error ? "failed" : "completed";
     const limit = exceededLimit(error);
@@ -219,6 +236,19 @@ export function startRun<T extends StrategyOutcome>(opts: StartRunOptions<T>): R
     cancel: (reason = "cancelled by user") => controller.abort(reason),
     done,
   };
+}
+
+/** True when the limit `name` is used up (not merely too small for the next call). */
+function spent({ limits, used }: BudgetSnapshot, name: BudgetLimitName): boolean {
+  const pairs: Record<BudgetLimitName, [number, number | undefined]> = {
+    wallTime: [used.wallMs, limits.maxWallMs],
+    tokens: [used.tokens, limits.maxTokens],
+    cost: [used.costUsd, limits.maxCostUsd],
+    toolCalls: [used.toolCalls, limits.maxToolCalls],
+    iterations: [used.iterations, limits.maxIterations],
+  };
+  const [value, limit] = pairs[name] ?? [0, undefined];
+  return limit !== undefined && value >= limit;
 }
 
 const NOTHING_USED = {

@@ -1,0 +1,142 @@
+/**
+ * A run is completed only when it did its work: a budget already spent when the first model
+ * call is asked for ends the run failed, with the budget's stop reason and a BUDGET_EXCEEDED
+ * error — for every strategy that needs a model, and through the CLI (exit 1). A budget stop
+ * after the model has been called stays a completed run with that stop reason.
+ */
+
+import { describe, expect, it } from "vitest";
+import { runCliInProcess } from "../../test/cli-io.ts";
+import { startResearchWorld } from "../../test/research/world.ts";
+import { instantClock } from "../../test/scripted/clocks.ts";
+import { memoryStore, scriptedRegistry } from "../../test/scripted/harness.ts";
+import { scriptedModel } from "../../test/scripted/scripted-model.ts";
+import { startRun } from "./run.ts";
+
+/** A strategy that writes once, then once more, and falls back to no text when the budget refuses. */
+function writeTwice(advanceMs: number) {
+  return async (ctx: Parameters<Parameters<typeof startRun>[0]["strategy"]>[0]) => {
+    let stopReason = "completed";
+    for (let i = 0; i < 2; i++) {
+      try {
+        await ctx.generate({ role: "writer", prompt: `part ${i}` });
+      } catch (error) {
+        if ((error as { code?: string }).code !== "BUDGET_EXCEEDED") throw error;
+        stopReason = `budget:${(error as { details: { limit: string } }).details.limit}`;
+      }
+      (ctx.clock as ReturnType<typeof instantClock>).advance(advanceMs);
+    }
+    return { stopReason };
+  };
+}
+
+describe("completed only when the run did its work", () => {
+  it("a budget spent before the first model call: failed, budget stop reason, BUDGET_EXCEEDED", async () => {
+    const store = memoryStore();
+    const clock = instantClock();
+    clock.advance(0);
+    const handle = startRun({
+      store,
+      registry: scriptedRegistry({ default: scriptedModel([]) }),
+      clock,
+      query: "q",
+      options: { strategy: "t", budget: { maxWallMs: 1 } },
+      strategy: async (ctx) => {
+        clock.advance(5);
+        return writeTwice(0)(ctx);
+      },
+    });
+    const { record, error } = await handle.done;
+    expect(record).toMatchObject({
+      status: "failed",
+      stopReason: "budget:wallTime",
+      usage: { llmCalls: 0 },
+      error: { code: "BUDGET_EXCEEDED" },
+    });
+    expect(error).toMatchObject({ code: "BUDGET_EXCEEDED", details: { limit: "wallTime" } });
+    expect(store.events.list(handle.runId).at(-1)).toMatchObject({
+      type: "run-end",
+      status: "failed",
+      stopReason: "budget:wallTime",
+      error: { code: "BUDGET_EXCEEDED" },
+    });
+  });
+
+  it("a budget stop after a model call stays completed with the budget's stop reason", async () => {
+    const store = memoryStore();
+    const clock = instantClock();
+    const handle = startRun({
+      store,
+      registry: scriptedRegistry({ default: scriptedModel([{ text: "one" }]) }),
+      clock,
+      query: "q",
+      options: { strategy: "t", budget: { maxWallMs: 10 } },
+      strategy: writeTwice(20),
+    });
+    const { record, error } = await handle.done;
+    expect(error).toBeNull();
+    expect(record).toMatchObject({
+      status: "completed",
+      stopReason: "budget:wallTime",
+      usage: { llmCalls: 1 },
+    });
+  });
+
+  for (const strategy of ["graph", "minddr", "warp", "mams", "smtl"]) {
+    it(`${strategy} with maxWallMs 1 makes no model call and is not completed`, async () => {
+      const world = await startResearchWorld({ subtasks: 2 });
+      try {
+        const result = await world.research({
+          query: "How is topic adoption changing?",
+          strategy,
+          budget: { maxWallMs: 1 },
+        });
+        expect(world.model.requests).toHaveLength(0);
+        expect(result.record).toMatchObject({
+          status: "failed",
+          stopReason: "budget:wallTime",
+          usage: { llmCalls: 0 },
+          error: { code: "BUDGET_EXCEEDED" },
+        });
+      } finally {
+        await world.close();
+      }
+    });
+  }
+
+  it("dossier research --max-minutes near zero exits 1 with the budget stop, not 0", async () => {
+    const world = await startResearchWorld({ subtasks: 2 });
+    try {
+      const env = {
+        DOSSIER_HOME: world.home,
+        DOSSIER_MODEL: "openai-compatible:fake-model",
+        DOSSIER_BASE_URL: world.model.url,
+        DOSSIER_API_KEY: "sk-test",
+        DOSSIER_SEARCH: "searxng",
+        SEARXNG_URL: world.search.baseUrl("searxng"),
+        DOSSIER_ALLOW_PRIVATE_NETWORK: "1",
+      };
+      const r = await runCliInProcess(
+        [
+          "research",
+          "How is topic adoption changing?",
+          "--strategy",
+          "minddr",
+          "--max-minutes",
+          "0.00001",
+          "--json",
+        ],
+        { cwd: world.home, env },
+      );
+      expect(r.code).toBe(1);
+      expect(world.model.requests).toHaveLength(0);
+      const summary = JSON.parse(r.stdout.trim().split("\n").at(-1)!) as {
+        stopReason: string;
+        llmCalls: number;
+      };
+      expect(summary).toMatchObject({ stopReason: "budget:wallTime", llmCalls: 0 });
+    } finally {
+      await world.close();
+    }
+  });
+});
