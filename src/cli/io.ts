@@ -20,8 +20,28 @@ export function processIo(): CliIo {
   return {
     env: process.env,
     cwd: process.cwd(),
-    out: (text) => process.stdout.write(text),
-    err: (text) => process.stderr.write(text),
+    out: pipeWriter(process.stdout),
+    err: pipeWriter(process.stderr),
     isTty: Boolean(process.stdout.isTTY),
+  };
+}
+
+/**
+ * Writes to `stream` until its reader goes away: a closed pipe (`dossier runs list | head`)
+ * raises EPIPE, after which output to it is dropped quietly — no stack trace — and the command
+ * ends with its own exit code. Any other stream error stays an error.
+ */
+export function pipeWriter(stream: NodeJS.WritableStream & { destroyed?: boolean }): (text: string) => void {
+  let gone = false;
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE" || error.code === "ERR_STREAM_DESTROYED") {
+      gone = true;
+      return;
+    }
+    throw error;
+  });
+  return (text) => {
+    if (gone || stream.destroyed) return;
+    stream.write(text);
   };
 }
