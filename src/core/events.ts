@@ -96,6 +96,12 @@ export const eventPayloadSchemas = {
     resultCount: z.number().int().optional(),
     note: z.string().optional(),
   }),
+  /** A plan node that will not run, and why (the planner's revision, or the stop of the loop). */
+  "node-pruned": z.object({
+    nodeId: z.string(),
+    reason: z.string(),
+    by: z.enum(["planner", "stop"]),
+  }),
   "node-assessed": z.object({
     nodeId: z.string(),
     verdict: z.string(),

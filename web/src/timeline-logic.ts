@@ -12,6 +12,8 @@ export function eventSummary(e: RunEvent): string {
       return `${s(e.phase)}${e.detail ? ` — ${s(e.detail)}` : ""}`;
     case "gate-verdict":
       return `${s(e.nodeId)}: ${s(e.verdict)}${e.feedback ? ` — ${s(e.feedback)}` : ""}`;
+    case "node-pruned":
+      return `${s(e.nodeId)} pruned — ${s(e.reason)}`;
     case "node-assessed":
       return `${s(e.nodeId)}: ${s(e.verdict)} — ${s(e.reason)}`;
     case "decision":

@@ -61,6 +61,12 @@ const SAMPLES: Record<string, EventInput> = {
     toolCalls: 9,
     toolCallsPerStep: 2.25,
   },
+  "node-pruned": {
+    type: "node-pruned",
+    nodeId: "T-6",
+    by: "stop",
+    reason: "not run: the tokens budget is spent",
+  },
   "report-ready": {
     type: "report-ready",
     formats: ["md", "html"],
@@ -83,6 +89,7 @@ const EXPECTED: Record<string, string> = {
   "draft-snapshot": "draft 2 at step 8, 1 expansions, 120 chars",
   "draft-scored": "draft 2 by rubric: 0.75",
   "answer-ready": "verified, 2 evidence, 4 steps: About 20 percent.",
+  "node-pruned": "T-6 pruned by the stop: not run: the tokens budget is spent",
   "report-ready": "md, html → out/report.md, out/report.html",
 };
 

@@ -45,6 +45,8 @@ function describeEvent(e: DossierEvent): string {
       return `${head} ${e.code}: ${e.message}`;
     case "format-error":
       return `${head} ${e.role} attempt ${e.attempt}: ${e.error.slice(0, 120)}`;
+    case "node-pruned":
+      return `${head} ${e.nodeId} pruned by the ${e.by === "planner" ? "planner" : "stop"}: ${e.reason}`;
     case "node-assessed":
       return `${head} ${e.nodeId} ${e.verdict} (iteration ${e.iteration}): ${e.reason}`;
     case "gate-verdict":

@@ -16,6 +16,7 @@ import type { NodeResult } from "./execute.ts";
 import { failureOf, fallback } from "./fallbacks.ts";
 import { mergeProposal, repairGraph } from "./plan.ts";
 import { planNextCycle } from "./planner.ts";
+import { recordPlannerPrunes } from "./readiness.ts";
 import { type EphemeralRubric, ephemeralRubric, ephemeralRubricText } from "./rubricer.ts";
 
 /** What a planner turn needs. */
@@ -108,9 +109,10 @@ export async function planCycle(
         ctx.emit({
           type: "warning",
           code: "PLAN_REJECTED",
-          message: `plan rejected: ${stillIllegal.map((v) => v.code).join(", ")}`,
+          message: `plan rejected: ${stillIllegal.map((v) => v.code).join(", ")}; the current plan stays in force`,
         });
-        return { graph: input.graph, actions: [], synthesize: decision.synthesize };
+        // A rejected revision changes nothing: the current plan's ready frontier runs.
+        return { graph: input.graph, actions: [], synthesize: false };
       }
       merged = { graph: candidate, diff: merged.diff, violations: [] };
       ctx.emit({
@@ -125,8 +127,14 @@ export async function planCycle(
     decision: "continue",
     reason: `plan changed (${decision.decision.reasons.join(", ")}): ${decision.decision.explanation}`,
   });
-  ctx.emit({ type: "plan-update", iteration: input.iteration, graph: merged.graph, diff: merged.diff });
-  return { graph: merged.graph, actions: decision.actions, synthesize: decision.synthesize };
+  const graph = recordPlannerPrunes(
+    ctx,
+    merged.graph,
+    merged.diff.pruned,
+    `pruned by the planner (${decision.decision.reasons.join(", ")}): ${decision.decision.explanation}`,
+  );
+  ctx.emit({ type: "plan-update", iteration: input.iteration, graph, diff: merged.diff });
+  return { graph, actions: decision.actions, synthesize: decision.synthesize };
 }
 
 /** Excerpts per section shown to the ephemeral rubric, and their length. */

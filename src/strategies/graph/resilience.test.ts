@@ -40,7 +40,7 @@ describe("graph strategy: resilience", () => {
       expectCalls: { ...DEFAULT_GRAPH_CALLS, critic: 2 * 3 },
     });
     const result = await world.research({ query });
-    expect(result.record).toMatchObject({ status: "completed", stopReason: "completed" });
+    expect(result.record).toMatchObject({ status: "completed", stopReason: "planner-synthesize" });
     const skipped = result.events.filter((e) => e.type === "warning" && e.code === "gate-skipped");
     expect(skipped).toHaveLength(2);
     const verdicts = result.events.flatMap((e) => (e.type === "gate-verdict" ? [[e.nodeId, e.verdict]] : []));

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { DEFAULT_GRAPH_CALLS, parsePlan, proposal } from "../../../test/research/graph-answers.ts";
 import type { ChatBody, ScriptRole } from "../../../test/research/model-script.ts";
+import { dependencyOrderViolations } from "../../../test/research/plan-order.ts";
 import { json, userText } from "../../../test/research/replies.ts";
 import { type ResearchWorld, startResearchWorld } from "../../../test/research/world.ts";
 import { citedNumbers } from "../../core/citations.ts";
@@ -20,7 +21,8 @@ describe("graph strategy", () => {
     world = await startResearchWorld({ latencyMs: 30, expectCalls: DEFAULT_GRAPH_CALLS });
     const result = await world.research({ query });
     expect(result.prepared.strategy).toBe("graph");
-    expect(result.record).toMatchObject({ status: "completed", stopReason: "completed" });
+    // The run reports the stop its decision recorded.
+    expect(result.record).toMatchObject({ status: "completed", stopReason: "planner-synthesize" });
     const events = result.events;
     expect(events.find((e) => e.type === "decision" && e.decision === "stop")).toMatchObject({
       reason: "planner-synthesize",
@@ -45,15 +47,7 @@ describe("graph strategy", () => {
     expect(seqOf(events, (e) => e.type === "node-start" && e.nodeId === "T-6")).toBeLessThan(firstEnd);
     expect(seqOf(events, (e) => e.type === "node-start" && e.nodeId === "T-5")).toBeLessThan(firstEnd);
     // In general: every node started only after all its dependencies ended.
-    const finalGraph = events.filter((e) => e.type === "plan-update").at(-1) as
-      | { graph: { nodes: { id: string; deps: string[] }[] } }
-      | undefined;
-    for (const node of finalGraph!.graph.nodes) {
-      const started = seqOf(events, (e) => e.type === "node-start" && e.nodeId === node.id);
-      if (started < 0) continue;
-      for (const dep of node.deps)
-        expect(seqOf(events, (e) => e.type === "node-end" && e.nodeId === dep)).toBeLessThan(started);
-    }
+    expect(dependencyOrderViolations(events)).toEqual([]);
     // The llm node made no tool call.
     expect(events.some((e) => e.scope === "llm:T-7" && e.type === "tool-start")).toBe(false);
 
@@ -230,7 +224,16 @@ describe("graph strategy", () => {
     expect(result.events.find((e) => e.type === "decision" && e.decision === "stop")).toMatchObject({
       reason: "no-gaps",
     });
-    expect(result.record.stopReason).toBe("completed");
+    expect(result.record.stopReason).toBe("no-gaps");
+    // The cross-check the report depended on did not run: it is pruned with the stop's reason,
+    // announced, and the report node started only after that.
+    const pruned = result.events.filter((e) => e.type === "node-pruned");
+    expect(pruned).toMatchObject([
+      { nodeId: "T-7", by: "stop", reason: "not run: the ephemeral rubric found no remaining gap" },
+    ]);
+    const reportStart = result.events.find((e) => e.type === "node-start" && e.nodeType === "report");
+    expect(reportStart!.seq).toBeGreaterThan(pruned[0]!.seq);
+    expect(result.events.some((e) => e.type === "node-start" && e.nodeId === "T-7")).toBe(false);
   });
 
   it("survives failing searches: nodes fail, the run completes with a report", async () => {

@@ -14,8 +14,16 @@
  */
 
 import { exceededLimit } from "../../core/budget.ts";
+import { DossierError } from "../../core/errors.ts";
 import { flattenOutline, outlineLeaves } from "../../core/outline.ts";
-import { addNodes, type PlanGraph, readyFrontier, setNodeStatus, updateNode } from "../../core/plan-graph.ts";
+import {
+  addNodes,
+  type PlanGraph,
+  type PlanNode,
+  readyFrontier,
+  setNodeStatus,
+  updateNode,
+} from "../../core/plan-graph.ts";
 import { PLAN_DEFAULT_MAX_DEPTH } from "../../core/plan-graph-legality.ts";
 import { explorationGuard } from "../../kit/exploration-budget.ts";
 import type { ResearchTools } from "../../kit/research-tools.ts";
@@ -29,6 +37,13 @@ import { fixOutline, frameTask, persistentGuidance } from "./framing.ts";
 import { gapsForNode } from "./gaps.ts";
 import { initialPlan } from "./init.ts";
 import { describeNode } from "./planner.ts";
+import {
+  pendingReport,
+  pruneWithReason,
+  reportReady,
+  stopPruneReason,
+  waitingForReport,
+} from "./readiness.ts";
 import { writeGraphReport } from "./report.ts";
 import type { EphemeralRubric } from "./rubricer.ts";
 
@@ -184,17 +199,32 @@ export async function runGraph(ctx: RunContext, options: GraphOptions): Promise<
       break;
     }
     graph = step.graph;
-    if (step.synthesize) {
-      stopReason = "planner-synthesize";
-      break;
-    }
     const frontier = readyFrontier(graph).filter((n) => n.type !== "report" && n.type !== "outline");
-    if (frontier.length === 0) {
-      stopReason = "frontier-empty";
-      break;
+    const waiting = waitingForReport(graph);
+    let actions: PlanNode[];
+    if (step.synthesize) {
+      // The report is written only when what it depends on has run: a pending dependency runs first.
+      const needed = frontier.filter((n) => waiting.some((w) => w.id === n.id));
+      if (waiting.length === 0 || needed.length === 0) {
+        stopReason = "planner-synthesize";
+        break;
+      }
+      ctx.emit({
+        type: "decision",
+        decision: "continue",
+        reason: `synthesis deferred: the report depends on ${waiting.length} pending node(s) (${waiting
+          .map((n) => n.id)
+          .join(", ")}); the ready ones run first`,
+      });
+      actions = needed;
+    } else {
+      if (frontier.length === 0) {
+        stopReason = "frontier-empty";
+        break;
+      }
+      const chosen = frontier.filter((n) => step.actions.includes(n.id));
+      actions = chosen.length > 0 ? chosen : frontier;
     }
-    const chosen = frontier.filter((n) => step.actions.includes(n.id));
-    const actions = chosen.length > 0 ? chosen : frontier;
 
     ctx.emit({ type: "phase", phase: "gating", detail: `${actions.length} actions` });
     const executed = graph.nodes
@@ -241,9 +271,28 @@ export async function runGraph(ctx: RunContext, options: GraphOptions): Promise<
       break;
     }
   }
-  ctx.emit({ type: "decision", decision: "stop", reason: stopReason ?? "completed" });
+  const finalReason = stopReason ?? "completed";
+  ctx.emit({ type: "decision", decision: "stop", reason: finalReason });
+  // Whatever the report still waits for will not run now: pruned, with the stop's reason.
+  const unrun = waitingForReport(graph);
+  if (unrun.length > 0) {
+    graph = pruneWithReason(
+      ctx,
+      graph,
+      unrun.map((n) => n.id),
+      stopPruneReason(finalReason),
+      "stop",
+    );
+    ctx.emit({ type: "plan-update", iteration: 0, graph });
+  }
 
-  const report = graph.nodes.find((n) => n.type === "report" && n.status === "pending");
+  const report = pendingReport(graph);
+  if (report && !reportReady(graph)) {
+    throw new DossierError(
+      "INTERNAL",
+      `report node ${report.id} is not ready: its dependencies did not settle`,
+    );
+  }
   if (report) ctx.emit({ type: "node-start", nodeId: report.id, nodeType: "report", title: report.title });
   const doc = await writeGraphReport(ctx, {
     spec,
@@ -252,7 +301,7 @@ export async function runGraph(ctx: RunContext, options: GraphOptions): Promise<
     results,
     persistent,
     language: options.language,
-    stopReason: stopReason?.startsWith("budget:") ? stopReason : "completed",
+    stopReason: finalReason,
   });
   if (report)
     ctx.emit({
