@@ -1,5 +1,6 @@
 /**
- * The language a report is written in, and the instructions that make writers use it.
+ * The language a report is written in, and the instructions that make writers use it. Which
+ * language a question is in is told by `core/language.ts`.
  */
 
 const NAMES: Record<string, string> = {
@@ -22,34 +23,22 @@ const NATIVE: Record<string, string> = {
   ko: "제목, 본문, 표를 포함하여 모두 한국어로 작성하십시오. 인용 표시는 그대로 두십시오.",
 };
 
-/** Display name of a language code. */
+const DISPLAY = new Intl.DisplayNames(["en"], { type: "language", fallback: "none" });
+
+/** English display name of a language code ("Polish" for `pl`); the code itself when unknown. */
 export function languageName(code: string): string {
-  return NAMES[code] ?? code;
+  if (NAMES[code]) return NAMES[code];
+  try {
+    return DISPLAY.of(code) ?? code;
+  } catch {
+    return code;
+  }
 }
 
 /** The instruction telling a writer which language to write in. */
 export function languageInstruction(code: string): string {
   const english = `Write everything in ${languageName(code)}.`;
   return NATIVE[code] ? `${NATIVE[code]}\n${english}` : english;
-}
-
-const CJK = /[\u4e00-\u9fff]/g;
-const KANA = /[\u3040-\u30ff]/g;
-const HANGUL = /[\uac00-\ud7af]/g;
-
-/**
- * A quick guess of a query's language by script (Chinese, Japanese, Korean), else English.
- * Used to resolve `language: auto`.
- */
-export function guessQueryLanguage(text: string): string {
-  const count = (re: RegExp) => text.match(re)?.length ?? 0;
-  const kana = count(KANA);
-  const hangul = count(HANGUL);
-  const han = count(CJK);
-  if (kana > 0) return "ja";
-  if (hangul > han && hangul > 0) return "ko";
-  if (han > 0) return "zh";
-  return "en";
 }
 
 /** Fixed labels a report uses, by language. */

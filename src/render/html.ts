@@ -13,6 +13,7 @@ import createDOMPurify, { type Config, type DOMPurify, type WindowLike } from "d
 import { JSDOM } from "jsdom";
 import { Marked } from "marked";
 import type { Reference } from "../core/citations.ts";
+import { languageTag } from "../core/language-tag.ts";
 import type { ReportDocument } from "../core/report.ts";
 import { isSafeLinkTarget, safeMarkdown } from "../core/safe-markdown.ts";
 import { stripControlChars } from "../core/terminal-text.ts";
@@ -94,7 +95,8 @@ export function renderHtml(doc: ReportDocument): string {
   const html = linkCitations(markdown.parse(body, { async: false }) as string, excerpts);
   const refs = doc.references.map((r) => referenceItem(r, excerpts.get(r.number))).join("\n");
   const notice = doc.notice ? `<p class="notice">${escapeHtml(doc.notice)}</p>` : "";
-  const lang = doc.language && doc.language !== "auto" ? doc.language : "en";
+  // The report's language, when it is a well-formed tag ("auto" is resolved before writing).
+  const lang = languageTag(doc.language === "auto" ? undefined : doc.language) ?? "en";
   // No control character reaches the page (a terminal showing the file would act on them).
   return stripControlChars(`<!doctype html>
 <html lang="${escapeHtml(lang)}">

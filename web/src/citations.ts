@@ -2,6 +2,8 @@
 
 /** The parts of the JSON bundle the UI reads. */
 export interface ReportBundle {
+  /** The report's language code. */
+  language?: string;
   references: { number: number; sourceId: string; title: string; locator: string }[];
   evidenceByNumber: Record<string, string[]>;
   evidence: { id: string; text: string; sourceId: string }[];

@@ -8,6 +8,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { apiText } from "./api.ts";
 import { type CitationInfo, citationIndex, type ReportBundle } from "./citations.ts";
+import { languageTag, reportPageLanguage } from "./report-lang.ts";
 import { importReportBody } from "./sanitize.ts";
 
 export function Report(props: { runId: string; reports: Record<string, string> }) {
@@ -16,6 +17,8 @@ export function Report(props: { runId: string; reports: Record<string, string> }
   const [grounded, setGrounded] = useState<number | null>(null);
   const [tip, setTip] = useState<{ n: number; top: number; left: number } | null>(null);
   const [error, setError] = useState("");
+  // The report's own language, so the fragment is read (and hyphenated) in it, not the page's.
+  const [lang, setLang] = useState<string | null>(null);
 
   useEffect(() => {
     let live = true;
@@ -31,6 +34,7 @@ export function Report(props: { runId: string; reports: Record<string, string> }
           md ? apiText(md) : Promise.resolve(""),
         ]);
         if (!live || !host.current) return;
+        setLang(reportPageLanguage(text));
         if (mdText) {
           const pre = document.createElement("pre");
           pre.className = "report-md";
@@ -39,6 +43,7 @@ export function Report(props: { runId: string; reports: Record<string, string> }
         } else host.current.replaceChildren(importReportBody(text, document));
         if (bundleText) {
           const bundle = JSON.parse(bundleText) as ReportBundle;
+          setLang((page) => page ?? languageTag(bundle.language));
           setCitations(citationIndex(bundle));
           setGrounded(bundle.checks?.groundedShare ?? null);
         }
@@ -104,7 +109,7 @@ export function Report(props: { runId: string; reports: Record<string, string> }
         </p>
       )}
       <div class="report-box">
-        <div class="report" ref={host} data-testid="report" />
+        <div class="report" ref={host} data-testid="report" lang={lang ?? undefined} />
         {tip && (
           <div
             id="cite-tip"

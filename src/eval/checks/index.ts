@@ -4,6 +4,12 @@
  * The report pipeline and `dossier eval temporal|tables` use the same code.
  */
 
+export {
+  DETECTABLE_LANGUAGES,
+  detectLanguage,
+  guessLanguage,
+  type LanguageGuess,
+} from "../../core/language.ts";
 export * from "./headings.ts";
 export * from "./language.ts";
 export * from "./markdown-lines.ts";
