@@ -1,3 +1,6 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { fetch as undiciFetch } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FAKE_WEB_TEXT, type FakeWeb, startFakeWeb } from "../../../test/fake-web/index.ts";
 import { instantClock } from "../../../test/scripted/clocks.ts";
@@ -176,6 +179,51 @@ describe("fetchPageTool", () => {
     expect(result).toMatchObject({ ok: false, error: { code: "NETWORK_ERROR", retryable: false } });
     expect(!result.ok && result.error.message).toContain("DNS lookup of gone.test failed");
     expect(lookups).toBe(1);
+  });
+
+  it("refuses a blocked port (127.0.0.1:1, a redirect to :25) in one attempt, without retries", async () => {
+    let requests = 0;
+    const counting: FetchPageOptions["fetch"] = (input, init) => {
+      requests++;
+      return undiciFetch(input, init);
+    };
+    const events: EventInput[] = [];
+    const direct = await fetchPageTool(gateway(events), "http://127.0.0.1:1/", {
+      ...allowed,
+      fetch: counting,
+    });
+    expect(direct).toMatchObject({
+      ok: false,
+      error: { code: "NETWORK_REFUSED", retryable: false, message: expect.stringContaining("port 1") },
+    });
+    expect(requests).toBe(0);
+    expect(events.map((e) => e.type)).toEqual(["tool-start", "tool-end"]);
+
+    const redirected = await fetchPageTool(
+      gateway([]),
+      web.url(`/redirect?to=${encodeURIComponent("http://127.0.0.1:25/")}`),
+      { ...allowed, fetch: counting },
+    );
+    expect(redirected).toMatchObject({ ok: false, error: { code: "NETWORK_REFUSED", retryable: false } });
+    // The redirect was asked for once; the blocked target never.
+    expect(requests).toBe(1);
+  });
+
+  it("still retries a transient failure (a refused connection) as before", async () => {
+    let requests = 0;
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const port = (server.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    const result = await fetchPageTool(gateway([]), `http://127.0.0.1:${port}/`, {
+      ...allowed,
+      fetch: (input, init) => {
+        requests++;
+        return undiciFetch(input, init);
+      },
+    });
+    expect(result).toMatchObject({ ok: false, error: { code: "NETWORK_ERROR", retryable: true } });
+    expect(requests).toBe(3);
   });
 
   it("returns a 50 MB page as a structured TOO_LARGE failure", async () => {

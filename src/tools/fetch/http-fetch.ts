@@ -8,6 +8,7 @@
 import { type Dispatcher, fetch as undiciFetch } from "undici";
 import { DossierError } from "../../core/errors.ts";
 import { parseRetryAfter } from "../../core/retry.ts";
+import { blockedPortError, checkPort } from "./blocked-ports.ts";
 import { checkUrl, createGuardedAgent, type GuardOptions } from "./ssrf-guard.ts";
 
 /** Default size limit of a response body: 10 MB. */
@@ -73,7 +74,7 @@ export async function httpFetch(url: string, options: HttpFetchOptions = {}): Pr
   const maxRedirects = options.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
   const fetchFn = options.fetch ?? undiciFetch;
 
-  let current = checkUrl(url, guard);
+  let current = checkPort(checkUrl(url, guard));
   if (options.signal?.aborted) throw options.signal.reason;
 
   const timeout = new AbortController();
@@ -134,7 +135,7 @@ export async function httpFetch(url: string, options: HttpFetchOptions = {}): Pr
             details: { url: current.href, location, reason: "invalid-redirect" },
           });
         }
-        current = checkUrl(next, guard);
+        current = checkPort(checkUrl(next, guard));
         redirects.push(current.href);
         continue;
       }
@@ -253,6 +254,7 @@ function failure(error: unknown, signal: AbortSignal, url: URL): unknown {
   const inner = (cause ?? error) as { code?: string; message?: string; errors?: { code?: string }[] };
   const code = inner?.code ?? inner?.errors?.[0]?.code;
   const message = inner?.message || (error instanceof Error ? error.message : String(error));
+  if (/^bad port$/i.test(message.trim())) return blockedPortError(url);
   if (code === "ENOTFOUND" || code === "EAI_AGAIN" || code === "EAI_NODATA" || code === "EAI_FAIL") {
     return new DossierError(
       "NETWORK_ERROR",

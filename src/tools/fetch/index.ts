@@ -3,6 +3,7 @@
  * content sniffing, charset detection, and extraction of HTML, PDF, text and Markdown.
  */
 
+export * from "./blocked-ports.ts";
 export * from "./charset.ts";
 export * from "./fetch-page.ts";
 export * from "./html-to-markdown.ts";

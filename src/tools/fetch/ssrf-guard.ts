@@ -19,7 +19,9 @@ export type RefusalReason =
   | "private-address"
   | "metadata-address"
   | "private-hostname"
-  | "metadata-hostname";
+  | "metadata-hostname"
+  /** A port fetching never uses (see `blocked-ports.ts`). */
+  | "port";
 
 /** One DNS answer. */
 export interface ResolvedAddress {
