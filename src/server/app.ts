@@ -1,20 +1,20 @@
 /**
- * The HTTP API as a Hono app: token auth, body size limit, JSON errors, the run and tool
- * endpoints under `/v1`, MCP at `/mcp`, and the OpenAPI document at `/openapi.json`.
+ * The HTTP server as a Hono app: token auth (or the web UI's session cookie), body size limit,
+ * JSON errors, the API's routes (`api.ts`: runs, tools and catalog under `/v1`, MCP at `/mcp`,
+ * the OpenAPI document at `/openapi.json`) and the web UI.
  */
 
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import pkg from "../../package.json" with { type: "json" };
 import type { Dossier } from "../runtime/dossier.ts";
+import { apiRoutes } from "./api.ts";
+import type { ApiServices } from "./api-services.ts";
 import { requireToken } from "./auth.ts";
 import { errorBody, errorResponse } from "./errors.ts";
 import { type McpRoute, mcpRoute } from "./mcp-route.ts";
-import { openApiDocument } from "./openapi.ts";
 import { createRunManager, type RunManager } from "./run-manager.ts";
-import { runsRoutes } from "./runs-routes.ts";
-import { toolsRoutes } from "./tools-routes.ts";
-import { mountWeb } from "./web.ts";
+import { mountWeb, webSession } from "./web.ts";
 
 /** Options of {@link createServerApp}. */
 export interface ServerAppOptions {
@@ -31,6 +31,8 @@ export interface ServerAppOptions {
   env?: Record<string, string | undefined>;
   /** Keep-alive interval of event streams (ms, default 15 000). */
   keepAliveMs?: number;
+  /** The folder of the built web UI (default: `dist/web` of the package). */
+  webRoot?: string;
 }
 
 /** The app and what it keeps running. */
@@ -52,19 +54,21 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
   const { dossier } = options;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const runs = createRunManager({ dossier, maxRuns: options.maxRuns ?? DEFAULT_MAX_RUNS });
-  const env = options.env ?? {};
-  const mcp = options.mcp === false ? null : mcpRoute({ dossier, runs, env });
+  const services: ApiServices = {
+    dossier,
+    runs,
+    env: options.env ?? {},
+    ...(options.keepAliveMs ? { keepAliveMs: options.keepAliveMs } : {}),
+  };
+  const mcp = options.mcp === false ? null : mcpRoute(() => services);
   const app = new Hono();
 
   app.onError((error, c) => errorResponse(c, error));
   app.notFound((c) => c.json(errorBody("NOT_FOUND", `no route ${c.req.method} ${c.req.path}`), 404));
 
-  app.get("/health", (c) => c.json({ ok: true, version: pkg.version }));
-  const document = openApiDocument({ version: pkg.version });
-  app.get("/openapi.json", (c) => c.json(document));
-  mountWeb(app, { dossier, token: options.token });
-
   if (options.token !== null) {
+    // The UI's session cookie stands in for the token on /v1; then the token is checked.
+    app.use("/v1/*", webSession(options.token));
     app.use("/v1/*", requireToken(options.token));
     app.use("/mcp", requireToken(options.token));
     app.use("/mcp/*", requireToken(options.token));
@@ -81,11 +85,10 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
   app.use("/mcp", limit);
 
   app.route(
-    "/v1",
-    runsRoutes({ dossier, runs, ...(options.keepAliveMs ? { keepAliveMs: options.keepAliveMs } : {}) }),
+    "/",
+    apiRoutes(() => services, { version: pkg.version, mcp }),
   );
-  app.route("/v1", toolsRoutes({ dossier, runs, env }));
-  if (mcp) app.route("/mcp", mcp.app);
+  mountWeb(app, { token: options.token, ...(options.webRoot ? { root: options.webRoot } : {}) });
 
   return {
     app,

@@ -1,31 +1,34 @@
 /**
- * Reading a JSON request body and validating it with its zod schema: 400 INPUT_INVALID with a
- * message naming the field, or saying the body is not JSON.
+ * Reading a JSON request body before it is validated: 400 INPUT_INVALID when the request does
+ * not say it is JSON, or when its body is not valid JSON. The validator that follows reads the
+ * same text again (it is kept by the request) and checks it against the route's schema.
  */
 
-import type { Context } from "hono";
-import type { z } from "zod";
+import type { MiddlewareHandler } from "hono";
 import { ApiError } from "./errors.ts";
-import { describeIssue } from "./schemas.ts";
 
-/** The request's JSON body, validated by `schema`. */
-export async function readBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.output<S>> {
-  const type = c.req.header("content-type") ?? "";
-  if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(type)) {
+/** A JSON media type: `application/json` or `application/<something>+json`. */
+const JSON_TYPE = /^application\/(?:[a-z0-9.-]+\+)?json$/;
+
+/** The media type of a Content-Type header, lower-cased, without its parameters. */
+export function mediaType(contentType: string | undefined): string {
+  return (contentType ?? "").split(";")[0]!.trim().toLowerCase();
+}
+
+/** Middleware: the request's body must be JSON; it is read and parsed once here. */
+export const readJsonBody: MiddlewareHandler = async (c, next) => {
+  if (!JSON_TYPE.test(mediaType(c.req.header("content-type")))) {
     throw new ApiError(
       400,
       "INPUT_INVALID",
       "the request body must be JSON (Content-Type: application/json)",
     );
   }
-  let raw: unknown;
+  const text = await c.req.text();
   try {
-    raw = await c.req.json();
-  } catch (cause) {
-    if (cause instanceof ApiError) throw cause;
+    JSON.parse(text);
+  } catch {
     throw new ApiError(400, "INPUT_INVALID", "the request body is not valid JSON");
   }
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success) throw new ApiError(400, "INPUT_INVALID", describeIssue(parsed.error));
-  return parsed.data;
-}
+  await next();
+};

@@ -1,14 +1,21 @@
 /**
  * How the server answers errors: `{ error: { code, message } }` with the HTTP status that fits
- * the code. Codes are the stable `DossierError` codes, plus three that only HTTP has.
+ * the code. Codes are the stable `DossierError` codes, plus a few that only HTTP has.
  */
 
 import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { type DossierErrorCode, isDossierError, toDossierError } from "../core/errors.ts";
 
 /** Error codes of the HTTP API: a DossierError code or one of the server's own. */
-export type ApiErrorCode = DossierErrorCode | "UNAUTHORIZED" | "CONFLICT" | "NOT_IMPLEMENTED";
+export type ApiErrorCode =
+  | DossierErrorCode
+  | "UNAUTHORIZED"
+  | "FORBIDDEN"
+  | "CONFLICT"
+  | "UNSUPPORTED_MEDIA_TYPE"
+  | "NOT_IMPLEMENTED";
 
 /** An error the server answers with a given status and code. */
 export class ApiError extends Error {
@@ -35,6 +42,8 @@ export function statusOf(code: string): ContentfulStatusCode {
       return 400;
     case "UNAUTHORIZED":
       return 401;
+    case "FORBIDDEN":
+      return 403;
     case "NOT_FOUND":
       return 404;
     case "CONFLICT":
@@ -42,6 +51,8 @@ export function statusOf(code: string): ContentfulStatusCode {
       return 409;
     case "TOO_LARGE":
       return 413;
+    case "UNSUPPORTED_MEDIA_TYPE":
+      return 415;
     case "MODEL_NOT_CONFIGURED":
     case "PROVIDER_NOT_CONFIGURED":
       return 422;
@@ -68,9 +79,35 @@ export function errorBody(code: string, message: string): { error: { code: strin
   return { error: { code, message } };
 }
 
-/** Answers `error` as JSON: ApiErrors and DossierErrors keep their code, anything else is INTERNAL. */
+/** The API error code of an HTTP status (for refusals made by middleware, not by Dossier). */
+function codeOfStatus(status: number): ApiErrorCode {
+  switch (status) {
+    case 400:
+      return "INPUT_INVALID";
+    case 401:
+      return "UNAUTHORIZED";
+    case 403:
+      return "FORBIDDEN";
+    case 404:
+      return "NOT_FOUND";
+    case 413:
+      return "TOO_LARGE";
+    case 415:
+      return "UNSUPPORTED_MEDIA_TYPE";
+    default:
+      return "INTERNAL";
+  }
+}
+
+/**
+ * Answers `error` as JSON: ApiErrors and DossierErrors keep their code, an HTTPException (a
+ * refusal by middleware) keeps its status, anything else is INTERNAL.
+ */
 export function errorResponse(c: Context, error: unknown): Response {
   if (error instanceof ApiError) return c.json(errorBody(error.code, error.message), error.status);
+  if (error instanceof HTTPException && error.status >= 400 && error.status < 500) {
+    return c.json(errorBody(codeOfStatus(error.status), error.message), error.status);
+  }
   if (isDossierError(error)) return c.json(errorBody(error.code, error.message), statusOf(error.code));
   const e = toDossierError(error);
   return c.json(errorBody("INTERNAL", e.message || "internal error"), 500);

@@ -61,4 +61,39 @@ describe("OpenAPI document", () => {
       await close();
     }
   });
+
+  it("answers invalid paths, queries and bodies in the API's error shape, naming the field", async () => {
+    project = await createProject();
+    const { app, close } = createServerApp({ dossier: project.dossier, token: null });
+    try {
+      const cases: [string, RequestInit | undefined, string][] = [
+        ["/v1/runs?limit=0", undefined, 'limit: expected a whole number from 1 to 1000, got "0"'],
+        ["/v1/runs?limit=ten", undefined, 'limit: expected a whole number from 1 to 1000, got "ten"'],
+        [
+          "/v1/runs?status=done",
+          undefined,
+          'status: expected one of running, completed, failed, cancelled, interrupted, got "done"',
+        ],
+        ["/v1/runs/abc/report/pdf", undefined, 'format: expected md, html or json, got "pdf"'],
+        [
+          "/v1/search",
+          { method: "POST", headers: { "content-type": "application/json" }, body: "[1]" },
+          "Invalid input: expected object, received array",
+        ],
+        [
+          "/v1/estimate",
+          { method: "POST", headers: { "content-type": "application/json" }, body: '{"question":"Why?!"' },
+          "the request body is not valid JSON",
+        ],
+      ];
+      for (const [path, init, message] of cases) {
+        const response = await app.request(path, init);
+        expect(response.status, path).toBe(400);
+        expect(await response.json(), path).toEqual({ error: { code: "INPUT_INVALID", message } });
+      }
+      expect((await app.request("/v1/runs?limit=1000")).status).toBe(200);
+    } finally {
+      await close();
+    }
+  });
 });

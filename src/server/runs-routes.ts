@@ -1,102 +1,125 @@
 /**
- * The run endpoints: create, list, get, stream events (SSE), cancel, resume, report downloads.
+ * The run endpoints: create, list, get, cancel and resume (mounted under `/v1`). A run's event
+ * stream and report downloads are in `run-output-routes.ts`.
  */
 
-import { Hono } from "hono";
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import { runStatusSchema } from "../core/run.ts";
-import { REPORT_CSP } from "../render/html.ts";
-import type { Dossier } from "../runtime/dossier.ts";
-import { readBody } from "./body.ts";
-import { ApiError } from "./errors.ts";
-import { REPORT_CONTENT_TYPES, readReport } from "./reports.ts";
-import type { RunManager } from "./run-manager.ts";
-import { createRunBodySchema, reportFormatSchema } from "./schemas.ts";
-import { resumeSeq, streamRunEvents } from "./sse.ts";
+import type { ApiServices } from "./api-services.ts";
+import { CreateRunBody, RunAction, RunList, RunResponse, runIdParam } from "./components.ts";
+import { bodyRoute, createRouter, errorResponses, jsonResponse } from "./route-kit.ts";
 
-/** Options of {@link runsRoutes}. */
-export interface RunsRoutesOptions {
-  dossier: Dossier;
-  runs: RunManager;
-  /** Keep-alive interval of event streams (ms). */
-  keepAliveMs?: number;
-}
+const limit = z
+  .string()
+  .refine((v) => /^\d{1,4}$/.test(v) && Number(v) >= 1 && Number(v) <= 1000, {
+    error: (issue) => `expected a whole number from 1 to 1000, got "${String(issue.input)}"`,
+  })
+  .optional()
+  .openapi({
+    type: "integer",
+    minimum: 1,
+    maximum: 1000,
+    default: 50,
+    description: "at most this many runs",
+  });
+const status = z
+  .enum(runStatusSchema.options, {
+    error: (issue) => `expected one of ${runStatusSchema.options.join(", ")}, got "${String(issue.input)}"`,
+  })
+  .optional()
+  .openapi({ description: "only runs with this status" });
+
+const createRun = bodyRoute(
+  {
+    method: "post",
+    path: "/runs",
+    operationId: "createRun",
+    tags: ["runs"],
+    summary: "Start a research run",
+    description:
+      "Answers once the request is checked (the strategy, its options, the model and the sources); the run goes on in the background. Follow it with its event stream.",
+    responses: {
+      201: {
+        ...jsonResponse("the run, once its request is checked", RunResponse),
+        headers: z.object({ location: z.string().openapi({ description: "the run's URL" }) }),
+      },
+      ...errorResponses(400, 413, 422, 429),
+    },
+  },
+  { schema: CreateRunBody, description: "the question and how to research it" },
+);
+
+const listRuns = createRoute({
+  method: "get",
+  path: "/runs",
+  operationId: "listRuns",
+  tags: ["runs"],
+  summary: "List stored runs, newest first",
+  request: {
+    query: z.object({ limit, status }),
+  },
+  responses: { 200: jsonResponse("the runs", RunList), ...errorResponses(400) },
+});
+
+const getRun = createRoute({
+  method: "get",
+  path: "/runs/{id}",
+  operationId: "getRun",
+  tags: ["runs"],
+  summary: "One run",
+  request: { params: z.object({ id: runIdParam }) },
+  responses: { 200: jsonResponse("the run", RunResponse), ...errorResponses(404) },
+});
+
+const cancelRun = createRoute({
+  method: "post",
+  path: "/runs/{id}/cancel",
+  operationId: "cancelRun",
+  tags: ["runs"],
+  summary: "Cancel a run under way",
+  description: "The run is recorded as cancelled and can be resumed.",
+  request: { params: z.object({ id: runIdParam }) },
+  responses: { 202: jsonResponse("cancelling", RunAction), ...errorResponses(404, 409) },
+});
+
+const resumeRun = createRoute({
+  method: "post",
+  path: "/runs/{id}/resume",
+  operationId: "resumeRun",
+  tags: ["runs"],
+  summary: "Resume an interrupted, cancelled or failed run",
+  description: "The run keeps its id; its event log continues after the last event.",
+  request: { params: z.object({ id: runIdParam }) },
+  responses: { 202: jsonResponse("the resumed run", RunResponse), ...errorResponses(404, 409, 429) },
+});
 
 /** The `/runs` routes (mounted under `/v1`). */
-export function runsRoutes(options: RunsRoutesOptions): Hono {
-  const { dossier, runs } = options;
-  const app = new Hono();
+export function runsRoutes(services: () => ApiServices): OpenAPIHono {
+  const app = createRouter();
 
-  app.post("/runs", async (c) => {
-    const body = await readBody(c, createRunBodySchema);
-    const run = await runs.create(body);
+  app.openapi(createRun, async (c) => {
+    const run = await services().runs.create(c.req.valid("json"));
     c.header("Location", `/v1/runs/${run.id}`);
     return c.json({ run }, 201);
   });
 
-  app.get("/runs", (c) => {
-    const limitRaw = c.req.query("limit");
-    const statusRaw = c.req.query("status");
-    const limit = limitRaw === undefined ? 50 : Number(limitRaw);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
-      throw new ApiError(
-        400,
-        "INPUT_INVALID",
-        `limit: expected a whole number from 1 to 1000, got "${limitRaw}"`,
-      );
-    }
-    const status = statusRaw === undefined ? undefined : runStatusSchema.safeParse(statusRaw);
-    if (status && !status.success) {
-      throw new ApiError(
-        400,
-        "INPUT_INVALID",
-        `status: expected one of ${runStatusSchema.options.join(", ")}, got "${statusRaw}"`,
-      );
-    }
-    return c.json({ runs: runs.list({ limit, ...(status?.data ? { status: status.data } : {}) }) });
-  });
-
-  app.get("/runs/:id", (c) => c.json({ run: runs.view(c.req.param("id")) }));
-
-  app.get("/runs/:id/events", (c) => {
-    const runId = runs.view(c.req.param("id")).id;
-    const handle = () => runs.handle(runId);
-    return streamRunEvents(c, {
-      log: dossier.store.events,
-      runId,
-      afterSeq: resumeSeq(c),
-      isLocal: () => handle() !== undefined,
-      isLive: () => handle() !== undefined || dossier.store.runs.get(runId)?.status === "running",
-      ...(handle() ? { settled: handle()!.done } : {}),
-      ...(options.keepAliveMs ? { keepAliveMs: options.keepAliveMs } : {}),
+  app.openapi(listRuns, (c) => {
+    const { limit, status } = c.req.valid("query");
+    const runs = services().runs.list({
+      limit: limit === undefined ? 50 : Number(limit),
+      ...(status ? { status } : {}),
     });
+    return c.json({ runs }, 200);
   });
 
-  app.post("/runs/:id/cancel", (c) => c.json(runs.cancel(c.req.param("id")), 202));
+  app.openapi(getRun, (c) => c.json({ run: services().runs.view(c.req.valid("param").id) }, 200));
 
-  app.post("/runs/:id/resume", async (c) => {
-    const handle = await runs.resume(c.req.param("id"));
+  app.openapi(cancelRun, (c) => c.json(services().runs.cancel(c.req.valid("param").id), 202));
+
+  app.openapi(resumeRun, async (c) => {
+    const { runs } = services();
+    const handle = await runs.resume(c.req.valid("param").id);
     return c.json({ run: runs.view(handle.runId) }, 202);
-  });
-
-  app.get("/runs/:id/report/:format", (c) => {
-    const format = reportFormatSchema.safeParse(c.req.param("format"));
-    if (!format.success) {
-      throw new ApiError(
-        400,
-        "INPUT_INVALID",
-        `format: expected md, html or json, got "${c.req.param("format")}"`,
-      );
-    }
-    const run = runs.view(c.req.param("id"));
-    const text = readReport(dossier.runs, run.id, format.data);
-    c.header("Content-Type", REPORT_CONTENT_TYPES[format.data]);
-    c.header("Content-Disposition", `inline; filename="${run.id}.${format.data}"`);
-    c.header("X-Content-Type-Options", "nosniff");
-    if (format.data === "html") {
-      // The report is sanitized and carries its own policy; the header says the same to the browser.
-      c.header("Content-Security-Policy", `${REPORT_CSP}; frame-ancestors 'none'`);
-    }
-    return c.body(text, 200);
   });
 
   return app;

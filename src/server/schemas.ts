@@ -131,10 +131,6 @@ export const runViewSchema = runRecordSchema.extend({
 /** A run as the API shows it. */
 export type RunView = z.output<typeof runViewSchema>;
 
-/** One run. */
-export const runResponseSchema = z.object({ run: runViewSchema });
-/** Stored runs, newest first. */
-export const runListResponseSchema = z.object({ runs: z.array(runViewSchema) });
 /** A stored event (its payload fields depend on `type`). */
 export const eventSchema = z
   .object({

@@ -1,33 +1,79 @@
 /**
- * The tool endpoints: ask (a short answer), search and fetch, through the Dossier's gateway.
+ * The tool endpoints: ask (a short answer), search and fetch, through the Dossier's gateway
+ * (mounted under `/v1`).
  */
 
-import { Hono } from "hono";
-import type { Dossier } from "../runtime/dossier.ts";
-import { readBody } from "./body.ts";
-import type { RunManager } from "./run-manager.ts";
-import { askBodySchema, fetchBodySchema, searchBodySchema } from "./schemas.ts";
-import { fetchWith, searchWith, type ToolCallEnv } from "./tool-calls.ts";
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { ApiServices } from "./api-services.ts";
+import { AskBody, AskResponse, FetchBody, FetchResponse, SearchBody, SearchResponse } from "./components.ts";
+import { bodyRoute, createRouter, errorResponses, jsonResponse } from "./route-kit.ts";
+import { fetchWith, searchWith } from "./tool-calls.ts";
+
+const ask = bodyRoute(
+  {
+    method: "post",
+    path: "/ask",
+    operationId: "ask",
+    tags: ["tools"],
+    summary: "Answer a question briefly, with citations",
+    description:
+      "A deep-search run (smtl by default) that ends with a short, cited answer; the request waits for it. Counts against the server's run limit.",
+    responses: {
+      200: jsonResponse("the answer and its evidence", AskResponse),
+      ...errorResponses(400, 413, 422, 429, 501),
+    },
+  },
+  { schema: AskBody, description: "the question and how to search for its answer" },
+);
+
+const search = bodyRoute(
+  {
+    method: "post",
+    path: "/search",
+    operationId: "search",
+    tags: ["tools"],
+    summary: "Search the web, scholarly papers or a local corpus",
+    description:
+      "One web search through the configured providers (or one named provider), a paper search with provider arxiv or openalex, or a search of an indexed local corpus with provider local.",
+    responses: {
+      200: jsonResponse("the results", SearchResponse),
+      ...errorResponses(400, 404, 413, 422, 502),
+    },
+  },
+  { schema: SearchBody, description: "the query and where to search" },
+);
+
+const fetchPage = bodyRoute(
+  {
+    method: "post",
+    path: "/fetch",
+    operationId: "fetchPage",
+    tags: ["tools"],
+    summary: "Read one web page",
+    description:
+      "The page as clean text, or, with a goal, verbatim evidence for that goal extracted by the reader model. Private network addresses are refused unless the server allows them.",
+    responses: {
+      200: jsonResponse("the page or its reading", FetchResponse),
+      ...errorResponses(400, 413, 422, 502),
+    },
+  },
+  { schema: FetchBody, description: "the URL and, optionally, what to read it for" },
+);
 
 /** The `/ask`, `/search` and `/fetch` routes (mounted under `/v1`). */
-export function toolsRoutes(options: { dossier: Dossier; runs: RunManager } & ToolCallEnv): Hono {
-  const { dossier, runs } = options;
-  const app = new Hono();
+export function toolsRoutes(services: () => ApiServices): OpenAPIHono {
+  const app = createRouter();
 
-  app.post("/ask", async (c) => {
-    const body = await readBody(c, askBodySchema);
-    return c.json(await runs.ask(body, c.req.raw.signal));
+  app.openapi(ask, async (c) =>
+    c.json(await services().runs.ask(c.req.valid("json"), c.req.raw.signal), 200),
+  );
+
+  app.openapi(search, async (c) => {
+    const { dossier, env } = services();
+    return c.json(await searchWith(dossier, c.req.valid("json"), { env }), 200);
   });
 
-  app.post("/search", async (c) => {
-    const body = await readBody(c, searchBodySchema);
-    return c.json(await searchWith(dossier, body, options.env ? { env: options.env } : {}));
-  });
-
-  app.post("/fetch", async (c) => {
-    const body = await readBody(c, fetchBodySchema);
-    return c.json(await fetchWith(dossier, body));
-  });
+  app.openapi(fetchPage, async (c) => c.json(await fetchWith(services().dossier, c.req.valid("json")), 200));
 
   return app;
 }

@@ -1,16 +1,19 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Hono } from "hono";
 import { afterEach, describe, expect, it } from "vitest";
+import { createServerApp } from "./app.ts";
 import { type RunningServer, startServer } from "./listen.ts";
 import { createProject, type Project } from "./test-fixtures.ts";
-import { mountWeb, SESSION_COOKIE, sessionValue, signInLink, WEB_CSP } from "./web.ts";
+import { SESSION_COOKIE, sessionValue, signInLink, WEB_CSP } from "./web.ts";
 
 let project: Project;
 let server: RunningServer;
 let root: string | undefined;
+let closeApp: (() => Promise<void>) | undefined;
 afterEach(async () => {
+  await closeApp?.();
+  closeApp = undefined;
   await server?.close();
   await project?.close();
   if (root) rmSync(root, { recursive: true, force: true });
@@ -30,8 +33,12 @@ describe("web UI serving and sign-in", () => {
     mkdirSync(join(root, "assets"));
     writeFileSync(join(root, "index.html"), "<!doctype html><title>Dossier</title>");
     writeFileSync(join(root, "assets", "app.js"), "export {};");
-    const app = new Hono();
-    mountWeb(app, { dossier: project.dossier, token: "secret-token-0123456789", root });
+    const { app, close } = createServerApp({
+      dossier: project.dossier,
+      token: "secret-token-0123456789",
+      webRoot: root,
+    });
+    closeApp = close;
     const index = await app.request("/");
     expect(index.status).toBe(200);
     expect(index.headers.get("content-security-policy")).toBe(WEB_CSP);

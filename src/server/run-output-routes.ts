@@ -1,0 +1,102 @@
+/**
+ * What a run puts out: its events as Server-Sent Events and its report in each format
+ * (mounted under `/v1`).
+ */
+
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import { REPORT_CSP } from "../render/html.ts";
+import type { ApiServices } from "./api-services.ts";
+import { Event, runIdParam } from "./components.ts";
+import { REPORT_CONTENT_TYPES, readReport } from "./reports.ts";
+import { createRouter, errorResponses } from "./route-kit.ts";
+import { reportFormatSchema } from "./schemas.ts";
+import { resumeSeq, streamRunEvents } from "./sse.ts";
+
+const seq = (description: string) =>
+  z.string().optional().openapi({ type: "integer", minimum: 0, description });
+
+const streamEvents = createRoute({
+  method: "get",
+  path: "/runs/{id}/events",
+  operationId: "streamRunEvents",
+  tags: ["runs"],
+  summary: "Follow a run's events",
+  description:
+    "The run's events as Server-Sent Events: `id` is the event's seq, `event` its type and `data` the event as JSON. The stream ends after `run-end`. A client that reconnects with `Last-Event-ID` (or `?after=`) gets only the events after that one.",
+  request: {
+    params: z.object({ id: runIdParam }),
+    query: z.object({ after: seq("resume after this seq (when Last-Event-ID cannot be sent)") }),
+    headers: z.object({ "last-event-id": seq("resume after this seq") }),
+  },
+  responses: {
+    200: { description: "the event stream", content: { "text/event-stream": { schema: Event } } },
+    ...errorResponses(404),
+  },
+});
+
+const format = z
+  .enum(reportFormatSchema.options, {
+    error: (issue) => `expected md, html or json, got "${String(issue.input)}"`,
+  })
+  .openapi({ description: "report format" });
+
+const getReport = createRoute({
+  method: "get",
+  path: "/runs/{id}/report/{format}",
+  operationId: "getRunReport",
+  tags: ["runs"],
+  summary: "Download a run's report",
+  description:
+    "A format the run did not write is rendered from its JSON bundle when it has one. The HTML report is sanitized and carries its own Content-Security-Policy.",
+  request: { params: z.object({ id: runIdParam, format }) },
+  responses: {
+    200: {
+      description: "the report",
+      content: {
+        "text/markdown": { schema: z.string() },
+        "text/html": { schema: z.string() },
+        "application/json": {
+          schema: z.object({}).loose().openapi({ description: "the report bundle (format dossier-report)" }),
+        },
+      },
+    },
+    ...errorResponses(400, 404),
+  },
+});
+
+/** The event stream and report routes of a run (mounted under `/v1`). */
+export function runOutputRoutes(services: () => ApiServices): OpenAPIHono {
+  const app = createRouter();
+
+  app.openapi(streamEvents, (c) => {
+    const { dossier, runs, keepAliveMs } = services();
+    const runId = runs.view(c.req.valid("param").id).id;
+    const handle = () => runs.handle(runId);
+    return streamRunEvents(c, {
+      log: dossier.store.events,
+      runId,
+      afterSeq: resumeSeq(c),
+      isLocal: () => handle() !== undefined,
+      isLive: () => handle() !== undefined || dossier.store.runs.get(runId)?.status === "running",
+      ...(handle() ? { settled: handle()!.done } : {}),
+      ...(keepAliveMs ? { keepAliveMs } : {}),
+    });
+  });
+
+  app.openapi(getReport, (c) => {
+    const { dossier, runs } = services();
+    const { id, format } = c.req.valid("param");
+    const run = runs.view(id);
+    const text = readReport(dossier.runs, run.id, format);
+    c.header("Content-Type", REPORT_CONTENT_TYPES[format]);
+    c.header("Content-Disposition", `inline; filename="${run.id}.${format}"`);
+    c.header("X-Content-Type-Options", "nosniff");
+    if (format === "html") {
+      // The report is sanitized and carries its own policy; the header says the same to the browser.
+      c.header("Content-Security-Policy", `${REPORT_CSP}; frame-ancestors 'none'`);
+    }
+    return c.body(text, 200);
+  });
+
+  return app;
+}
