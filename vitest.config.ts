@@ -22,7 +22,8 @@ export default defineConfig({
     maxWorkers: Math.max(2, availableParallelism() - 1),
     unstubEnvs: true,
     // No test resolves a host name through the system resolver.
-    setupFiles: ["./test/no-system-dns.ts"],
+    // A scripted model's unexpected or unused calls fail the test, in every test file.
+    setupFiles: ["./test/no-system-dns.ts", "./test/strict-scripts.ts"],
     reporters: ["default", "./test/summary-reporter.ts"],
   },
 });

@@ -3,10 +3,10 @@
  * model server driven by the model script, a SearXNG-format search server whose results point
  * at pages of a fake web server, a configuration that uses them, and a store in a temp dir.
  *
- * Under vitest, importing this module registers an `afterEach` hook in the importing test
- * file: every world started during a test has its model script checked when the test ends,
- * and the test fails on any unexpected call or any role used less than declared — no test
- * has to remember to check. (A world started in `beforeAll` is checked after the first test.)
+ * Every world started during a test has its model script checked when the test ends (the
+ * setup file `test/strict-scripts.ts`), and the test fails on any unexpected call or any role
+ * used less than declared — no test has to remember to check. (A world started in `beforeAll`
+ * is checked after the first test.)
  */
 
 import { mkdtempSync, rmSync } from "node:fs";
@@ -23,6 +23,7 @@ import type { RecordedRequest } from "../fake-openai/types.ts";
 import { type FakeSearch, startFakeSearch } from "../fake-search/index.ts";
 import { type FakeWeb, startFakeWeb } from "../fake-web/index.ts";
 import { createModelScript, type ModelScript, type ModelScriptOptions } from "./model-script.ts";
+import { registerScript } from "./script-checks.ts";
 
 /** Options of {@link startResearchWorld}. */
 export interface WorldOptions extends ModelScriptOptions {
@@ -30,8 +31,10 @@ export interface WorldOptions extends ModelScriptOptions {
   searchFailsWith?: number;
   /** Latency of page answers (ms); also of search answers unless `searchLatencyMs` is given. */
   toolLatencyMs?: number;
-  /** Latency of search answers (ms). Default `toolLatencyMs`. */
-  searchLatencyMs?: number;
+  /** Latency of search answers (ms), or of each as a function of its query. Default `toolLatencyMs`. */
+  searchLatencyMs?: number | ((q: string) => number);
+  /** Latency of the answer for page `n` (ms); replaces `toolLatencyMs` for pages. */
+  pageLatencyMs?: (n: number) => number;
   /** Price the fake model (USD per million tokens). */
   price?: { inputPerMTok: number; outputPerMTok: number };
   /** Extra configuration. */
@@ -70,24 +73,7 @@ export function pageText(n: number): string {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Scripts of worlds started since the last check. */
-const started = new Set<ModelScript>();
-
-/** The violations of every script started since the last call, which forgets them. */
-export function takeScriptViolations(): string[] {
-  const problems = [...started].flatMap((s) => s.violations());
-  started.clear();
-  return problems;
-}
-
-if (process.env.VITEST) {
-  const { afterEach } = await import("vitest");
-  afterEach(() => {
-    const problems = takeScriptViolations();
-    if (problems.length > 0)
-      throw new Error(`the scripted model saw calls the test did not expect:\n${problems.join("\n")}`);
-  });
-}
+export { takeScriptViolations } from "./script-checks.ts";
 
 async function runWorld(
   world: Omit<ResearchWorld, "research" | "close">,
@@ -120,7 +106,7 @@ async function runWorld(
 /** Starts the servers and builds the configuration. */
 export async function startResearchWorld(options: WorldOptions = {}): Promise<ResearchWorld> {
   const script = createModelScript(options);
-  started.add(script);
+  registerScript(script);
   const hold = options.hold;
   const handler = hold
     ? async (request: RecordedRequest) => {
@@ -132,7 +118,8 @@ export async function startResearchWorld(options: WorldOptions = {}): Promise<Re
   const routes: Record<string, (req: unknown, res: import("node:http").ServerResponse) => Promise<void>> = {};
   for (let n = 1; n <= 20; n++) {
     routes[`/page/${n}`] = async (_req, res) => {
-      if (options.toolLatencyMs) await sleep(options.toolLatencyMs);
+      const latency = options.pageLatencyMs?.(n) ?? options.toolLatencyMs;
+      if (latency) await sleep(latency);
       const html = `<!doctype html><html><head><title>Page ${n}</title></head><body><nav>Home | About</nav><article><h1>Page ${n}</h1><p>${pageText(n)}</p></article><footer>Copyright</footer></body></html>`;
       res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
       res.end(html);
@@ -140,7 +127,10 @@ export async function startResearchWorld(options: WorldOptions = {}): Promise<Re
   }
   const web = await startFakeWeb({ routes: routes as never });
   const search = await startFakeSearch({
-    latencyMs: options.searchLatencyMs ?? options.toolLatencyMs ?? 0,
+    latencyMs:
+      typeof options.searchLatencyMs === "function"
+        ? (query) => (options.searchLatencyMs as (q: string) => number)(String(query.q ?? ""))
+        : (options.searchLatencyMs ?? options.toolLatencyMs ?? 0),
     handler: (request) => {
       if (options.searchFailsWith) return { kind: "error", status: options.searchFailsWith };
       const q = String(request.query.q ?? "");
