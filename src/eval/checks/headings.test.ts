@@ -42,6 +42,16 @@ describe("checkHeadings", () => {
     expect(result.headings).toHaveLength(4);
   });
 
+  it("reads setext headings and ignores headings in ~~~ and unclosed fences", () => {
+    const md = "Report\n======\n\nIntro.\n\nPart\n----\n\nText.\n\n~~~\n# no\n~~~\n```\n## no\n";
+    const result = checkHeadings(md);
+    expect(result.headings.map((h) => [h.level, h.title, h.line])).toEqual([
+      [1, "Report", 1],
+      [2, "Part", 6],
+    ]);
+    expect(result.errors).toBe(0);
+  });
+
   it("normalizes numbering and punctuation when comparing titles", () => {
     expect(normalizeTitle("2.1 Market Size:")).toBe("market size");
     expect(normalizeTitle("一、市场规模")).toBe("市场规模");

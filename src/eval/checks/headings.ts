@@ -1,10 +1,10 @@
 /**
  * Heading hierarchy check: skipped levels (`##` followed by `####`), empty sections (a heading
- * with neither body text nor sub-headings) and duplicate titles among sibling sections. ATX
- * headings only (`#` … `######`); headings inside code blocks are ignored.
+ * with neither body text nor sub-headings) and duplicate titles among sibling sections. Headings
+ * as the Markdown reader finds them (ATX and setext); headings inside code blocks are ignored.
  */
 
-import { markdownLines, parseHeading } from "./markdown-lines.ts";
+import { readMarkdown } from "../../core/markdown.ts";
 
 /** One heading of a document. */
 export interface HeadingInfo {
@@ -55,11 +55,17 @@ export function checkHeadings(markdown: string): HeadingsCheckResult {
   const headings: HeadingInfo[] = [];
   /** Whether each heading has content before the next heading. */
   const hasBody: boolean[] = [];
-  for (const { text, line, inCode } of markdownLines(markdown)) {
-    const heading = inCode ? null : parseHeading(text);
-    if (heading) {
-      headings.push({ ...heading, line });
-      hasBody.push(false);
+  const doc = readMarkdown(markdown);
+  const found = doc.headings;
+  let next = 0;
+  for (const { text, line } of doc.lines) {
+    const heading = found[next];
+    if (heading && line >= heading.line) {
+      if (line === heading.line) {
+        headings.push({ level: heading.level, title: heading.title, line });
+        hasBody.push(false);
+      }
+      if (line === heading.endLine) next++;
     } else if (headings.length > 0 && text.trim() !== "") {
       hasBody[hasBody.length - 1] = true;
     }

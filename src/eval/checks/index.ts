@@ -10,9 +10,15 @@ export {
   guessLanguage,
   type LanguageGuess,
 } from "../../core/language.ts";
+export {
+  isReferencesTitle,
+  lineEnding,
+  type MarkdownLine,
+  markdownLines,
+  parseHeading,
+} from "../../core/markdown.ts";
 export * from "./headings.ts";
 export * from "./language.ts";
-export * from "./markdown-lines.ts";
 export * from "./prose.ts";
 export * from "./report-checks.ts";
 export * from "./table-parse.ts";

@@ -51,6 +51,27 @@ describe("proseUnits", () => {
     ]);
   });
 
+  it("drops a references section under a stand-alone title line and code in quotes or ~~~ fences", () => {
+    const md = [
+      "Body text.", // 1
+      "> ```", // 2
+      "> quoted code", // 3
+      "> ```", // 4
+      "~~~", // 5
+      "fenced code", // 6
+      "~~~", // 7
+      "**Sources:**", // 8
+      "1. A source title", // 9
+      "## Next", // 10
+      "More text.", // 11
+    ].join("\n");
+    expect(proseUnits(md).map((u) => [u.kind, u.text, u.line])).toEqual([
+      ["paragraph", "Body text.", 1],
+      ["heading", "Next", 10],
+      ["paragraph", "More text.", 11],
+    ]);
+  });
+
   it("cleans citations, links and markup", () => {
     expect(
       cleanInline("A **bold** claim [E12, E15] with `code` and [link](http://x.y) <sup>[2]</sup>."),

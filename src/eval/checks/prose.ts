@@ -4,7 +4,7 @@
  * Chinese/Japanese text. Code blocks, and by default the references section, are left out.
  */
 
-import { isReferencesTitle, markdownLines, parseHeading } from "./markdown-lines.ts";
+import { headingLines, readMarkdown, referencesSpans } from "../../core/markdown.ts";
 
 /** One block of prose. */
 export interface ProseUnit {
@@ -18,7 +18,10 @@ export interface ProseUnit {
 
 /** Options of {@link proseUnits}. */
 export interface ProseOptions {
-  /** Leave out the section under a "References" / "Sources" / "参考文献" heading (default true). */
+  /**
+   * Leave out the references sections (under a "References" / "Sources" / "参考文献" heading or
+   * stand-alone title line, see `isReferencesTitle`), default true.
+   */
   skipReferences?: boolean;
   /** Include headings as units (default true). */
   includeHeadings?: boolean;
@@ -50,7 +53,6 @@ export function proseUnits(markdown: string, options: ProseOptions = {}): ProseU
   const { skipReferences = true, includeHeadings = true } = options;
   const units: ProseUnit[] = [];
   let current: { parts: string[]; line: number; kind: ProseUnit["kind"] } | null = null;
-  let skipBelow: number | null = null;
   const flush = () => {
     if (current) {
       const text = cleanInline(current.parts.join(" "));
@@ -58,22 +60,24 @@ export function proseUnits(markdown: string, options: ProseOptions = {}): ProseU
     }
     current = null;
   };
-  for (const { text, line, inCode } of markdownLines(markdown)) {
-    const heading = inCode ? null : parseHeading(text);
+  const doc = readMarkdown(markdown);
+  const skipped = skipReferences ? referencesSpans(doc) : [];
+  const headings = new Map(doc.headings.map((h) => [h.line, h]));
+  const inHeading = new Set(doc.headings.flatMap(headingLines));
+  for (const { text, line, inCode } of doc.lines) {
+    if (skipped.some((s) => line >= s.start && line <= s.end)) {
+      flush();
+      continue;
+    }
+    const heading = headings.get(line);
     if (heading) {
       flush();
-      if (skipBelow !== null && heading.level <= skipBelow) skipBelow = null;
-      if (skipBelow !== null) continue;
-      if (skipReferences && isReferencesTitle(heading.title)) {
-        skipBelow = heading.level;
-        continue;
-      }
       if (includeHeadings && heading.title !== "") {
         units.push({ text: cleanInline(heading.title), line, kind: "heading" });
       }
       continue;
     }
-    if (skipBelow !== null) continue;
+    if (inHeading.has(line)) continue;
     if (inCode || text.trim() === "" || RULE.test(text)) {
       flush();
       continue;

@@ -2,7 +2,7 @@
  * Finding GFM pipe tables in Markdown (outside code blocks) and splitting their rows into cells.
  */
 
-import type { MarkdownLine } from "./markdown-lines.ts";
+import type { MarkdownLine } from "../../core/markdown.ts";
 
 /** A run of lines that forms (or tries to form) a pipe table. */
 export interface TableBlock {

@@ -5,7 +5,7 @@
  * never touches code blocks.
  */
 
-import { lineEnding, markdownLines } from "./markdown-lines.ts";
+import { lineEnding, markdownLines } from "../../core/markdown.ts";
 import {
   findTableBlocks,
   isSeparatorLike,

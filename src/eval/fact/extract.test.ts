@@ -79,6 +79,43 @@ describe("splitReferences", () => {
     expect(references.get(1)).toEqual({ number: 1, url: "https://rice.example/r", title: "Rice report." });
     expect(references.get(2)?.url).toBeUndefined();
   });
+  it("starts the list at a bold title line, not at a title inside code", () => {
+    const { body, references } = splitReferences(
+      "Intro [1].\n\n**Sources:**\n[1] https://a.example - A\n\n```\n## References\n[2] https://b.example - B\n```\n",
+    );
+    expect(body).toBe("Intro [1].\n");
+    expect([...references.keys()]).toEqual([1, 2]);
+  });
+});
+
+describe("extractCitations blocks", () => {
+  it("skips ~~~ and unclosed fences, a fence closing only with its own marker", () => {
+    const md = [
+      "Market size",
+      "-----------",
+      "",
+      "Prices rose [1].",
+      "",
+      "~~~",
+      "Not a claim [2].",
+      "```",
+      "~~~",
+      "",
+      "Stocks fell [2].",
+      "",
+      "```",
+      "Never closed [2].",
+      "",
+      "## References",
+      "[1] https://a.example - A",
+      "[2] https://b.example - B",
+    ].join("\n");
+    const { triples } = extractCitations(md);
+    expect(triples).toEqual([
+      { fact: "Prices rose.", ref_idx: 1, url: "https://a.example" },
+      { fact: "Stocks fell.", ref_idx: 2, url: "https://b.example" },
+    ]);
+  });
 });
 
 describe("markerNumbers", () => {

@@ -10,6 +10,7 @@
  * report always yields the same triples and no call is spent on it.
  */
 
+import { headingLines, readMarkdown } from "../../core/markdown.ts";
 import { type SplitReport, splitReferences, trimUrl } from "./references.ts";
 
 /** One extracted citation: the benchmark's `{fact, ref_idx, url}`. */
@@ -57,26 +58,29 @@ interface Piece {
 function blocks(body: string): string[] {
   const out: string[] = [];
   let current: string[] = [];
-  let inFence = false;
   const flush = () => {
     if (current.length) out.push(current.join(" "));
     current = [];
   };
-  for (const line of body.split(/\r?\n/)) {
-    if (/^\s{0,3}(```|~~~)/.test(line)) {
+  const doc = readMarkdown(body);
+  const headings = new Map(doc.headings.map((h) => [h.line, h]));
+  const inHeading = new Set(doc.headings.flatMap(headingLines));
+  for (const { text: line, line: number, inCode } of doc.lines) {
+    const heading = headings.get(number);
+    if (heading) {
       flush();
-      inFence = !inFence;
+      current.push(heading.title);
+      flush();
       continue;
     }
-    if (inFence) continue;
-    if (line.trim() === "") {
+    if (inCode || line.trim() === "" || inHeading.has(number)) {
       flush();
       continue;
     }
-    if (/^\s*(#{1,6}\s|[-*+]\s|\d+[.)]\s|\||>)/.test(line)) flush();
+    if (/^\s*([-*+]\s|\d+[.)]\s|\||>)/.test(line)) flush();
     if (/^\s*\|?[\s:|-]+\|[\s:|-]*$/.test(line)) continue;
     current.push(line.trim());
-    if (/^\s*(#{1,6}\s|\|)/.test(line)) flush();
+    if (/^\s*\|/.test(line)) flush();
   }
   flush();
   return out;

@@ -10,10 +10,14 @@
  * - `[1]: https://example.com/a "Title"` (Markdown link definitions, anywhere) and footnotes
  *   `[^1]: …`.
  *
- * The list starts after the last heading named like a reference list (References, Sources,
- * Bibliography, Works Cited, 参考文献, 参考资料, 来源, …); without one, the trailing run of
- * entry lines is taken. Entries without an http(s) URL (local documents) have no URL.
+ * The list starts after the last heading or stand-alone line named like a reference list
+ * (References, Sources, Bibliography, Works Cited, 参考文献, 参考资料, 来源, …, see
+ * `isReferencesTitle` in src/core/markdown.ts) that some entry follows; without one, the
+ * trailing run of entry lines is taken. Entries without an http(s) URL (local documents) have
+ * no URL.
  */
+
+import { readMarkdown } from "../../core/markdown.ts";
 
 /** One reference entry. */
 export interface ReferenceEntry {
@@ -32,8 +36,6 @@ export interface SplitReport {
   references: Map<number, ReferenceEntry>;
 }
 
-const HEADING =
-  /^\s{0,3}(?:#{1,6}\s*)?(?:\*\*|__)?\s*(?:references?|sources?|source list|bibliography|works cited|citations|参考文献|參考文獻|参考资料|參考資料|参考来源|引用来源|引用文献|资料来源|資料來源|来源|出处)\s*(?:\*\*|__)?\s*[:：]?\s*(?:\*\*|__)?\s*$/i;
 const ENTRY_BRACKET = /^\s{0,3}(?:[-*+]\s+)?\[\^?(\d+)\]:?\s*(.*)$/;
 const ENTRY_NUMBER = /^\s{0,3}(?:[-*+]\s+)?(\d+)[.)]\s+(.*)$/;
 const DEFINITION = /^\s{0,3}\[\^?(\d+)\]:\s*(.*)$/;
@@ -82,17 +84,17 @@ export function parseReferenceEntry(line: string): ReferenceEntry | null {
 
 /** Splits a report into its body and its numbered references. */
 export function splitReferences(markdown: string): SplitReport {
-  const lines = markdown.split(/\r?\n/);
+  const doc = readMarkdown(markdown);
+  const lines = doc.lines.map((l) => l.text);
   const references = new Map<number, ReferenceEntry>();
   const add = (entry: ReferenceEntry | null) => {
     if (entry && !references.has(entry.number)) references.set(entry.number, entry);
   };
 
   let start = -1;
-  for (let i = lines.length - 1; i >= 0; i--) {
-    if (!HEADING.test(lines[i]!)) continue;
-    if (lines.slice(i + 1).some((l) => parseReferenceEntry(l))) {
-      start = i;
+  for (const title of [...doc.referenceTitles].reverse()) {
+    if (lines.slice(title.line).some((l) => parseReferenceEntry(l))) {
+      start = title.line - 1;
       break;
     }
   }

@@ -30,6 +30,9 @@ describe("proseLength", () => {
   it("ignores reference lines, reference headings and markers", () => {
     expect(proseLength("## References\n1. A. <https://a.example>")).toBe(0);
     expect(proseLength("Prices rose [1, 2].\n[3] https://x.example - X")).toBe("Prices rose .".length);
+    expect(proseLength("**Sources:**\n参考文献")).toBe(0);
+    // A title inside code is text, not a title.
+    expect(proseLength("```\nSources\n```")).toBe("```\nSources\n```".length);
   });
 });
 
@@ -50,6 +53,15 @@ describe("cleanArticle", () => {
     expect(result.chunks).toBe(3);
     expect(result.text).toBe(`${para1.replace(" [1]", "")}\n\n${para2.replace(" [2]", "")}`);
     expect(model.calls[0]!.system).toMatch(/remove citation apparatus/);
+  });
+
+  it("unwraps a ~~~ fence around the whole answer, not fences inside it", async () => {
+    // Two fences of its own, first and last: not one wrapping the whole answer.
+    const inner = `\`\`\`\ncode one\n\`\`\`\n\n${para1}\n\n\`\`\`\ncode two\n\`\`\``;
+    const model = scriptedModel([`~~~markdown\n${para2}\n~~~`, inner]);
+    const llm = new LlmClient({ registry: scriptedRegistry({ default: model }) });
+    expect((await cleanArticle(para2, { llm, language: "en" })).text).toBe(para2);
+    expect((await cleanArticle(para1, { llm, language: "en" })).text).toBe(inner);
   });
 
   it("fails after three answers that are too short", async () => {

@@ -8,6 +8,7 @@
  */
 
 import { DossierError } from "../../core/errors.ts";
+import { readMarkdown } from "../../core/markdown.ts";
 import type { LlmClient } from "../../llm/client.ts";
 import { stripReasoning } from "../../llm/json-extract.ts";
 import type { PromptLanguage } from "./language.ts";
@@ -96,26 +97,35 @@ const PROMPTS: Record<PromptLanguage, { system: string; intro: string; rules: st
 };
 
 /**
- * Length of a chunk without what cleaning removes (lines with URLs, reference-list headings,
+ * Length of a chunk without what cleaning removes (lines with URLs, reference-list titles,
  * numeric markers): a chunk holding only references may clean to nothing.
  */
 export function proseLength(text: string): number {
-  return text
-    .split("\n")
-    .filter((l) => !/https?:\/\//i.test(l) && !REFERENCE_HEADING.test(l))
+  const doc = readMarkdown(text);
+  const titles = new Set(doc.referenceTitles.map((t) => t.line));
+  return doc.lines
+    .filter((l) => !/https?:\/\//i.test(l.text) && !titles.has(l.line))
+    .map((l) => l.text)
     .join("\n")
     .replace(/\[\^?\d+(?:[,，\s-]+\d+)*\]/g, "")
     .trim().length;
 }
 
-const REFERENCE_HEADING =
-  /^\s*(?:#{1,6}\s*)?(?:\*\*)?\s*(?:references?|sources?|bibliography|works cited|参考文献|参考资料|资料来源|来源)\s*(?:\*\*)?\s*[:：]?\s*$/i;
-
-/** Removes `<think>` blocks and a fence wrapping the whole answer. */
+/** Removes `<think>` blocks and a closed fence wrapping the whole answer. */
 function unwrap(text: string): string {
   const stripped = stripReasoning(text);
-  const fenced = /^```[A-Za-z]*\n([\s\S]*?)\n?```$/.exec(stripped);
-  return (fenced ? fenced[1]! : stripped).trim();
+  const doc = readMarkdown(stripped);
+  const [fence] = doc.fences;
+  const wraps =
+    doc.fences.length === 1 && fence!.closed && fence!.start === 1 && fence!.end === doc.lines.length;
+  return (
+    wraps
+      ? doc.lines
+          .slice(1, -1)
+          .map((l) => l.text)
+          .join("\n")
+      : stripped
+  ).trim();
 }
 
 /** Cleans one chunk, retrying answers that are too short. */
