@@ -30,6 +30,8 @@ export type { McpContext } from "./mcp/context.ts";
 export { createMcpServer } from "./mcp/server.ts";
 export { type McpStdioOptions, type McpStdioServer, serveMcpStdio } from "./mcp/stdio.ts";
 export {
+  type RemoteImages,
+  type RenderOptions,
   type ReportFormat,
   renderHtml,
   renderJsonBundle,

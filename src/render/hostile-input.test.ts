@@ -249,7 +249,8 @@ describe("the structure writers produce survives", () => {
       references: cited.references,
       evidenceByNumber: cited.evidenceByNumber,
     } as ReportDocument;
-    const html = renderHtml(doc);
+    // Images are kept here on request; by default they are links (markdown-images tests).
+    const html = renderHtml(doc, { remoteImages: "keep" });
     expect(liveContent(html, { requireCsp: true })).toEqual([]);
     const d = parseHtml(html);
     expect(d.querySelector("h2")?.textContent).toBe("Findings");

@@ -7,6 +7,11 @@
  * DOMPurify as a last pass (HTML elements only, no style attributes or forms, the same target
  * allow-list on every URL attribute), and the page carries a Content-Security-Policy that allows
  * no script, no frames, no plugins and inline styles only.
+ *
+ * Opening the report requests nothing: images in its text are shown as links
+ * ({@link imagesAsLinks}), no image, media or embedding element survives the last pass, and the
+ * policy allows no image source. `remoteImages: "keep"` keeps images, and only then does the
+ * page's policy allow http(s) images.
  */
 
 import createDOMPurify, { type Config, type DOMPurify, type WindowLike } from "dompurify";
@@ -14,16 +19,28 @@ import { JSDOM } from "jsdom";
 import { Marked } from "marked";
 import type { Reference } from "../core/citations.ts";
 import { languageTag } from "../core/language-tag.ts";
+import { imagesAsLinks, type RemoteImages } from "../core/markdown-images.ts";
 import type { ReportDocument } from "../core/report.ts";
 import { isSafeLinkTarget, safeMarkdown } from "../core/safe-markdown.ts";
 import { stripControlChars } from "../core/terminal-text.ts";
+import type { RenderOptions } from "./render-options.ts";
 
-/** The Content-Security-Policy of an HTML report: no script, frames, plugins or forms; inline styles; images over http(s). */
-export const REPORT_CSP =
-  "default-src 'none'; script-src 'none'; object-src 'none'; frame-src 'none'; child-src 'none'; " +
-  "style-src 'unsafe-inline'; img-src https: http:; base-uri 'none'; form-action 'none'";
+/** The Content-Security-Policy of an HTML report: no script, frames, plugins, forms or images; inline styles. */
+export const REPORT_CSP = reportCsp("link");
+
+/** The policy of a report rendered with `remoteImages` (`keep` alone allows http(s) images). */
+export function reportCsp(remoteImages: RemoteImages = "link"): string {
+  return (
+    "default-src 'none'; script-src 'none'; object-src 'none'; frame-src 'none'; child-src 'none'; " +
+    `style-src 'unsafe-inline'; img-src ${remoteImages === "keep" ? "https: http:" : "'none'"}; ` +
+    "media-src 'none'; base-uri 'none'; form-action 'none'"
+  );
+}
 
 const markdown = new Marked({ gfm: true });
+
+/** Elements that load a resource by themselves (images, media, image inputs). */
+const LOADING_TAGS = ["img", "image", "picture", "source", "video", "audio", "track", "input"];
 
 const PURIFY: Config = {
   USE_PROFILES: { html: true },
@@ -42,8 +59,11 @@ const URL_ATTRIBUTES = ["href", "src", "xlink:href", "cite", "poster", "longdesc
 
 let purifier: DOMPurify | undefined;
 
-/** Sanitizes an HTML fragment with DOMPurify over a jsdom window (created once, on first use). */
-export function sanitizeHtml(html: string): string {
+/**
+ * Sanitizes an HTML fragment with DOMPurify over a jsdom window (created once, on first use).
+ * Unless `remoteImages` is `keep`, no element that loads something by itself survives.
+ */
+export function sanitizeHtml(html: string, remoteImages: RemoteImages = "link"): string {
   if (!purifier) {
     purifier = createDOMPurify(new JSDOM("").window as unknown as WindowLike);
     // DOMPurify lets data: URLs through on images and media; the report allows none.
@@ -56,7 +76,9 @@ export function sanitizeHtml(html: string): string {
         node.setAttribute("rel", "noopener noreferrer");
     });
   }
-  return purifier.sanitize(html, PURIFY) as string;
+  const config =
+    remoteImages === "keep" ? PURIFY : { ...PURIFY, FORBID_TAGS: [...PURIFY.FORBID_TAGS!, ...LOADING_TAGS] };
+  return purifier.sanitize(html, config) as string;
 }
 
 const STYLE = `
@@ -88,10 +110,12 @@ export function escapeHtml(text: string): string {
   );
 }
 
-/** Renders the report as one self-contained HTML file. */
-export function renderHtml(doc: ReportDocument): string {
+/** Renders the report as one self-contained HTML file that loads nothing (images as links unless kept). */
+export function renderHtml(doc: ReportDocument, options: RenderOptions = {}): string {
+  const remoteImages = options.remoteImages ?? "link";
   const excerpts = excerptIndex(doc);
-  const body = safeMarkdown(doc.body.trimStart().replace(/^#\s+[^\n]*\n+/, ""));
+  const safe = safeMarkdown(doc.body.trimStart().replace(/^#\s+[^\n]*\n+/, ""));
+  const body = remoteImages === "keep" ? safe : imagesAsLinks(safe);
   const html = linkCitations(markdown.parse(body, { async: false }) as string, excerpts);
   const refs = doc.references.map((r) => referenceItem(r, excerpts.get(r.number))).join("\n");
   const notice = doc.notice ? `<p class="notice">${escapeHtml(doc.notice)}</p>` : "";
@@ -102,7 +126,7 @@ export function renderHtml(doc: ReportDocument): string {
 <html lang="${escapeHtml(lang)}">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${REPORT_CSP}">
+<meta http-equiv="Content-Security-Policy" content="${reportCsp(remoteImages)}">
 <meta name="referrer" content="no-referrer">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(doc.title)}</title>
@@ -110,11 +134,14 @@ export function renderHtml(doc: ReportDocument): string {
 </head>
 <body>
 <main>
-${sanitizeHtml(`<h1>${escapeHtml(doc.title)}</h1>
+${sanitizeHtml(
+  `<h1>${escapeHtml(doc.title)}</h1>
 <p class="meta">Research question: ${escapeHtml(doc.query)}<br>Run ${escapeHtml(doc.runId)} · ${escapeHtml(doc.strategy)} · ${escapeHtml(doc.currentDate)} · ${doc.references.length} sources</p>
 ${notice}
 ${html}
-${doc.references.length ? `<h2 id="references">References</h2>\n<ol class="references">\n${refs}\n</ol>` : ""}`)}
+${doc.references.length ? `<h2 id="references">References</h2>\n<ol class="references">\n${refs}\n</ol>` : ""}`,
+  remoteImages,
+)}
 </main>
 </body>
 </html>

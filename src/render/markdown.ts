@@ -2,14 +2,17 @@
  * The Markdown rendering of a report: the final text with numbered citations and References,
  * under the report's title, with its notice (e.g. offline mode) right after the title. The text
  * goes through {@link safeMarkdown} (already done at assembly; idempotent), so raw HTML reads as
- * text and links keep only http(s)/mailto/#… targets in any viewer.
+ * text and links keep only http(s)/mailto/#… targets in any viewer; images become links unless
+ * the options keep them ({@link imagesAsLinks}), so no viewer loads anything remote.
  */
 
+import { imagesAsLinks } from "../core/markdown-images.ts";
 import type { ReportDocument } from "../core/report.ts";
 import { safeMarkdown } from "../core/safe-markdown.ts";
+import type { RenderOptions } from "./render-options.ts";
 
 /** Renders the report as Markdown. */
-export function renderMarkdown(doc: ReportDocument): string {
+export function renderMarkdown(doc: ReportDocument, options: RenderOptions = {}): string {
   let text = doc.markdown.trim();
   if (!/^#\s/.test(text)) text = `# ${doc.title.replace(/\s+/g, " ").trim()}\n\n${text}`;
   if (doc.notice) {
@@ -18,5 +21,6 @@ export function renderMarkdown(doc: ReportDocument): string {
     const rest = nl < 0 ? "" : text.slice(nl + 1).replace(/^\n+/, "");
     text = `${head}\n\n> ${doc.notice.replace(/\n/g, "\n> ")}\n\n${rest}`;
   }
-  return `${safeMarkdown(text).trimEnd()}\n`;
+  const safe = safeMarkdown(text);
+  return `${(options.remoteImages === "keep" ? safe : imagesAsLinks(safe)).trimEnd()}\n`;
 }
