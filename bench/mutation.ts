@@ -1,0 +1,159 @@
+/**
+ * Mutation scores of the modules that carry Dossier's promises: StrykerJS breaks every operator,
+ * condition and constant of one module at a time, runs only the tests related to it against each
+ * mutant (coverage per test), and counts what the tests notice. Survivors listed in
+ * `bench/mutation-equivalent.json` (each with the reason it behaves the same) are left out of the
+ * score; every other survivor is printed with its place, so it can be killed by a sharper test.
+ *
+ * Run: npm run bench:mutation [-- --modules src/core/citations.ts,src/core/budget.ts] [--concurrency 2]
+ * Not part of `npm test` or CI: it takes minutes.
+ */
+
+import { readFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Stryker } from "@stryker-mutator/core";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+
+/** The invariant modules, in the order the table lists them. */
+export const INVARIANT_MODULES = [
+  "src/core/citations.ts",
+  "src/core/budget.ts",
+  "src/core/plan-graph-legality.ts",
+  "src/core/plan-graph.ts",
+  "src/core/evidence-registry.ts",
+  "src/tools/fetch/ssrf-guard.ts",
+  "src/strategies/graph/run.ts",
+  "src/strategies/graph/cycle.ts",
+  "src/strategies/graph/readiness.ts",
+];
+
+/** A survivor judged equivalent: the same behaviour by another path. */
+interface Equivalent {
+  file: string;
+  line: number;
+  mutator: string;
+  replacement: string;
+  reason: string;
+}
+
+interface Row {
+  file: string;
+  mutants: number;
+  killed: number;
+  survived: number;
+  noCoverage: number;
+  equivalent: number;
+  errors: number;
+  score: number;
+}
+
+const arg = (name: string): string | undefined => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : undefined;
+};
+
+function loadEquivalents(): Equivalent[] {
+  const raw = JSON.parse(readFileSync(join(root, "bench", "mutation-equivalent.json"), "utf8")) as {
+    equivalents: Equivalent[];
+  };
+  return raw.equivalents;
+}
+
+async function mutate(file: string, concurrency: number, equivalents: readonly Equivalent[]) {
+  const stryker = new Stryker({
+    mutate: [file],
+    testRunner: "vitest",
+    plugins: ["@stryker-mutator/vitest-runner"],
+    coverageAnalysis: "perTest",
+    vitest: { configFile: "vitest.config.ts", related: true },
+    concurrency,
+    reporters: [],
+    logLevel: "error",
+    fileLogLevel: "off",
+    tempDirName: ".stryker-tmp",
+    // TypeScript 7 has no JavaScript API for Stryker to rewrite tsconfig.json with; nothing needs
+    // rewriting (no project references), so point it at no file.
+    tsconfigFile: "tsconfig.none.json",
+    cleanTempDir: "always",
+    timeoutMS: 20_000,
+    ignorePatterns: ["dist", "web/dist", "coverage", ".dossier"],
+  });
+  const results = await stryker.runMutationTest();
+  const survivors: string[] = [];
+  const row: Row = {
+    file,
+    mutants: 0,
+    killed: 0,
+    survived: 0,
+    noCoverage: 0,
+    equivalent: 0,
+    errors: 0,
+    score: 0,
+  };
+  for (const m of results) {
+    const line = m.location.start.line;
+    const where = `${relative(root, m.fileName)}:${line} ${m.mutatorName} → ${JSON.stringify(m.replacement ?? "")}`;
+    if (m.status === "CompileError" || m.status === "RuntimeError" || m.status === "Ignored") {
+      row.errors += 1;
+      continue;
+    }
+    const equivalent = equivalents.some(
+      (e) =>
+        e.file === file &&
+        e.line === line &&
+        e.mutator === m.mutatorName &&
+        e.replacement === (m.replacement ?? ""),
+    );
+    if ((m.status === "Survived" || m.status === "NoCoverage") && equivalent) {
+      row.equivalent += 1;
+      continue;
+    }
+    row.mutants += 1;
+    if (m.status === "Killed" || m.status === "Timeout") row.killed += 1;
+    else if (m.status === "Survived") {
+      row.survived += 1;
+      survivors.push(`  survived   ${where}`);
+    } else if (m.status === "NoCoverage") {
+      row.noCoverage += 1;
+      survivors.push(`  no cover   ${where}`);
+    }
+  }
+  row.score = row.mutants === 0 ? 1 : row.killed / row.mutants;
+  return { row, survivors };
+}
+
+const modules = arg("modules")?.split(",") ?? INVARIANT_MODULES;
+const concurrency = Number(arg("concurrency") ?? 2);
+const equivalents = loadEquivalents();
+const rows: Row[] = [];
+const started = Date.now();
+for (const file of modules) {
+  const t0 = Date.now();
+  const { row, survivors } = await mutate(file, concurrency, equivalents);
+  rows.push(row);
+  console.log(
+    `${file}: ${(row.score * 100).toFixed(1)}% (${row.killed}/${row.mutants}), ${((Date.now() - t0) / 1000).toFixed(0)} s`,
+  );
+  for (const s of survivors) console.log(s);
+}
+
+const pad = (v: string | number, n: number) => String(v).padStart(n);
+console.log("");
+console.log(
+  `${"module".padEnd(38)}${pad("mutants", 9)}${pad("killed+to", 11)}${pad("survived", 10)}${pad("no cover", 10)}${pad("equiv.", 8)}${pad("score", 8)}`,
+);
+for (const r of rows) {
+  console.log(
+    `${r.file.replace(/^src\//, "").padEnd(38)}${pad(r.mutants, 9)}${pad(r.killed, 11)}${pad(r.survived, 10)}${pad(r.noCoverage, 10)}${pad(r.equivalent, 8)}${pad(`${(r.score * 100).toFixed(0)}%`, 8)}`,
+  );
+}
+const total = rows.reduce((acc, r) => ({ killed: acc.killed + r.killed, mutants: acc.mutants + r.mutants }), {
+  killed: 0,
+  mutants: 0,
+});
+console.log(`(${((Date.now() - started) / 60000).toFixed(1)} min)`);
+console.log(
+  `mutation score ${total.mutants === 0 ? 100 : ((total.killed / total.mutants) * 100).toFixed(1)}%`,
+);
