@@ -70,8 +70,8 @@ async function mutate(file: string, concurrency: number, equivalents: readonly E
     vitest: { configFile: "vitest.config.ts", related: true },
     concurrency,
     reporters: [],
-    logLevel: "error",
-    fileLogLevel: "off",
+    logLevel: "error" as never,
+    fileLogLevel: "off" as never,
     tempDirName: ".stryker-tmp",
     // TypeScript 7 has no JavaScript API for Stryker to rewrite tsconfig.json with; nothing needs
     // rewriting (no project references), so point it at no file.
