@@ -3,7 +3,8 @@
  * schemas, and the OpenAPI document is generated from the same ones.
  */
 
-import { z } from "zod";
+// zod as extended by @hono/zod-openapi: schemas made here can be named in the OpenAPI document.
+import { z } from "@hono/zod-openapi";
 import { budgetLimitsSchema } from "../core/budget.ts";
 import { runRecordSchema } from "../core/run.ts";
 import { sourcesSchema } from "../core/run-options.ts";
