@@ -119,6 +119,12 @@ export async function prepareResearch(
       throw new DossierError(
         "MODEL_NOT_CONFIGURED",
         "no model configured: set DOSSIER_MODEL (e.g. DOSSIER_MODEL=openai:gpt-4o-mini with OPENAI_API_KEY, or ollama:qwen3:8b), or give --docs <dir> to research your own documents offline",
+        {
+          details: {
+            apiMessage:
+              "no model configured on the server (DOSSIER_MODEL): name an indexed corpus (corpus) to research it offline",
+          },
+        },
       );
     }
   }
@@ -160,12 +166,23 @@ export async function prepareResearch(
         throw new DossierError(
           "PROVIDER_NOT_CONFIGURED",
           `no usable web search provider: ${needs} (set it, or research local documents with --docs <dir> --sources local)`,
-          { details: { missing } },
+          {
+            details: {
+              missing,
+              apiMessage: `no usable web search provider on the server: ${needs}; or research an indexed corpus with corpus and sources "local"`,
+            },
+          },
         );
       }
       throw new DossierError(
         "PROVIDER_NOT_CONFIGURED",
         "no web search provider configured: set DOSSIER_SEARCH (e.g. DOSSIER_SEARCH=tavily with TAVILY_API_KEY, or searxng with SEARXNG_URL), or research local documents with --docs <dir> --sources local",
+        {
+          details: {
+            apiMessage:
+              'no web search provider configured on the server (DOSSIER_SEARCH): research an indexed corpus with corpus and sources "local"',
+          },
+        },
       );
     }
     notices.push("No web search provider configured: searching local documents only.");
@@ -175,6 +192,7 @@ export async function prepareResearch(
     throw new DossierError(
       "INPUT_INVALID",
       `--sources ${sources} needs documents: give --docs <dir> or --corpus <name>`,
+      { details: { apiMessage: `sources "${sources}" needs documents: name an indexed corpus (corpus)` } },
     );
   }
 
@@ -355,7 +373,12 @@ function checkCostBudget(
   throw new DossierError(
     "INPUT_INVALID",
     `--max-cost needs a price for every model the run uses, and ${names.join(", ")} ${names.length > 1 ? "have" : "has"} none: add "prices": { "${names[0]}": { "inputPerMTok": …, "outputPerMTok": … } } to dossier.config.json (0 and 0 for a free local model), or use --max-tokens instead`,
-    { details: { unpriced: names } },
+    {
+      details: {
+        unpriced: names,
+        apiMessage: `budget.maxCostUsd needs a price for every model the run uses, and ${names.join(", ")} ${names.length > 1 ? "have" : "has"} none in the server's configuration: use budget.maxTokens instead`,
+      },
+    },
   );
 }
 

@@ -11,6 +11,7 @@ import type { Dossier } from "../runtime/dossier.ts";
 import { apiRoutes } from "./api.ts";
 import type { ApiServices } from "./api-services.ts";
 import { requireToken } from "./auth.ts";
+import { utf8JsonBodies } from "./body.ts";
 import { errorBody, errorResponse } from "./errors.ts";
 import { type McpRoute, mcpRoute } from "./mcp-route.ts";
 import { createRunManager, type RunManager } from "./run-manager.ts";
@@ -66,6 +67,19 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
   app.onError((error, c) => errorResponse(c, error));
   app.notFound((c) => c.json(errorBody("NOT_FOUND", `no route ${c.req.method} ${c.req.path}`), 404));
 
+  // One body limit in front of every route, with a token or without (sign-in, the UI's
+  // routes): a body is refused as soon as it passes the limit, Content-Length or not.
+  app.use(
+    "*",
+    bodyLimit({
+      maxSize: maxBodyBytes,
+      onError: (c) =>
+        c.json(
+          errorBody("TOO_LARGE", `the request body is larger than the limit of ${maxBodyBytes} bytes`),
+          413,
+        ),
+    }),
+  );
   if (options.token !== null) {
     // The UI's session cookie stands in for the token on /v1; then the token is checked.
     app.use("/v1/*", webSession(options.token));
@@ -73,17 +87,7 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
     app.use("/mcp", requireToken(options.token));
     app.use("/mcp/*", requireToken(options.token));
   }
-  const limit = bodyLimit({
-    maxSize: maxBodyBytes,
-    onError: (c) =>
-      c.json(
-        errorBody("TOO_LARGE", `the request body is larger than the limit of ${maxBodyBytes} bytes`),
-        413,
-      ),
-  });
-  app.use("/v1/*", limit);
-  app.use("/mcp", limit);
-
+  app.use("*", utf8JsonBodies);
   app.route(
     "/",
     apiRoutes(() => services, { version: pkg.version, mcp }),

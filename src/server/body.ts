@@ -1,7 +1,10 @@
 /**
- * Reading a JSON request body before it is validated: 400 INPUT_INVALID when the request does
- * not say it is JSON, or when its body is not valid JSON. The validator that follows reads the
- * same text again (it is kept by the request) and checks it against the route's schema.
+ * Request bodies. Every JSON body must be UTF-8 (the only encoding JSON has between systems):
+ * one declared in another charset is refused with 415, bytes that are not UTF-8 with 400,
+ * never decoded with replacement characters. A route's JSON body is then read and parsed
+ * before it is validated: 400 INPUT_INVALID when the request does not say it is JSON, or when
+ * its body is not valid JSON. The validator that follows reads the same text again (the
+ * request keeps it) and checks it against the route's schema.
  */
 
 import type { MiddlewareHandler } from "hono";
@@ -15,7 +18,39 @@ export function mediaType(contentType: string | undefined): string {
   return (contentType ?? "").split(";")[0]!.trim().toLowerCase();
 }
 
-/** Middleware: the request's body must be JSON; it is read and parsed once here. */
+/** The charset parameter of a Content-Type header, lower-cased, or null. */
+export function charsetOf(contentType: string | undefined): string | null {
+  const match = /;\s*charset\s*=\s*(?:"([^"]*)"|([^;\s]*))/i.exec(contentType ?? "");
+  return match ? (match[1] ?? match[2] ?? "").toLowerCase() : null;
+}
+
+/**
+ * Middleware for every route: a JSON body declared in a charset other than UTF-8 is refused
+ * (415), one whose bytes are not UTF-8 too (400). The body (already bounded by the body limit)
+ * is read once here and handed on unchanged, also to handlers that read the raw request.
+ */
+export const utf8JsonBodies: MiddlewareHandler = async (c, next) => {
+  const contentType = c.req.header("content-type");
+  if (!c.req.raw.body || !JSON_TYPE.test(mediaType(contentType))) return next();
+  const charset = charsetOf(contentType);
+  if (charset !== null && charset !== "utf-8" && charset !== "utf8") {
+    throw new ApiError(
+      415,
+      "UNSUPPORTED_MEDIA_TYPE",
+      `the request body must be JSON in UTF-8, not in charset "${charset}"`,
+    );
+  }
+  const bytes = new Uint8Array(await c.req.arrayBuffer());
+  try {
+    new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new ApiError(400, "INPUT_INVALID", "the request body is not valid UTF-8");
+  }
+  c.req.raw = new Request(c.req.raw, { body: bytes });
+  await next();
+};
+
+/** Middleware of a route with a JSON body: the body must be JSON; it is read and parsed here. */
 export const readJsonBody: MiddlewareHandler = async (c, next) => {
   if (!JSON_TYPE.test(mediaType(c.req.header("content-type")))) {
     throw new ApiError(

@@ -6,7 +6,7 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { type DossierErrorCode, isDossierError, toDossierError } from "../core/errors.ts";
+import { type DossierError, type DossierErrorCode, isDossierError, toDossierError } from "../core/errors.ts";
 
 /** Error codes of the HTTP API: a DossierError code or one of the server's own. */
 export type ApiErrorCode =
@@ -79,6 +79,16 @@ export function errorBody(code: string, message: string): { error: { code: strin
   return { error: { code, message } };
 }
 
+/**
+ * The message an API caller reads: `details.apiMessage` where the error's message is phrased
+ * for the command line (flags such as `--max-cost`) and the API's differs (fields such as
+ * `budget.maxCostUsd`), else the message.
+ */
+export function apiMessage(error: DossierError): string {
+  const phrased = error.details.apiMessage;
+  return typeof phrased === "string" && phrased !== "" ? phrased : error.message;
+}
+
 /** The API error code of an HTTP status (for refusals made by middleware, not by Dossier). */
 function codeOfStatus(status: number): ApiErrorCode {
   switch (status) {
@@ -108,7 +118,7 @@ export function errorResponse(c: Context, error: unknown): Response {
   if (error instanceof HTTPException && error.status >= 400 && error.status < 500) {
     return c.json(errorBody(codeOfStatus(error.status), error.message), error.status);
   }
-  if (isDossierError(error)) return c.json(errorBody(error.code, error.message), statusOf(error.code));
+  if (isDossierError(error)) return c.json(errorBody(error.code, apiMessage(error)), statusOf(error.code));
   const e = toDossierError(error);
   return c.json(errorBody("INTERNAL", e.message || "internal error"), 500);
 }

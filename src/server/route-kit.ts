@@ -27,7 +27,8 @@ export function createRouter(): OpenAPIHono {
 
 /**
  * A route with a required JSON body: the body is read and parsed by {@link readJsonBody} (400
- * when it is not JSON), then validated with `schema` (400 naming the field).
+ * when it is not JSON), then validated with `schema` (400 naming the field); its documented
+ * answers include 400, 413 and 415.
  */
 export function bodyRoute<
   P extends string,
@@ -39,6 +40,7 @@ export function bodyRoute<
 >(config: R, body: { schema: S; description: string }) {
   return createRoute({
     ...config,
+    responses: { ...errorResponses(400, 413, 415), ...config.responses },
     request: {
       ...config.request,
       body: {
@@ -57,6 +59,7 @@ const ERROR_TEXT = {
   404: "no such run, report or corpus",
   409: "the run is not in a state that allows this",
   413: "the request body is larger than the server's limit",
+  415: "the request body is not JSON in UTF-8 (another charset was declared)",
   422: "the server's configuration cannot serve this (no model, no search provider)",
   429: "too many runs at once",
   501: "not available in this version",

@@ -62,7 +62,7 @@ export function createRunManager(options: RunManagerOptions): RunManager {
       throw new ApiError(
         429,
         "RATE_LIMITED",
-        `too many runs at once: ${inUse()} of ${maxRuns} are under way; wait for one to end or cancel one (the limit is set with --max-runs)`,
+        `too many runs at once: ${inUse()} of ${maxRuns} are under way on this server; wait for one to end or cancel one`,
       );
     }
     reserved++;

@@ -42,7 +42,13 @@ export function openNamedCorpus(home: string, name: string = DEFAULT_CORPUS, clo
     throw new DossierError(
       "NOT_FOUND",
       `no corpus named "${name}" (looked for ${path}); create it with: dossier index <folder>${name === DEFAULT_CORPUS ? "" : ` --name ${name}`}`,
-      { details: { corpus: name, path } },
+      {
+        details: {
+          corpus: name,
+          path,
+          apiMessage: `no corpus named "${name}" is indexed on the server (see the list of corpora)`,
+        },
+      },
     );
   }
   return CorpusIndex.open({ path, create: false, ...(clock ? { clock } : {}) });
