@@ -1,0 +1,59 @@
+import { describe, expect, it, vi } from "vitest";
+import type { RubricItemRater } from "./rubric.ts";
+import { ACCEPTED, RATINGS, REJECTED, RUBRIC_ITEMS } from "./rubric-fixtures.ts";
+import { parseRubricCandidate, type RubricQualityJudge, rubricGeneratorReward } from "./rubric-generator.ts";
+
+const completion = `<think>weigh the query</think>\n\`\`\`json\n${JSON.stringify(RUBRIC_ITEMS)}\n\`\`\``;
+const row = { query: "Who founded the museum?", accepted: ACCEPTED, rejected: REJECTED };
+const rate = () =>
+  vi.fn<RubricItemRater>(
+    async ({ item, report }) => RATINGS[report]![RUBRIC_ITEMS.findIndex((i) => i.title === item.title)]!,
+  );
+const quality = (score: number) => vi.fn<RubricQualityJudge>(async () => score);
+
+describe("rubric-generator: R_total = λ_pref R_pref + λ_llm R_llm + R_fmt (Eq. 1–3)", () => {
+  it("ranks the accepted report above the rejected one: S = 11/12 > 11/36 → R_pref = +1; with R_llm = 3, R = 1 + 3 + 0", async () => {
+    const r = await rubricGeneratorReward(completion, row, { rate: rate(), quality: quality(3) });
+    expect(r.scores!.accepted).toBeCloseTo(11 / 12, 12);
+    expect(r.scores!.rejected).toBeCloseTo(11 / 36, 12);
+    expect(r.components).toEqual({ pref: 1, llm: 3, fmt: 0 });
+    expect(r.reward).toBe(4);
+  });
+
+  it("gives R_pref = −1 when the rubric ranks them the other way or ties; λ weights apply", async () => {
+    const swapped = { ...row, accepted: REJECTED, rejected: ACCEPTED };
+    const r = await rubricGeneratorReward(
+      completion,
+      swapped,
+      { rate: rate(), quality: quality(2.5) },
+      { lambdaPref: 2, lambdaLlm: 0.5 },
+    );
+    // 2·(−1) + 0.5·2.5 + 0 = −0.75
+    expect(r.components.pref).toBe(-1);
+    expect(r.reward).toBeCloseTo(-0.75, 12);
+    const tie = await rubricGeneratorReward(
+      completion,
+      { ...row, rejected: ACCEPTED },
+      { rate: rate(), quality: quality(0) },
+    );
+    expect(tie.components.pref).toBe(-1);
+  });
+
+  it("enforces the schema as a hard constraint: R_fmt = −1, R_pref = −1, R_llm = 0, no judge call", async () => {
+    for (const bad of [
+      "not json",
+      JSON.stringify(RUBRIC_ITEMS.slice(0, 6)), // 6 items < 7
+      JSON.stringify(RUBRIC_ITEMS.map((i) => ({ ...i, weight: String(i.weight) }))),
+      JSON.stringify(RUBRIC_ITEMS.map(({ title, weight }) => ({ title, weight }))),
+    ]) {
+      const rater = rate();
+      const judge = quality(4);
+      const r = await rubricGeneratorReward(bad, row, { rate: rater, quality: judge });
+      expect([r.components, r.reward], bad).toEqual([{ pref: -1, llm: 0, fmt: -1 }, -2]);
+      expect(r.problems.length).toBeGreaterThan(0);
+      expect(rater).not.toHaveBeenCalled();
+      expect(judge).not.toHaveBeenCalled();
+    }
+    expect(parseRubricCandidate(completion)).toEqual({ items: RUBRIC_ITEMS });
+  });
+});
