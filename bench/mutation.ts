@@ -1,7 +1,7 @@
 /**
  * Mutation scores of the modules that carry Dossier's promises: StrykerJS breaks every operator,
- * condition and constant of one module at a time, runs only the tests related to it against each
- * mutant (coverage per test), and counts what the tests notice. Survivors listed in
+ * condition and constant of one module at a time, runs the module's own test files against each
+ * mutant (only the tests that cover it: coverage per test), and counts what the tests notice. Survivors listed in
  * `bench/mutation-equivalent.json` (each with the reason it behaves the same) are left out of the
  * score; every other survivor is printed with its place, so it can be killed by a sharper test.
  *
@@ -16,17 +16,47 @@ import { Stryker } from "@stryker-mutator/core";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 
-/** The invariant modules, in the order the table lists them. */
-export const INVARIANT_MODULES = [
-  "src/core/citations.ts",
-  "src/core/budget.ts",
-  "src/core/plan-graph-legality.ts",
-  "src/core/plan-graph.ts",
-  "src/core/evidence-registry.ts",
-  "src/tools/fetch/ssrf-guard.ts",
-  "src/strategies/graph/run.ts",
-  "src/strategies/graph/cycle.ts",
-  "src/strategies/graph/readiness.ts",
+/**
+ * The invariant modules, in the order the table lists them, each with the test files that may
+ * kill its mutants (its own unit tests and the strategy tests that exercise it end to end).
+ */
+export const INVARIANT_MODULES: readonly { file: string; tests: readonly string[] }[] = [
+  {
+    file: "src/core/citations.ts",
+    tests: ["src/core/citations.test.ts", "src/render/hostile-input.test.ts"],
+  },
+  {
+    file: "src/core/budget.ts",
+    tests: [
+      "src/core/budget.test.ts",
+      "src/strategies/graph/budget.test.ts",
+      "src/strategies/minddr/budget.test.ts",
+    ],
+  },
+  {
+    file: "src/core/plan-graph-legality.ts",
+    tests: [
+      "src/core/plan-graph.test.ts",
+      "src/strategies/graph/plan.test.ts",
+      "src/strategies/graph/init.test.ts",
+    ],
+  },
+  {
+    file: "src/core/plan-graph.ts",
+    tests: [
+      "src/core/plan-graph.test.ts",
+      "src/strategies/graph/plan.test.ts",
+      "src/strategies/graph/init.test.ts",
+    ],
+  },
+  { file: "src/core/evidence-registry.ts", tests: ["src/core/evidence-registry.test.ts"] },
+  {
+    file: "src/tools/fetch/ssrf-guard.ts",
+    tests: ["src/tools/fetch/ssrf-guard.test.ts", "src/tools/fetch/fetch-page.test.ts"],
+  },
+  { file: "src/strategies/graph/run.ts", tests: ["src/strategies/graph/*.test.ts"] },
+  { file: "src/strategies/graph/cycle.ts", tests: ["src/strategies/graph/*.test.ts"] },
+  { file: "src/strategies/graph/readiness.ts", tests: ["src/strategies/graph/*.test.ts"] },
 ];
 
 /** A survivor judged equivalent: the same behaviour by another path. */
@@ -61,13 +91,18 @@ function loadEquivalents(): Equivalent[] {
   return raw.equivalents;
 }
 
-async function mutate(file: string, concurrency: number, equivalents: readonly Equivalent[]) {
+async function mutate(
+  { file, tests }: { file: string; tests: readonly string[] },
+  concurrency: number,
+  equivalents: readonly Equivalent[],
+) {
   const stryker = new Stryker({
     mutate: [file],
+    testFiles: [...tests],
     testRunner: "vitest",
     plugins: ["@stryker-mutator/vitest-runner"],
     coverageAnalysis: "perTest",
-    vitest: { configFile: "vitest.config.ts", related: true },
+    vitest: { configFile: "vitest.config.ts", related: false },
     concurrency,
     reporters: [],
     logLevel: "error" as never,
@@ -124,14 +159,16 @@ async function mutate(file: string, concurrency: number, equivalents: readonly E
   return { row, survivors };
 }
 
-const modules = arg("modules")?.split(",") ?? INVARIANT_MODULES;
+const only = arg("modules")?.split(",");
+const modules = only ? INVARIANT_MODULES.filter((m) => only.includes(m.file)) : INVARIANT_MODULES;
 const concurrency = Number(arg("concurrency") ?? 2);
 const equivalents = loadEquivalents();
 const rows: Row[] = [];
 const started = Date.now();
-for (const file of modules) {
+for (const module of modules) {
   const t0 = Date.now();
-  const { row, survivors } = await mutate(file, concurrency, equivalents);
+  const file = module.file;
+  const { row, survivors } = await mutate(module, concurrency, equivalents);
   rows.push(row);
   console.log(
     `${file}: ${(row.score * 100).toFixed(1)}% (${row.killed}/${row.mutants}), ${((Date.now() - t0) / 1000).toFixed(0)} s`,
