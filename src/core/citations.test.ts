@@ -100,11 +100,37 @@ describe("citationPass", () => {
     expect(out.issues.map((i) => i.reason)).toEqual(["bare-number", "bare-number", "bare-number"]);
   });
 
-  it("leaves code spans and fenced blocks untouched", () => {
+  it("takes evidence tokens out of code spans and fenced blocks, citing after them; bare numbers in code stay", () => {
     const { r } = registry();
     const text = "Use `arr[E1]` and\n```\nx = [1, 2] [E2]\n```\nthen [E1].";
     const out = citationPass({ lookup: r, parts: [{ text, allowed: all }] });
-    expect(out.parts[0]).toBe("Use `arr[E1]` and\n```\nx = [1, 2] [E2]\n```\nthen [1].");
+    expect(out.parts[0]).toBe("Use `arr` [1] and\n```\nx = [1, 2]\n```\n[2]\nthen [1].");
+  });
+
+  it("a code span that is only a token becomes the citation; an invalid token in code is removed", () => {
+    const { r } = registry();
+    const text = "Valid `[E2]`, invented `[E9999]`, mixed `f(x) [E9999] [e4]` and `[E3, E77]`.";
+    const out = citationPass({ lookup: r, parts: [{ text, allowed: all }] });
+    expect(out.parts[0]).toBe("Valid [1], invented , mixed `f(x)` [2] and [3].");
+    expect(out.issues).toEqual([
+      { part: 0, token: "[E9999]", id: "E9999", reason: "unknown-evidence" },
+      { part: 0, token: "[E9999]", id: "E9999", reason: "unknown-evidence" },
+      { part: 0, token: "[E3, E77]", id: "E77", reason: "unknown-evidence" },
+    ]);
+    expect(out.citationCount).toBe(3);
+    expect(citedNumbers(out.markdown)).toEqual(out.references.map((x) => x.number));
+  });
+
+  it("closes an unclosed fence before the citation its tokens make, and flags invalid code tokens in flag mode", () => {
+    const { r } = registry();
+    const unclosed = citationPass({ lookup: r, parts: [{ text: "Data:\n~~~\nrow 1 [E1]\n", allowed: all }] });
+    expect(unclosed.parts[0]).toBe("Data:\n~~~\nrow 1\n~~~\n[1]");
+    const flagged = citationPass({
+      lookup: r,
+      mode: "flag",
+      parts: [{ text: "See `cfg [E42]`.", allowed: all }],
+    });
+    expect(flagged.parts[0]).toBe(`See \`cfg\` ${CITATION_NEEDED}.`);
   });
 
   it("keeps line breaks when a token at the start of a line is dropped", () => {

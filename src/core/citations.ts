@@ -7,7 +7,10 @@
  * call that produced the text, is dropped (or flagged); bare numeric tokens such as `[3]` are
  * never trusted and are treated the same way; (b) sources are numbered by first appearance,
  * one number per source, reused on repeats; (c) References list number, title, URL or
- * path#anchor, and access date. Code spans and fenced blocks are left untouched.
+ * path#anchor, and access date. (d) An evidence token is a citation wherever it stands, code
+ * spans and fenced blocks included: inside code it is removed, and a valid one becomes a numbered
+ * citation outside the code — a code span that is only the token becomes the citation, any other
+ * code is followed by it. Everything else in code (bare numbers included) is left as written.
  */
 
 import type { EvidenceLookup } from "./evidence-registry.ts";
@@ -81,6 +84,8 @@ export const CITATION_NEEDED = "[citation needed]";
 const TOKEN =
   /([ \t]*)(?:[[【［]\s*((?:E\d+)(?:\s*[,;，、]\s*E\d+)*)\s*[\]】］]|\[(\d+(?:\s*[,–-]\s*\d+)*)\](?![(:]))/giu;
 const CODE = /(```[\s\S]*?(?:```|$)|~~~[\s\S]*?(?:~~~|$)|`[^`\n]*`)/;
+/** An evidence token inside code, with the blanks before it. */
+const CODE_TOKEN = /[ \t]*[[【［]\s*((?:E\d+)(?:\s*[,;，、]\s*E\d+)*)\s*[\]】］]/giu;
 
 /** Runs the citation pass over writer output. */
 export function citationPass(options: CitationPassOptions): CitationPassResult {
@@ -90,41 +95,75 @@ export function citationPass(options: CitationPassOptions): CitationPassResult {
   const issues: CitationIssue[] = [];
   let citationCount = 0;
 
+  /** The reference numbers of the ids of one token (sorted, distinct); invalid ids become issues. */
+  const resolve = (partIndex: number, token: string, eList: string): number[] => {
+    const numbers: number[] = [];
+    const allowed = options.parts[partIndex]!.allowed;
+    for (const raw of eList.split(/\s*[,;，、]\s*/)) {
+      const id = raw.toUpperCase();
+      const evidence = options.lookup.getEvidence(id);
+      const source = evidence ? options.lookup.getSource(evidence.sourceId) : undefined;
+      if (!evidence || !source) {
+        issues.push({ part: partIndex, token, id, reason: "unknown-evidence" });
+        continue;
+      }
+      if (allowed !== "all" && !allowed.has(id)) {
+        issues.push({ part: partIndex, token, id, reason: "not-given" });
+        continue;
+      }
+      let n = numberOf.get(source.id);
+      if (n === undefined) {
+        n = numberOf.size + 1;
+        numberOf.set(source.id, n);
+        evidenceByNumber[n] = [];
+      }
+      if (!evidenceByNumber[n]!.includes(id)) evidenceByNumber[n]!.push(id);
+      if (!numbers.includes(n)) numbers.push(n);
+    }
+    return numbers.sort((a, b) => a - b);
+  };
+  /** A numbered citation, or what an invalid token leaves (nothing, or the flag). */
+  const citation = (numbers: readonly number[]): string => {
+    if (numbers.length > 0) {
+      citationCount++;
+      return `[${numbers.join(", ")}]`;
+    }
+    return mode === "flag" ? CITATION_NEEDED : "";
+  };
+
   const rewriteToken = (partIndex: number, lead: string, whole: string, eList?: string, bare?: string) => {
     const token = whole.slice(lead.length);
-    const numbers: number[] = [];
     if (bare !== undefined) {
       for (const n of bare.split(/\s*[,–-]\s*/))
         issues.push({ part: partIndex, token, id: n, reason: "bare-number" });
-    } else if (eList !== undefined) {
-      const allowed = options.parts[partIndex]!.allowed;
-      for (const raw of eList.split(/\s*[,;，、]\s*/)) {
-        const id = raw.toUpperCase();
-        const evidence = options.lookup.getEvidence(id);
-        const source = evidence ? options.lookup.getSource(evidence.sourceId) : undefined;
-        if (!evidence || !source) {
-          issues.push({ part: partIndex, token, id, reason: "unknown-evidence" });
-          continue;
-        }
-        if (allowed !== "all" && !allowed.has(id)) {
-          issues.push({ part: partIndex, token, id, reason: "not-given" });
-          continue;
-        }
-        let n = numberOf.get(source.id);
-        if (n === undefined) {
-          n = numberOf.size + 1;
-          numberOf.set(source.id, n);
-          evidenceByNumber[n] = [];
-        }
-        if (!evidenceByNumber[n]!.includes(id)) evidenceByNumber[n]!.push(id);
-        if (!numbers.includes(n)) numbers.push(n);
-      }
+      return mode === "flag" ? `${lead}${CITATION_NEEDED}` : "";
     }
-    if (numbers.length > 0) {
-      citationCount++;
-      return `${lead}[${numbers.sort((a, b) => a - b).join(", ")}]`;
+    const cited = citation(resolve(partIndex, token, eList ?? ""));
+    return cited ? `${lead}${cited}` : "";
+  };
+
+  /**
+   * Code with evidence tokens: the tokens leave the code and their citation stands outside it —
+   * in place of a code span that held only the token, else right after the span or fence.
+   */
+  const rewriteCode = (partIndex: number, code: string): string => {
+    const found = [...code.matchAll(CODE_TOKEN)];
+    if (found.length === 0) return code;
+    const numbers = new Set<number>();
+    for (const m of found) for (const n of resolve(partIndex, m[0].trim(), m[1]!)) numbers.add(n);
+    const cited = citation([...numbers].sort((a, b) => a - b));
+    const stripped = code.replace(CODE_TOKEN, "");
+    if (!code.includes("\n")) {
+      // An inline span: empty once the token is gone, it gives way to the citation.
+      const inner = stripped.replace(/^(`+|~~~)|(`+|~~~)$/g, "");
+      if (!inner.trim()) return cited;
+      return cited ? `${stripped} ${cited}` : stripped;
     }
-    return mode === "flag" ? `${lead}${CITATION_NEEDED}` : "";
+    if (!cited) return stripped;
+    // A fence: the citation goes on the line after the closing fence (closing an unclosed one).
+    const marker = code.slice(0, 3);
+    const closed = stripped.length >= 6 && stripped.trimEnd().endsWith(marker);
+    return closed ? `${stripped}\n${cited}` : `${stripped.replace(/\n?$/, "\n")}${marker}\n${cited}`;
   };
 
   const parts = options.parts.map((part, partIndex) =>
@@ -132,7 +171,7 @@ export function citationPass(options: CitationPassOptions): CitationPassResult {
       .split(CODE)
       .map((segment, i) =>
         i % 2 === 1
-          ? segment
+          ? rewriteCode(partIndex, segment)
           : segment.replace(TOKEN, (whole, lead: string, eList?: string, bare?: string) =>
               rewriteToken(partIndex, lead, whole, eList, bare),
             ),

@@ -322,3 +322,28 @@ describe("mams: budgets and fallbacks", () => {
     expectCitationsResolve(report);
   });
 });
+
+describe("mams: evidence tokens in code", () => {
+  it("a report agent citing [E9999] and a valid [E2] inside backticks: neither raw token survives, the valid one is numbered", async () => {
+    const { result } = await research([
+      turn("- [ ] openings", searches("station 1")),
+      on("state", { json: { add: [], correct: [] } }),
+      on("report", (call) => {
+        expect(fragmentIds(call)).toContain("E2");
+        return {
+          json: {
+            report:
+              "## Openings\n\nThe line opened early `[E9999]` and the first station in 1901 `[E2]`; see `lookup [E2]`.",
+          },
+        };
+      }),
+      finish,
+    ]);
+    const report = result.report!;
+    expect(report.markdown).not.toMatch(/E9999|\[E2\]/);
+    expect(report.body).toContain("in 1901 [1]; see `lookup` [1].");
+    expect(report.references[0]!.number).toBe(1);
+    expect(report.evidenceByNumber[1]).toEqual(["E2"]);
+    expect(report.checks.citations.byReason).toEqual({ "unknown-evidence": 1 });
+  });
+});
