@@ -1,0 +1,146 @@
+import { describe, expect, it, vi } from "vitest";
+import { fixtureRow, fixtureRun } from "../test-fixtures.ts";
+import { warpActionSamples, warpReward } from "./warp.ts";
+import type { WarpReference } from "./warp-atomic.ts";
+import type { PipelineJudge } from "./warp-pipeline.ts";
+import { pipelineWeights } from "./warp-pipeline.ts";
+
+const Q = "How did solar output change in Italy?";
+const PARAGRAPH = `${"a".repeat(290)} [E1] [E2]`;
+const at = "2026-01-01T00:00:00Z";
+const run = fixtureRun({
+  strategy: "warp",
+  row: fixtureRow({ prompt: Q }),
+  report: "# Solar in Italy\n\nText.",
+  sources: [
+    { id: "S1", kind: "web", url: "https://a.example/1", title: "A", fetchedAt: at },
+    { id: "S2", kind: "local", path: "notes/solar.md", anchor: "output", title: "N", fetchedAt: at },
+  ],
+  evidence: [
+    { id: "E1", sourceId: "S1", text: "first passage", retrievedBy: { tool: "web_search", callId: "T1" } },
+    { id: "E2", sourceId: "S2", text: "second passage", retrievedBy: { tool: "local_search", callId: "T2" } },
+  ],
+  trajectory: [
+    {
+      step: 1,
+      action: "search",
+      state: {},
+      answer: { name: "search", keywords: ["solar"] },
+      toolCallIds: ["T1"],
+    },
+    {
+      step: 2,
+      action: "initialize",
+      state: {},
+      answer: {
+        title: "Solar",
+        sections: [
+          { title: "Capacity", plan: "p" },
+          { title: "Output", plan: "p" },
+          { title: "Policy", plan: "p" },
+        ],
+      },
+      toolCallIds: [],
+    },
+    { step: 3, action: "search", state: {}, answer: { keywords: ["output"] }, toolCallIds: ["T2"] },
+    {
+      step: 4,
+      action: "write",
+      state: { passages: ["E1", "E2"] },
+      answer: { content: PARAGRAPH },
+      toolCallIds: [],
+    },
+    {
+      step: 5,
+      action: "expand",
+      state: {},
+      answer: {
+        name: "expand",
+        position: "section-2",
+        subsections: [
+          { title: "North", plan: "p" },
+          { title: "South", plan: "p" },
+        ],
+      },
+      toolCallIds: [],
+    },
+    { step: 6, action: "terminate", state: {}, answer: { name: "terminate" }, toolCallIds: [] },
+    { step: 7, action: "think", state: {}, answer: {}, toolCallIds: [] },
+  ],
+});
+const references: Record<number, WarpReference> = {
+  1: { docs: ["https://a.example/1", "https://z.example/"] },
+  5: { decision: "expand" },
+  6: { decision: "terminate" },
+};
+const scores = { comprehensiveness: 0.5, insight: 0.6, instruction_following: 0.7, readability: 0.8 };
+
+describe("warp over a recorded run", () => {
+  it("reads each action's plan, paragraph, given evidence and retrieved documents from the trajectory", () => {
+    const samples = warpActionSamples(run);
+    expect(samples.map((s) => [s.step, s.action])).toEqual([
+      [1, "search"],
+      [2, "initialize"],
+      [3, "search"],
+      [4, "write"],
+      [5, "expand"],
+      [6, "terminate"],
+    ]);
+    expect(samples[0]!.retrieved).toEqual(["https://a.example/1"]);
+    expect(samples[2]!.retrieved).toEqual(["notes/solar.md#output"]);
+    expect(samples[3]).toMatchObject({
+      content: PARAGRAPH,
+      given: ["E1", "E2"],
+      passages: ["first passage", "second passage"],
+    });
+    expect(samples[4]!.plan).toHaveLength(2);
+  });
+
+  it("scores the atomic rewards per action and the pipeline reward with the row's dimension weights", async () => {
+    const pipeline = vi.fn<PipelineJudge>(async () => scores);
+    const row = fixtureRow({
+      prompt: Q,
+      rubric: {
+        prompt: Q,
+        dimension_weight: {
+          comprehensiveness: 0.4,
+          insight: 0.3,
+          instruction_following: 0.2,
+          readability: 0.1,
+        },
+        criterions: {},
+      },
+    });
+    const r = await warpReward({ ...run, row }, { pipeline, reference: (a) => references[a.step] ?? null });
+    expect(pipeline).toHaveBeenCalledWith({ question: Q, report: run.report, row });
+    // 0.4·0.5 + 0.3·0.6 + 0.2·0.7 + 0.1·0.8 = 0.2 + 0.18 + 0.14 + 0.08 = 0.6
+    expect(r.reward).toBeCloseTo(0.6, 12);
+    // search recall 1/2; initialize basic 1; search without reference: none; write basic 1;
+    // expand (basic 1 + accuracy 1)/2 = 1; terminate accuracy 1
+    expect(r.steps.map((s) => [s.step, s.reward])).toEqual([
+      [1, 0.5],
+      [2, 1],
+      [3, null],
+      [4, 1],
+      [5, 1],
+      [6, 1],
+    ]);
+    // (0.5 + 1 + 1 + 1 + 1) / 5 = 0.9
+    expect(r.components.atomicMean).toBeCloseTo(0.9, 12);
+  });
+
+  it("weighs the four dimensions equally without RACE criteria, and scores 0 without a report or a judge call", async () => {
+    expect(pipelineWeights(fixtureRow())).toEqual({
+      comprehensiveness: 0.25,
+      insight: 0.25,
+      instruction_following: 0.25,
+      readability: 0.25,
+    });
+    const pipeline = vi.fn<PipelineJudge>(async () => scores);
+    expect((await warpReward(run, { pipeline })).reward).toBeCloseTo(0.65, 12); // (0.5 + 0.6 + 0.7 + 0.8) / 4
+    pipeline.mockClear();
+    const none = await warpReward({ ...run, report: null }, { pipeline });
+    expect([none.reward, none.dimensions]).toEqual([0, null]);
+    expect(pipeline).not.toHaveBeenCalled();
+  });
+});
