@@ -105,7 +105,7 @@ async function mutate(
     vitest: { configFile: "vitest.config.ts", related: false },
     concurrency,
     reporters: [],
-    logLevel: "error" as never,
+    logLevel: (process.env.STRYKER_LOG ?? "error") as never,
     fileLogLevel: "off" as never,
     tempDirName: ".stryker-tmp",
     // TypeScript 7 has no JavaScript API for Stryker to rewrite tsconfig.json with; nothing needs
