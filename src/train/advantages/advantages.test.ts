@@ -1,0 +1,84 @@
+import { describe, expect, it } from "vitest";
+import { isDossierError } from "../../core/errors.ts";
+import { dynamicSamplingFilter } from "./dapo-filter.ts";
+import { groupStd, grpoAdvantages } from "./grpo.ts";
+import { rlooAdvantages } from "./rloo.ts";
+
+describe("GRPO advantages", () => {
+  it("centres on the group mean and scales by the sample std + ε", () => {
+    // [1, 0, 0, 1]: mean 0.5; sample variance (4 × 0.25) / 3 = 1/3 → std √(1/3) = 0.5773503
+    // A = ±0.5 / (0.5773503 + 1e-6) = ±0.8660239
+    const a = grpoAdvantages([1, 0, 0, 1]);
+    expect(a[0]).toBeCloseTo(0.5 / (Math.sqrt(1 / 3) + 1e-6), 12);
+    expect(a[0]).toBeCloseTo(0.8660239, 6);
+    expect(a).toEqual([a[0], -a[0]!, -a[0]!, a[0]]);
+    // [0.2, 0.5, 0.8]: mean 0.5; sample variance (0.09 + 0 + 0.09) / 2 = 0.09 → std 0.3 → A ≈ −1, 0, 1
+    const b = grpoAdvantages([0.2, 0.5, 0.8], { epsilon: 0 });
+    expect(b[0]).toBeCloseTo(-1, 12);
+    expect(b[1]).toBeCloseTo(0, 12);
+    expect(b[2]).toBeCloseTo(1, 12);
+  });
+
+  it("offers the population std, mean-centring only (MindDR Eq. 2), and gives equal rewards 0", () => {
+    // population std of [1, 0, 0, 1] = 0.5 → A = ±0.5 / 0.500001
+    expect(grpoAdvantages([1, 0, 0, 1], { std: "population" })[0]).toBeCloseTo(0.5 / 0.500001, 12);
+    expect(groupStd([1, 0, 0, 1], "population")).toBe(0.5);
+    expect(grpoAdvantages([1, 0, 0, 1], { scaleByStd: false })).toEqual([0.5, -0.5, -0.5, 0.5]);
+    expect(grpoAdvantages([0.7, 0.7, 0.7])).toEqual([0, 0, 0]);
+    expect(grpoAdvantages([0.3])).toEqual([0]);
+  });
+
+  it("refuses an empty group and a non-finite reward", () => {
+    for (const bad of [[], [1, Number.NaN]]) {
+      try {
+        grpoAdvantages(bad);
+        expect.unreachable();
+      } catch (error) {
+        expect(isDossierError(error, "INPUT_INVALID")).toBe(true);
+      }
+    }
+  });
+});
+
+describe("RLOO advantages", () => {
+  it("subtracts the mean of the other rollouts", () => {
+    // [1, 0, 0, 1]: 1 − (0 + 0 + 1)/3 = 2/3; 0 − (1 + 0 + 1)/3 = −2/3
+    const a = rlooAdvantages([1, 0, 0, 1]);
+    expect(a.map((x) => x * 3)).toEqual([2, -2, -2, 2].map((x) => expect.closeTo(x, 12)));
+    // [0.2, 0.5, 0.8]: 0.2 − 0.65 = −0.45; 0.5 − 0.5 = 0; 0.8 − 0.35 = 0.45  (= 3/2 · (r − 0.5))
+    const b = rlooAdvantages([0.2, 0.5, 0.8]);
+    expect(b[0]).toBeCloseTo(-0.45, 12);
+    expect(b[1]).toBeCloseTo(0, 12);
+    expect(b[2]).toBeCloseTo(0.45, 12);
+    expect(rlooAdvantages([5])).toEqual([0]);
+  });
+});
+
+describe("DAPO's dynamic-sampling filter", () => {
+  const groups = [
+    { id: "all-correct", rewards: [1, 1, 1] },
+    { id: "mixed", rewards: [1, 0, 1] },
+    { id: "all-wrong", rewards: [0, 0, 0] },
+    { id: "single", rewards: [0.5] },
+    { id: "nearly", rewards: [0.3, 0.1 + 0.2] },
+    { id: "graded", rewards: [0.2, 0.25] },
+  ];
+
+  it("drops exactly the groups whose rewards are all equal", () => {
+    const { kept, dropped } = dynamicSamplingFilter(groups);
+    expect(kept.map((g) => g.id)).toEqual(["mixed", "nearly", "graded"]);
+    expect(dropped.map((g) => g.id)).toEqual(["all-correct", "all-wrong", "single"]);
+  });
+
+  it("compares within an epsilon when given one", () => {
+    const { kept } = dynamicSamplingFilter(groups, { epsilon: 1e-9 });
+    expect(kept.map((g) => g.id)).toEqual(["mixed", "graded"]);
+  });
+});
+
+describe("equal rewards", () => {
+  it("give exactly 0 with both estimators, whatever the rounding of their mean", () => {
+    expect(grpoAdvantages([0.7, 0.7, 0.7])).toEqual([0, 0, 0]);
+    expect(rlooAdvantages([0.7, 0.7, 0.7])).toEqual([0, 0, 0]);
+  });
+});
