@@ -59,4 +59,36 @@ describe("EvidenceRegistry", () => {
       restored.addSource({ kind: "web", url: "https://y.example", title: "y", fetchedAt: "t" }).source.id,
     ).toBe("S2");
   });
+
+  it("gives what an earlier attempt found the id it had, whatever the order it is found in again", () => {
+    const web = (n: number) => ({
+      kind: "web" as const,
+      url: `https://x.example/${n}`,
+      title: `${n}`,
+      fetchedAt: "t",
+    });
+    const first = new EvidenceRegistry();
+    const a = first.addSource(web(1)).source;
+    const b = first.addSource(web(2)).source;
+    first.addEvidence({ sourceId: a.id, text: "alpha", retrievedBy: by });
+    first.addEvidence({ sourceId: b.id, text: "beta", retrievedBy: by });
+    // The resumed attempt finds the second page first, then something new.
+    const again = new EvidenceRegistry(undefined, JSON.parse(JSON.stringify(first.snapshot())));
+    const b2 = again.addSource(web(2));
+    expect(b2).toMatchObject({ added: true, source: { id: "S2" } });
+    const beta = again.addEvidence({
+      sourceId: "S2",
+      text: " beta ",
+      retrievedBy: { tool: "read_page", callId: "c9" },
+    });
+    expect(beta).toMatchObject({ added: true, evidence: { id: "E2", retrievedBy: { callId: "c9" } } });
+    const c = again.addSource(web(3)).source;
+    expect(c.id).toBe("S3");
+    expect(again.addEvidence({ sourceId: c.id, text: "gamma", retrievedBy: by }).evidence.id).toBe("E3");
+    expect(again.addSource(web(1)).source.id).toBe("S1");
+    expect(again.addEvidence({ sourceId: "S1", text: "alpha", retrievedBy: by }).evidence.id).toBe("E1");
+    // Listed in id order, as a fresh run lists them.
+    expect(again.sources().map((s) => s.id)).toEqual(["S1", "S2", "S3"]);
+    expect(again.evidence().map((e) => e.id)).toEqual(["E1", "E2", "E3"]);
+  });
 });

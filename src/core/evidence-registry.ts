@@ -1,6 +1,9 @@
 /**
  * The run's registry of Sources and Evidence: assigns stable ids (`S<n>`, `E<n>`) and
- * deduplicates repeats, so the same page or passage keeps one id for the whole run.
+ * deduplicates repeats, so the same page or passage keeps one id for the whole run. A resumed
+ * run gives every page and passage the id an earlier attempt gave it (ids assigned in arrival
+ * order would otherwise differ when concurrent agents finish in another order), so the prompts
+ * it rebuilds match the journaled ones.
  */
 
 import { z } from "zod";
@@ -38,6 +41,16 @@ export function sourceKey(source: Pick<Source, "kind" | "url" | "path" | "anchor
   return `${source.kind}:${source.path ?? ""}#${source.anchor ?? ""}`;
 }
 
+const evidenceKey = (sourceId: string, text: string) => `${sourceId}\u0000${squash(text)}`;
+
+/**
+ * Items in numeric id order. Ids are handed out in insertion order unless earlier ids were
+ * restored, so only then is there anything to sort.
+ */
+function inIdOrder<T extends { id: string }>(items: T[], restored: boolean): T[] {
+  return restored ? items.sort((a, b) => Number(a.id.slice(1)) - Number(b.id.slice(1))) : items;
+}
+
 /** Holds every source and evidence item of one run. */
 export class EvidenceRegistry implements EvidenceLookup {
   readonly #ids: IdGenerator;
@@ -45,9 +58,33 @@ export class EvidenceRegistry implements EvidenceLookup {
   readonly #sourceByKey = new Map<string, string>();
   readonly #evidence = new Map<string, Evidence>();
   readonly #evidenceByKey = new Map<string, string>();
+  /** Ids earlier attempts of the run gave, by source or evidence key. */
+  readonly #earlier = new Map<string, string>();
+  readonly #earlierIds = new Set<string>();
 
-  constructor(ids: IdGenerator = createSequentialIds()) {
+  /**
+   * `earlier`: what earlier attempts of the run registered. A source or passage found again
+   * gets its earlier id (when it is found again, not before); new ones get ids none of them had.
+   */
+  constructor(ids: IdGenerator = createSequentialIds(), earlier?: RegistrySnapshot) {
     this.#ids = ids;
+    for (const s of earlier?.sources ?? []) this.#reserve(sourceKey(s), s.id);
+    for (const e of earlier?.evidence ?? []) this.#reserve(evidenceKey(e.sourceId, e.text), e.id);
+  }
+
+  #reserve(key: string, id: string): void {
+    if (this.#earlier.has(key) || this.#earlierIds.has(id)) return;
+    this.#earlier.set(key, id);
+    this.#earlierIds.add(id);
+  }
+
+  /** The id for a new item with `key`: its earlier id, or the next id no earlier attempt used. */
+  #idFor(key: string, prefix: "S" | "E"): string {
+    const earlier = this.#earlier.get(key);
+    if (earlier && !this.#sources.has(earlier) && !this.#evidence.has(earlier)) return earlier;
+    let id = this.#ids.next(prefix);
+    while (this.#earlierIds.has(id)) id = this.#ids.next(prefix);
+    return id;
   }
 
   /** Adds a source, or returns the existing one with the same key. */
@@ -58,7 +95,7 @@ export class EvidenceRegistry implements EvidenceLookup {
     const key = sourceKey(input);
     const existing = this.#sourceByKey.get(key);
     if (existing) return { source: this.#sources.get(existing)!, added: false };
-    const source: Source = { ...input, id: this.#ids.next("S") };
+    const source: Source = { ...input, id: this.#idFor(key, "S") };
     this.#sources.set(source.id, source);
     this.#sourceByKey.set(key, source.id);
     return { source, added: true };
@@ -71,10 +108,10 @@ export class EvidenceRegistry implements EvidenceLookup {
     }
     const text = input.text.trim();
     if (!text) throw new DossierError("INPUT_INVALID", "evidence text is empty");
-    const key = `${input.sourceId}\u0000${squash(text)}`;
+    const key = evidenceKey(input.sourceId, text);
     const existing = this.#evidenceByKey.get(key);
     if (existing) return { evidence: this.#evidence.get(existing)!, added: false };
-    const evidence: Evidence = { ...input, text, id: this.#ids.next("E") };
+    const evidence: Evidence = { ...input, text, id: this.#idFor(key, "E") };
     this.#evidence.set(evidence.id, evidence);
     this.#evidenceByKey.set(key, evidence.id);
     return { evidence, added: true };
@@ -92,12 +129,12 @@ export class EvidenceRegistry implements EvidenceLookup {
 
   /** All sources in id order. */
   sources(): Source[] {
-    return [...this.#sources.values()];
+    return inIdOrder([...this.#sources.values()], this.#earlierIds.size > 0);
   }
 
   /** All evidence in id order. */
   evidence(): Evidence[] {
-    return [...this.#evidence.values()];
+    return inIdOrder([...this.#evidence.values()], this.#earlierIds.size > 0);
   }
 
   /** Evidence items of one source. */
@@ -123,7 +160,7 @@ export class EvidenceRegistry implements EvidenceLookup {
     }
     for (const e of parsed.evidence) {
       registry.#evidence.set(e.id, e);
-      registry.#evidenceByKey.set(`${e.sourceId}\u0000${squash(e.text)}`, e.id);
+      registry.#evidenceByKey.set(evidenceKey(e.sourceId, e.text), e.id);
     }
     return registry;
   }

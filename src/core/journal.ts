@@ -5,7 +5,7 @@
 
 /** A stored result of one completed step. */
 export interface JournalEntry {
-  /** `llm` or `tool`. */
+  /** `llm`, `tool` or `state` (see {@link recallState}). */
   kind: string;
   /** The JSON-serialisable result. */
   value: unknown;
@@ -46,4 +46,20 @@ export class StepKeyer {
     this.#seen.set(base, n);
     return `${base}#${n}`;
   }
+}
+
+/**
+ * A piece of run state a prompt is built from, fixed once per run: the value an earlier
+ * attempt stored under `state:<name>`, else `compute()`'s, stored. For state that depends on
+ * timing — what concurrent agents have written so far — so a resumed run rebuilds the prompt
+ * an earlier attempt sent (and its journaled answer replays) instead of a prompt that differs
+ * only because its agents finished in another order. `name` must name one step of one agent.
+ */
+export function recallState<T>(journal: StepJournal, name: string, compute: () => T): T {
+  const key = `state:${name}`;
+  const stored = journal.get(key);
+  if (stored?.kind === "state") return stored.value as T;
+  const value = compute();
+  journal.put(key, { kind: "state", value });
+  return value;
 }

@@ -10,6 +10,7 @@ import { systemClock } from "../core/clock.ts";
 import { DossierError } from "../core/errors.ts";
 import type { DossierEvent } from "../core/events.ts";
 import type { RunRecord } from "../core/run.ts";
+import { earlierEvidence } from "./earlier-evidence.ts";
 import { checkReportTargets } from "./report-files.ts";
 import { type PreparedResearch, prepareResearch, type ResearchEnvironment } from "./research.ts";
 import { type ResearchRequest, researchRequestSchema } from "./research-request.ts";
@@ -121,6 +122,11 @@ export async function prepareResume(runId: string, env: ResearchEnvironment): Pr
   ).length;
   return {
     prepared,
-    resume: { previousStatus: record.status, previousWallMs: previousWallMs(events), journaledSteps },
+    resume: {
+      previousStatus: record.status,
+      previousWallMs: previousWallMs(events),
+      journaledSteps,
+      earlierEvidence: earlierEvidence(events),
+    },
   };
 }

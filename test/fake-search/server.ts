@@ -222,7 +222,9 @@ export async function startFakeSearch(options: FakeSearchOptions = {}): Promise<
 
   const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const { pathname, ...rest } = await readRequest(req);
-    if (options.latencyMs) await new Promise((r) => setTimeout(r, options.latencyMs));
+    const latency =
+      typeof options.latencyMs === "function" ? options.latencyMs(rest.query) : options.latencyMs;
+    if (latency) await new Promise((r) => setTimeout(r, latency));
     const match = /^\/([a-z]+)(\/.*)?$/.exec(pathname);
     const academic = FAKE_ACADEMIC_PROVIDERS.find((p) => p === match?.[1]);
     if (academic) {

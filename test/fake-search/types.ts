@@ -107,8 +107,11 @@ export interface FakeSearchOptions {
   keys?: Partial<Record<FakeSearchProvider, string>>;
   /** Decides the reply before the scripted ones; undefined falls through. */
   handler?: (request: FakeSearchRequest) => FakeSearchReply | undefined;
-  /** Latency of every answer, in ms (for benchmarks). Default 0. */
-  latencyMs?: number;
+  /**
+   * Latency of every answer, in ms (for benchmarks), or of each answer as a function of its
+   * request's query-string parameters (e.g. to let later searches finish first). Default 0.
+   */
+  latencyMs?: number | ((query: Record<string, string>) => number);
 }
 
 /** A running fake search server. */

@@ -15,6 +15,7 @@
 import { z } from "zod";
 import { exceededLimit } from "../../core/budget.ts";
 import { isDossierError } from "../../core/errors.ts";
+import { recallState } from "../../core/journal.ts";
 import type { Evidence } from "../../core/source.ts";
 import { type Observation, renderObservations, renderObservationsBrief } from "../../kit/observation.ts";
 import type { ResearchTools } from "../../kit/research-tools.ts";
@@ -113,7 +114,7 @@ export async function deepSearch(ctx: RunContext, options: DeepSearchOptions): P
           role: "searcher",
           schema,
           system: searcherSystem(ctx),
-          prompt: stepPrompt(ctx, subtask, history, evidence.length, xot.renderFor(agent)),
+          prompt: stepPrompt(ctx, subtask, history, evidence.length, teamView(ctx, xot, agent, step)),
           maxOutputTokens: 1200,
         })
       ).value;
@@ -160,6 +161,15 @@ export async function deepSearch(ctx: RunContext, options: DeepSearchOptions): P
     failedCalls: runner.failedCalls,
     stopReason,
   };
+}
+
+/**
+ * What the other agents had written when this step began. It depends on how far they had got,
+ * so it is journaled: a resumed run shows the step the memory the first attempt showed, and the
+ * step's journaled answer replays.
+ */
+function teamView(ctx: RunContext, xot: XotMemory, agent: string, step: number): string {
+  return recallState(ctx.journal, `xot:${agent}#${step}`, () => xot.renderFor(agent));
 }
 
 function seedActions(subtask: Subtask, tools: ResearchTools): SearchAction[] {

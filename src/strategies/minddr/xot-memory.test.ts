@@ -48,4 +48,31 @@ describe("XotMemory", () => {
     expect(text).toContain("The sub-report.");
     expect(text).not.toContain("ttt");
   });
+
+  it("renders the same trace for the report agent however the agents' entries interleaved", () => {
+    const entries: XotEntry[] = [
+      { agent: "planner", kind: "rationale", text: "The plan." },
+      { agent: "search:T-2", kind: "finding", text: "T-2 first [E1]." },
+      { agent: "search:T-10", kind: "finding", text: "T-10 first [E2]." },
+      { agent: "search:T-2", kind: "sub-report", text: "T-2 report." },
+      { agent: "search:T-1", kind: "finding", text: "T-1 first [E3]." },
+      { agent: "search:T-1", kind: "sub-report", text: "T-1 report." },
+    ];
+    const written = (order: number[]) => {
+      const xot = new XotMemory();
+      for (const i of order) xot.append(entries[i]!);
+      return xot.render();
+    };
+    const text = written([0, 1, 2, 3, 4, 5]);
+    // Another interleaving that keeps each agent's own order.
+    expect(written([0, 4, 2, 5, 1, 3])).toBe(text);
+    expect(text.split("\n").map((l) => l.slice(0, l.indexOf("]") + 1))).toEqual([
+      "[planner · rationale]",
+      "[search:T-1 · finding]",
+      "[search:T-1 · sub-report]",
+      "[search:T-2 · finding]",
+      "[search:T-2 · sub-report]",
+      "[search:T-10 · finding]",
+    ]);
+  });
 });

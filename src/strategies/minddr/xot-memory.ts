@@ -49,10 +49,18 @@ export class XotMemory {
   /**
    * The whole trace as text for a prompt, at most `maxChars` long: the rationale, sub-reports
    * and findings are kept before thoughts, each entry cut to `perEntry` characters, and the
-   * kept entries shown in the order they were written.
+   * kept entries shown agent by agent (the planner first, then `search:T-1`, `search:T-2`, …),
+   * each agent's in the order it wrote them. Not in arrival order: agents run concurrently, and
+   * the same trace must read the same however they interleaved (a resumed run replays the
+   * report's journaled calls only if their prompts match).
    */
   render(maxChars = 12_000, perEntry = 1_200): string {
-    return renderEntries(this.#entries, maxChars, perEntry, (a, b) => PRIORITY[a.kind] - PRIORITY[b.kind]);
+    return renderEntries(
+      canonicalOrder(this.#entries),
+      maxChars,
+      perEntry,
+      (a, b) => PRIORITY[a.kind] - PRIORITY[b.kind],
+    );
   }
 
   /**
@@ -75,6 +83,17 @@ export class XotMemory {
         (order.get(b) ?? 0) - (order.get(a) ?? 0),
     );
   }
+}
+
+const byAgent = new Intl.Collator("en", { numeric: true });
+
+/** Entries grouped by agent — the planner first, then by name with numbers in numeric order — each agent's in writing order. */
+function canonicalOrder(entries: readonly XotEntry[]): XotEntry[] {
+  const rank = (e: XotEntry) => (e.agent === "planner" ? 0 : 1);
+  return entries
+    .map((e, index) => ({ e, index }))
+    .sort((a, b) => rank(a.e) - rank(b.e) || byAgent.compare(a.e.agent, b.e.agent) || a.index - b.index)
+    .map(({ e }) => e);
 }
 
 function renderEntries(
