@@ -159,7 +159,11 @@ export interface MinddrSearchReward {
 function agentToolRewards(steps: readonly RunStep[]): number[] {
   const out = new Array<number>(steps.length);
   const byScope = new Map<string, number[]>();
-  steps.forEach((s, i) => byScope.set(s.scope, [...(byScope.get(s.scope) ?? []), i]));
+  steps.forEach((s, i) => {
+    const indices = byScope.get(s.scope);
+    if (indices) indices.push(i);
+    else byScope.set(s.scope, [i]);
+  });
   for (const indices of byScope.values()) {
     const rewards = toolRewards(indices.map((i) => stepToolOk(steps[i]!)));
     indices.forEach((i, k) => {

@@ -3,7 +3,6 @@ import { fixtureRow, fixtureRun } from "../test-fixtures.ts";
 import { warpActionSamples, warpReward } from "./warp.ts";
 import type { WarpReference } from "./warp-atomic.ts";
 import type { PipelineJudge } from "./warp-pipeline.ts";
-import { pipelineWeights } from "./warp-pipeline.ts";
 
 const Q = "How did solar output change in Italy?";
 const PARAGRAPH = `${"a".repeat(290)} [E1] [E2]`;
@@ -129,13 +128,7 @@ describe("warp over a recorded run", () => {
     expect(r.components.atomicMean).toBeCloseTo(0.9, 12);
   });
 
-  it("weighs the four dimensions equally without RACE criteria, and scores 0 without a report or a judge call", async () => {
-    expect(pipelineWeights(fixtureRow())).toEqual({
-      comprehensiveness: 0.25,
-      insight: 0.25,
-      instruction_following: 0.25,
-      readability: 0.25,
-    });
+  it("weighs the dimensions equally for a row without RACE criteria, and scores 0 without a report or a judge call", async () => {
     const pipeline = vi.fn<PipelineJudge>(async () => scores);
     expect((await warpReward(run, { pipeline })).reward).toBeCloseTo(0.65, 12); // (0.5 + 0.6 + 0.7 + 0.8) / 4
     pipeline.mockClear();
