@@ -1,5 +1,5 @@
 /**
- * MindDR's dynamic data difficulty (§4.3, §5.2): at fixed intervals the policy is evaluated on a
+ * MindDR's dynamic data difficulty (§4.5, §5.2): at fixed intervals the policy is evaluated on a
  * validation set, ORM accuracy is computed per difficulty bin, and the next batch's sampling
  * proportions are adjusted "targeting an ORM accuracy of 10%–50%": below 10% a bin is too hard
  * (rewards too sparse), above 50% too easy (saturated).
