@@ -38,6 +38,8 @@ export interface GenerateRequest {
   /** Output cap; lowered to fit the budget. Default from the client options. */
   maxOutputTokens?: number;
   temperature?: number;
+  /** Nucleus sampling (top-p); the provider's default when absent. */
+  topP?: number;
   /**
    * Asks the provider to constrain the answer to this JSON schema (native structured output).
    * The answer text is returned unparsed; structured.ts validates it.
@@ -194,6 +196,7 @@ export class LlmClient {
             messages,
             maxOutputTokens,
             ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+            ...(request.topP === undefined ? {} : { topP: request.topP }),
             ...(request.responseSchema ? { responseSchema: request.responseSchema } : {}),
             timeoutMs: this.options.timeoutMs ?? 600_000,
             ...(signal ? { signal } : {}),

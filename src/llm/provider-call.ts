@@ -16,6 +16,8 @@ export interface ProviderCallInput {
   messages: { role: "user" | "assistant"; content: string }[];
   maxOutputTokens: number;
   temperature?: number;
+  /** Nucleus sampling (top-p). */
+  topP?: number;
   /** Constrains the answer to this JSON schema with the provider's schema mode. */
   responseSchema?: JSONSchema7;
   timeoutMs: number;
@@ -41,6 +43,7 @@ export async function callProvider(input: ProviderCallInput): Promise<ProviderCa
     messages: input.messages,
     maxOutputTokens: input.maxOutputTokens,
     ...(input.temperature === undefined ? {} : { temperature: input.temperature }),
+    ...(input.topP === undefined ? {} : { topP: input.topP }),
     maxRetries: 0,
     abortSignal: AbortSignal.any(signals),
   };

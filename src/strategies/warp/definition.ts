@@ -6,6 +6,7 @@
 
 import { z } from "zod";
 import type { Range, StrategyDefinition } from "../types.ts";
+import { DEFAULT_MAX_STEPS } from "./steps.ts";
 
 /** Options of the warp strategy. */
 export const warpOptionsSchema = z
@@ -29,8 +30,15 @@ export const warpOptionsSchema = z
       .int()
       .min(0)
       .max(3)
-      .default(0)
+      .default(1)
       .describe("web pages read per section for verbatim excerpts (0: search snippets only)"),
+    maxSteps: z
+      .number()
+      .int()
+      .min(1)
+      .max(1000)
+      .default(DEFAULT_MAX_STEPS)
+      .describe("model calls of the policy at most, re-asks included (the seed's step cap)"),
     scorer: z
       .enum(["rubric", "grounding"])
       .default("rubric")
@@ -58,13 +66,16 @@ export const warpStrategy: StrategyDefinition<z.infer<typeof warpOptionsSchema>>
   estimate({ options, webReading }) {
     const forced = options.forceExpand;
     const expansions = forced === undefined ? [0, options.maxExpansions] : [forced, forced];
-    const sections = [
-      SECTIONS[0] + expansions[0]! * CHILDREN[0],
-      SECTIONS[1] + expansions[1]! * CHILDREN[1],
-    ] as const;
     // Forced: exactly N decisions. Otherwise one (an immediate TERMINATE) up to the cap.
     const decisions: Range =
       forced === undefined ? [Math.min(1, options.maxExpansions), expansions[1]!] : [forced, forced];
+    // The step cap bounds the policy's calls (a SEARCH and a WRITE per section, 2 to start).
+    const withinSteps = (n: number) =>
+      Math.max(0, Math.min(n, Math.floor((options.maxSteps - 2 - decisions[1]) / 2)));
+    const sections = [
+      withinSteps(SECTIONS[0] + expansions[0]! * CHILDREN[0]),
+      withinSteps(SECTIONS[1] + expansions[1]! * CHILDREN[1]),
+    ] as const;
     const drafts = [expansions[0]! + 1, expansions[1]! + 1] as const;
     const scoring = forced !== undefined && options.scorer === "rubric";
     const reads = webReading ? options.readPages : 0;
@@ -74,7 +85,14 @@ export const warpStrategy: StrategyDefinition<z.infer<typeof warpOptionsSchema>>
         { role: "planner", count: [1, 1], input: 5000, output: 1200 },
         { role: "writer", count: [sections[0], sections[1]], input: 9000, output: 1200 },
         ...(reads > 0
-          ? [{ role: "reader" as const, count: [0, sections[1] * reads] as Range, input: 12000, output: 800 }]
+          ? [
+              {
+                role: "reader" as const,
+                count: [sections[0] * reads, sections[1] * reads] as Range,
+                input: 12000,
+                output: 800,
+              },
+            ]
           : []),
         { role: "planner", count: [decisions[0], decisions[1]], input: 14000, output: 600 },
         ...(scoring
@@ -89,8 +107,12 @@ export const warpStrategy: StrategyDefinition<z.infer<typeof warpOptionsSchema>>
             ]
           : []),
       ],
-      // One search per keyword per search tool (web, local, or both).
-      tools: [(1 + sections[0]) * KEYWORDS[0], (1 + sections[1]) * KEYWORDS[1] * 2 + sections[1] * reads],
+      // One search per keyword per search tool (web, academic, local), a page read (or up to two
+      // replacements) per section.
+      tools: [
+        (1 + sections[0]) * KEYWORDS[0] + sections[0] * reads,
+        (1 + sections[1]) * KEYWORDS[1] * 3 + sections[1] * (reads > 0 ? reads + 2 : 0),
+      ],
     };
   },
   async run(ctx, input) {
@@ -101,6 +123,7 @@ export const warpStrategy: StrategyDefinition<z.infer<typeof warpOptionsSchema>>
       maxExpansions: input.options.maxExpansions,
       scorer: input.options.scorer,
       readPages: input.options.readPages,
+      maxSteps: input.options.maxSteps,
       ...(input.options.forceExpand === undefined ? {} : { forceExpand: input.options.forceExpand }),
     });
   },

@@ -19,6 +19,8 @@ import { formatEvidence } from "../../kit/evidence-select.ts";
 import { languageInstruction } from "../../kit/language.ts";
 import type { RunContext } from "../../kit/run-context.ts";
 import { expandableSections, idOfPosition, positionOf, renderDraft, type WarpState } from "./draft.ts";
+import { inLanguage } from "./language-share.ts";
+import type { CallSettings, Counted } from "./sampling.ts";
 
 /** Fewest level-1 sections of an initial outline. */
 export const MIN_SECTIONS = 3;
@@ -40,15 +42,30 @@ export const initializeActionSchema = z.object({
 /** An INITIALIZE answer. */
 export type InitializeAction = z.infer<typeof initializeActionSchema>;
 
+/** Title, section titles and plans of an outline answer, as one text for the language check. */
+export const planText = (title: string, sections: readonly OutlineSectionDraft[]): string =>
+  [title, ...sections.flatMap((s) => [s.title, s.plan])].join("\n");
+
+const LANGUAGE_MESSAGE = "write the titles and plans in the language of the question";
+
+/** The INITIALIZE schema of a run: {@link initializeActionSchema} in the run's language. */
+export function initializeActionSchemaFor(language: string): z.ZodType<InitializeAction> {
+  return initializeActionSchema.superRefine((value, issue) => {
+    if (!inLanguage(planText(value.title, value.sections), language))
+      issue.addIssue({ code: "custom", path: ["sections"], message: LANGUAGE_MESSAGE });
+  });
+}
+
 /** An EXPAND answer. */
 export interface ExpandAction {
   name: "expand";
   position: string;
   subsections: OutlineSectionDraft[];
 }
-/** A TERMINATE answer. */
+/** A TERMINATE answer; `reason` when the protocol ended the deepening rather than the policy. */
 export interface TerminateAction {
   name: "terminate";
+  reason?: string;
 }
 /** A deepening answer. */
 export type DeepenAction = ExpandAction | TerminateAction;
@@ -67,6 +84,7 @@ export interface DeepenAnswer {
 export function deepenActionSchema(
   state: Pick<WarpState, "outline" | "expanded">,
   forced: boolean,
+  language?: string,
 ): z.ZodType<DeepenAnswer> {
   const allowed = new Set(expandableSections(state).map((s) => s.id));
   const names = forced ? (["expand"] as const) : (["expand", "terminate"] as const);
@@ -102,6 +120,8 @@ export function deepenActionSchema(
           path: ["subsections"],
           message: `an expansion needs ${OUTLINE_MIN_CHILDREN}-${OUTLINE_MAX_CHILDREN} subsections, not ${count}`,
         });
+      if (language && !inLanguage(planText("", value.subsections ?? []), language))
+        issue.addIssue({ code: "custom", path: ["subsections"], message: LANGUAGE_MESSAGE });
     }) as z.ZodType<DeepenAnswer>;
 }
 
@@ -140,15 +160,17 @@ export function initializePrompt(
 export async function initializeOutline(
   ctx: RunContext,
   input: { question: string; passages: readonly Evidence[]; language: string },
-): Promise<InitializeAction> {
-  const { value } = await ctx.structured({
+  settings: CallSettings = {},
+): Promise<Counted<InitializeAction>> {
+  const { value, calls } = await ctx.structured({
     role: "planner",
-    schema: initializeActionSchema,
+    schema: initializeActionSchemaFor(input.language),
     system: initializeSystem(ctx, input.language),
     prompt: initializePrompt(ctx, input.question, input.passages),
     maxOutputTokens: 2500,
+    ...settings,
   });
-  return value;
+  return { value, calls };
 }
 
 /** The deepener's instructions. */
@@ -194,18 +216,23 @@ export function deepenPrompt(state: WarpState, expansionsLeft: number): string {
 export async function decideDeepening(
   ctx: RunContext,
   input: { state: WarpState; language: string; forced: boolean; expansionsLeft: number },
-): Promise<DeepenAction> {
-  const { value } = await ctx.structured({
+  settings: CallSettings = {},
+): Promise<Counted<DeepenAction>> {
+  const { value, calls } = await ctx.structured({
     role: "planner",
-    schema: deepenActionSchema(input.state, input.forced),
+    schema: deepenActionSchema(input.state, input.forced, input.language),
     system: deepenSystem(ctx, input.language, input.forced),
     prompt: deepenPrompt(input.state, input.expansionsLeft),
     maxOutputTokens: 2000,
+    ...settings,
   });
-  if (value.name === "terminate") return { name: "terminate" };
+  if (value.name === "terminate") return { value: { name: "terminate" }, calls };
   return {
-    name: "expand",
-    position: positionOf(idOfPosition(value.position ?? "")!),
-    subsections: value.subsections ?? [],
+    value: {
+      name: "expand",
+      position: positionOf(idOfPosition(value.position ?? "")!),
+      subsections: value.subsections ?? [],
+    },
+    calls,
   };
 }

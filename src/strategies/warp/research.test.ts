@@ -41,7 +41,8 @@ function expectFullyCited(report: ReportDocument, sourceIds: Set<string>) {
 
 describe("warp in the research world", () => {
   it("`dossier research --strategy warp` writes a valid, fully cited report from the web", async () => {
-    world = await startResearchWorld({ expectCalls: warpCalls });
+    // By default each of the five drafted sections reads one page (a reader call each).
+    world = await startResearchWorld({ expectCalls: { ...warpCalls, reader: 5 } });
     const env = {
       HOME: world.home,
       DOSSIER_HOME: world.home,
@@ -104,6 +105,59 @@ describe("warp in the research world", () => {
     const cited = new Set(Object.values(report.evidenceByNumber).flat());
     expect(report.evidence.some((e) => e.retrievedBy.tool === "read_page" && cited.has(e.id))).toBe(true);
     expect(world.web.requests.length).toBeGreaterThan(0);
+  });
+
+  it("on the web reads at least one page for every drafted section by default (event log)", async () => {
+    world = await startResearchWorld({ expectCalls: { ...warpCalls, reader: 5 } });
+    const result = await world.research({
+      query: "How did battery costs and adoption change?",
+      strategy: "warp",
+    });
+    expect(result.record.status).toBe("completed");
+    const drafted = result.events.flatMap((e) => (e.type === "section-written" ? [e.sectionId] : []));
+    expect(drafted).toEqual(["1", "2", "3", "1.1", "1.2"]);
+    for (const id of drafted) {
+      const reads = result.events.filter(
+        (e) => e.type === "tool-end" && e.tool === "crawl_page" && e.ok && e.scope === `section:${id}`,
+      );
+      expect(reads.length, `pages read for section ${id}`).toBeGreaterThanOrEqual(1);
+    }
+    // The survey before the outline reads nothing; no page is read twice while unread ones remain.
+    const starts = result.events.flatMap((e) =>
+      e.type === "tool-start" && e.tool === "crawl_page" ? [e] : [],
+    );
+    expect(starts.every((e) => e.scope?.startsWith("section:"))).toBe(true);
+    const urls = starts.map((e) => (e.args as { url: string }).url);
+    expect(new Set(urls).size).toBe(urls.length);
+    // Each writer was given the excerpts of its page, and the report cites read pages.
+    const report = result.outcome!.report;
+    for (const prompt of world.script.prompts["warp-write"]) {
+      const first = /<passages>\n\[(E\d+)\]/.exec(prompt)![1]!;
+      expect(report.evidence.find((e) => e.id === first)?.retrievedBy.tool).toBe("read_page");
+    }
+    expectFullyCited(report, new Set(report.sources.map((s) => s.id)));
+  });
+
+  it("with academic search configured, every keyword of every SEARCH also goes to academic search", async () => {
+    world = await startResearchWorld({
+      expectCalls: { ...warpCalls, reader: 5 },
+      config: { academic: ["openalex"] },
+    });
+    const result = await world.research(
+      { query: "How did battery costs and adoption change?", strategy: "warp" },
+      { env: { OPENALEX_BASE_URL: world.search.baseUrl("openalex") } },
+    );
+    expect(result.record.status).toBe("completed");
+    // Every keyword of every SEARCH action went to web search and to academic search.
+    const starts = result.events.flatMap((e) => (e.type === "tool-start" ? [e] : []));
+    const queries = (tool: string) =>
+      starts.filter((e) => e.tool === tool).map((e) => (e.args as { query: string }).query);
+    expect(queries("academic_search").length).toBeGreaterThan(0);
+    expect(new Set(queries("academic_search"))).toEqual(new Set(queries("web_search")));
+    const ends = result.events.filter((e) => e.type === "tool-end" && e.tool === "academic_search");
+    expect(ends.every((e) => e.type === "tool-end" && e.ok)).toBe(true);
+    const report = result.outcome!.report;
+    expectFullyCited(report, new Set(report.sources.map((s) => s.id)));
   });
 
   it("keeps going when every search fails: sections without evidence are left out, no deepening", async () => {
@@ -185,12 +239,18 @@ describe("warp in the research world", () => {
       expect(out.code).toBe(0);
       return JSON.parse(out.stdout) as { strategy: string; llmCalls: [number, number] };
     };
-    // Searches 1 + leaves, 1 outline, a write per leaf, 1-12 decisions; leaves 3-12 plus 2-7 per expansion.
-    expect(await estimate()).toMatchObject({ strategy: "warp", llmCalls: [4 + 1 + 3 + 1, 97 + 1 + 96 + 12] });
-    expect(await estimate("--max-expansions", "0")).toMatchObject({ llmCalls: [4 + 1 + 3, 13 + 1 + 12] });
+    // Searches 1 + leaves, 1 outline, a write and a page read per leaf, 1-12 decisions; leaves
+    // 3-12 plus 2-7 per expansion, as many as the step cap of 140 policy calls allows (63).
+    expect(await estimate()).toMatchObject({
+      strategy: "warp",
+      llmCalls: [4 + 1 + 3 + 3 + 1, 64 + 1 + 63 + 63 + 12],
+    });
+    expect(await estimate("--max-expansions", "0")).toMatchObject({
+      llmCalls: [4 + 1 + 3 + 3, 13 + 1 + 12 + 12],
+    });
     // Forced: exactly 2 decisions, 3 drafts each judged on 7-20 rubric items, one rubric.
     expect(await estimate("--force-expand", "2")).toMatchObject({
-      llmCalls: [8 + 1 + 7 + 2 + 1 + 21, 27 + 1 + 26 + 2 + 1 + 60],
+      llmCalls: [8 + 1 + 7 + 7 + 2 + 1 + 21, 27 + 1 + 26 + 26 + 2 + 1 + 60],
     });
     const bad = await runCliInProcess(
       ["research", "How did battery costs change?", "--strategy", "warp", "--max-expansions", "13"],

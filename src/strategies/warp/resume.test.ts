@@ -20,7 +20,8 @@ afterEach(async () => {
   world = undefined;
 });
 
-const CALLS = { "warp-search": 6, "warp-init": 1, "warp-write": 5, "warp-deepen": 2 };
+// Each of the five drafted sections reads one page by default (a reader call each).
+const CALLS = { "warp-search": 6, "warp-init": 1, "warp-write": 5, "warp-deepen": 2, reader: 5 };
 const KILLS = [1, 7, 12] as const;
 
 describe("warp resume", () => {

@@ -417,6 +417,62 @@ describe("warp protocol", () => {
   });
 });
 
+describe("warp outline language", () => {
+  it("re-asks an outline or an expansion that is not in the run's language", async () => {
+    const zh = { title: "热泵", plan: "热泵在寒冷气候下的表现" };
+    const { dossier, docs } = warpDossier([
+      step("search", keywords("heat pump")),
+      step("initialize", { name: "initialize", title: "热泵报告", sections: [zh, zh, zh] }),
+      step("initialize", outline("Efficiency", "Costs", "Grid")),
+      ...drafts(["S1", "S2", "S3"]),
+      step("deepen", { name: "expand", position: "section-1", subsections: [zh, zh] }),
+      step("deepen", terminate),
+    ]);
+    const { result, events } = await run(dossier, docs);
+    expect(result.status).toBe("completed");
+    const errors = of(events, "format-error").map((e) => e.error);
+    expect(errors).toHaveLength(2);
+    for (const e of errors) expect(e).toMatch(/language of the question/);
+  });
+});
+
+describe("warp step cap", () => {
+  it("counts every policy call, re-asks included, and stops at maxSteps with the draft so far", async () => {
+    const { dossier, model, docs } = warpDossier([
+      step("search", keywords("heat pump")),
+      step("initialize", outline("Efficiency", "Costs", "Grid")),
+      step("search", keywords("heat pump")),
+      step("write", { name: "write", content: "Too short [E1]" }),
+      step("write", write("S1")),
+      step("search", keywords("heat pump")),
+    ]);
+    const { result, events } = await run(dossier, docs, { maxSteps: 6 });
+    expect(result.status).toBe("completed");
+    expect(result.stopReason).toBe("step-cap");
+    expect(model.calls).toHaveLength(6);
+    // Section 2 got its SEARCH as the sixth step and nothing more: it is left out, not filled in.
+    expect(written(events)).toEqual(["1"]);
+    expect(of(events, "warning")).toEqual([]);
+    const stop = of(events, "decision").at(-1)!;
+    expect(stop.reason).toBe("exploration stopped: step-cap");
+    expect(stop.details).toMatchObject({ steps: 6 });
+    expect(result.report!.body).toContain("S1: the passages");
+    expect(result.report!.body).not.toContain("## Costs");
+  });
+
+  it("bounds the re-asks of an action by the steps left", async () => {
+    const { dossier, model, docs } = warpDossier([
+      step("search", keywords("heat pump")),
+      step("initialize", { name: "initialize", title: "x" }),
+    ]);
+    const { result, events } = await run(dossier, docs, { maxSteps: 2 });
+    // One step was left for the outline: no re-ask, the fallback outline, then the cap.
+    expect(model.calls).toHaveLength(2);
+    expect(result.stopReason).toBe("step-cap");
+    expect(of(events, "warning").map((e) => e.code)).toEqual(["INIT_FALLBACK"]);
+  });
+});
+
 describe("warp budgets", () => {
   it("makes no call beyond a token budget too small for the first action, and still writes a report", async () => {
     const { dossier, model, docs } = warpDossier([]);
@@ -466,6 +522,25 @@ describe("warp content rules", () => {
     ]);
     // Citation tokens and URLs do not count as Latin letters.
     expect(cjkShare(`${zh} [E1, E2] https://example.org/abc`)).toBe(1);
+  });
+
+  it("uses the seed's thresholds: over 60% CJK in a CJK language, under 1% in any other", () => {
+    const latin =
+      "Heat pumps kept their efficiency in the cold according to the field trial run in the north";
+    // Two ideographs among some 75 letters: 2.6%, refused in English (the seed's 1%).
+    expect(contentProblems(`${latin} 北京 [E1].`, { allowed, language: "en" })).toEqual([
+      "write in the language of the question",
+    ]);
+    expect(contentProblems(`${latin}${latin} 京 [E1].`, { allowed, language: "en" })).toEqual([]);
+    // 55% CJK is not enough for Chinese.
+    const mixed = `${"热".repeat(55)} ${"a".repeat(45)} [E1]`;
+    expect(cjkShare(mixed)).toBeCloseTo(0.55);
+    expect(contentProblems(mixed, { allowed, language: "zh" })).toEqual([
+      "write in the language of the question",
+    ]);
+    expect(contentProblems(`${"热".repeat(61)} ${"a".repeat(39)} [E1]`, { allowed, language: "zh" })).toEqual(
+      [],
+    );
   });
 
   it("picks the best score, the earliest on ties, the last draft when none is scored", () => {

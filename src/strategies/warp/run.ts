@@ -1,16 +1,20 @@
 /**
  * The warp strategy (seed: AgentCPM-Report, WARP). The policy acts on the state S = (question,
- * outline, draft, citations) with five actions, each a structured answer, every prompt rebuilt
- * from the state (no chat history):
+ * outline, draft, citations) with five actions, every prompt rebuilt from the state (no chat
+ * history). The answers are structured output in the seed's action shapes:
  *
  * 1. Initialize: SEARCH broadly (≤ 20 passages), then INITIALIZE a level-1 outline of 3–12
  *    sections with writing plans.
  * 2. Evidence-based drafting: each unwritten leaf in depth-first document order gets a SEARCH
- *    (1–5 keywords conditioned on the question, outline and draft; top 5 per keyword, ≤ 10
- *    passages) and a WRITE (paragraphs citing 1–12 of those passages).
+ *    (1–5 keywords conditioned on the question, outline and draft; top 5 per keyword and search
+ *    tool, ≤ 10 passages; on the web at least one page read for the section, see retrieval.ts)
+ *    and a WRITE (paragraphs citing 1–12 of those passages).
  * 3. Reasoning-driven deepening: with the whole draft in view, EXPAND one level-1/2 section that
  *    was never expanded into 2–7 subsections and draft them, or TERMINATE; at most 12
  *    expansions (`maxExpansions`).
+ *
+ * Every model call of the policy is a step; at the seed's cap of 140 steps (`maxSteps`) the run
+ * stops exploring (stop reason `step-cap`) and writes its report from the draft so far.
  *
  * Forced-expansion mode (`forceExpand: N`) offers no TERMINATE and expands until N; every draft
  * is a `draft-snapshot` event, scored, and the best one is the report (see pruning.ts).
@@ -51,11 +55,11 @@ import {
   unwrittenLeaves,
   type WarpState,
 } from "./draft.ts";
-import { decideDeepening, initializeOutline } from "./planner.ts";
+import { jsonPolicy } from "./policy.ts";
 import { type DraftSnapshot, draftScorer, pruneTrajectory, type WarpScorerName } from "./pruning.ts";
 import { MAX_INITIAL_PASSAGES, MAX_SECTION_PASSAGES, retrieve } from "./retrieval.ts";
-import { chooseKeywords } from "./searcher.ts";
-import { writeWarpSection } from "./writer.ts";
+import { type Sampling, warpSampling } from "./sampling.ts";
+import { DEFAULT_MAX_STEPS, StepMeter } from "./steps.ts";
 
 /** Default cap of expansions. */
 export const DEFAULT_MAX_EXPANSIONS = 12;
@@ -71,8 +75,12 @@ export interface WarpOptions {
   forceExpand?: number;
   /** Scorer of the drafts in forced-expansion mode. Default `rubric`. */
   scorer?: WarpScorerName;
-  /** Web pages read per section for verbatim excerpts (0: search snippets only). Default 0. */
+  /** Web pages read per section for verbatim excerpts (0: search snippets only). Default 1. */
   readPages?: number;
+  /** Most model calls of the policy, re-asks included (the seed's `max_step`). Default 140. */
+  maxSteps?: number;
+  /** The user's sampling settings (over the protocol's defaults). */
+  sampling?: Sampling;
   /** Share of tokens/cost/time after which exploration stops. Default 0.9. */
   explorationShare?: number;
 }
@@ -83,6 +91,11 @@ export async function runWarp(ctx: RunContext, options: WarpOptions): Promise<Re
   const cap = forced ? options.forceExpand! : (options.maxExpansions ?? DEFAULT_MAX_EXPANSIONS);
   const shouldStop = explorationGuard(ctx, options.explorationShare ?? 0.9);
   const { language, tools } = options;
+  const protocol = "json" as const;
+  const steps = new StepMeter(options.maxSteps ?? DEFAULT_MAX_STEPS);
+  const sampling = warpSampling(protocol, options.sampling);
+  const policy = jsonPolicy(ctx, steps, sampling);
+  const pagesRead = new Set<string>();
   const citations = new Map<string, ReadonlySet<string>>();
   const expanded = new Set<string>();
   const state: WarpState = {
@@ -109,11 +122,33 @@ export async function runWarp(ctx: RunContext, options: WarpOptions): Promise<Re
   });
   const record = (action: string, answer: unknown, before: Record<string, unknown>) =>
     ctx.emit({ type: "trajectory-step", step: ++step, action, state: before, answer });
-  /** One model action; a budget limit stops exploration (null), cancellation rethrows. */
-  const act = guardedAction(ctx, stop);
+  const guarded = guardedAction(ctx, stop);
+  /**
+   * One policy action: null when it failed (a warning; the caller falls back) or when a limit
+   * stopped exploration — a budget limit, or the step cap (`capped`: no answer, no fallback).
+   * Cancellation rethrows.
+   */
+  const act = async <T>(
+    code: string,
+    message: string,
+    fn: () => Promise<T | null>,
+  ): Promise<{ value: T | null; capped: boolean }> => {
+    if (steps.spent()) {
+      stop("step-cap");
+      return { value: null, capped: true };
+    }
+    let capped = false;
+    const value = await guarded(code, message, async () => {
+      const answer = await fn();
+      capped = answer === null;
+      return answer;
+    });
+    if (steps.spent()) stop("step-cap");
+    return { value, capped };
+  };
   const search = async (keywords: string[], cap: number, goal = ""): Promise<Evidence[]> => {
-    const pages = goal ? (options.readPages ?? 0) : 0;
-    const r = await retrieve(ctx, tools, keywords, cap, { pages, goal });
+    const pages = goal ? (options.readPages ?? 1) : 0;
+    const r = await retrieve(ctx, tools, keywords, cap, { pages, goal, alreadyRead: pagesRead });
     if (r.budget) stop(`budget:${r.budget}`);
     return r.passages;
   };
@@ -122,17 +157,21 @@ export async function runWarp(ctx: RunContext, options: WarpOptions): Promise<Re
   ctx.emit({ type: "phase", phase: "initializing" });
   await ctx.inScope("planner", async () => {
     const before = seen();
-    const survey = await act("SEARCH_FALLBACK", "survey keywords failed; searching the question", () =>
-      chooseKeywords(ctx, { state, language }),
+    const { value: survey } = await act(
+      "SEARCH_FALLBACK",
+      "survey keywords failed; searching the question",
+      () => policy.search({ state, language }),
     );
     const keywords = survey?.keywords ?? [ctx.query.slice(0, 200)];
-    record("search", { name: "search", keywords }, before);
+    record("search", survey ?? { name: "search", keywords }, before);
     const passages = stopReason ? [] : await search(keywords, MAX_INITIAL_PASSAGES);
     const init = stopReason
       ? null
-      : await act("INIT_FALLBACK", "outline failed; one section per survey keyword", () =>
-          initializeOutline(ctx, { question: ctx.query, passages, language }),
-        );
+      : (
+          await act("INIT_FALLBACK", "outline failed; one section per survey keyword", () =>
+            policy.initialize({ question: ctx.query, passages, language }),
+          )
+        ).value;
     const drafts =
       init?.sections ?? keywords.map((k) => ({ title: k, plan: `What the evidence says about ${k}` }));
     record(
@@ -163,12 +202,14 @@ export async function runWarp(ctx: RunContext, options: WarpOptions): Promise<Re
   const draftSection = async (leaf: FlatOutlineSection) => {
     const position = positionOf(leaf.id);
     const before = seen({ target: position });
-    const chosen = await act("SEARCH_FALLBACK", `keywords for ${position} failed; searching its title`, () =>
-      chooseKeywords(ctx, { state, target: leaf, language }),
+    const { value: chosen } = await act(
+      "SEARCH_FALLBACK",
+      `keywords for ${position} failed; searching its title`,
+      () => policy.search({ state, target: leaf, language }),
     );
-    if (!chosen && stopReason) return; // a budget limit: no more searching
+    if (!chosen && stopReason) return; // a budget limit or the step cap: no more searching
     const keywords = chosen?.keywords ?? [leaf.title];
-    record("search", { name: "search", keywords }, before);
+    record("search", chosen ?? { name: "search", keywords }, before);
     const passages = await search(keywords, MAX_SECTION_PASSAGES, `${leaf.title}: ${leaf.plan}`);
     if (passages.length === 0) {
       ctx.emit({
@@ -178,11 +219,14 @@ export async function runWarp(ctx: RunContext, options: WarpOptions): Promise<Re
       });
       return;
     }
-    const written = stopReason
-      ? null
+    // The step cap reached by this section's SEARCH (or by its WRITE) leaves it unwritten.
+    if (stopReason === "step-cap") return;
+    const { value: written, capped } = stopReason
+      ? { value: null, capped: false }
       : await act("SECTION_FALLBACK", `${position} written extractively`, () =>
-          writeWarpSection(ctx, { state, target: leaf, passages, language }),
+          policy.write({ state, target: leaf, passages, language }),
         );
+    if (capped) return;
     const content = written?.content ?? extractive(passages);
     record(
       "write",
@@ -251,13 +295,17 @@ export async function runWarp(ctx: RunContext, options: WarpOptions): Promise<Re
     }
     ctx.emit({ type: "phase", phase: "deepening", detail: `expansion ${expansions + 1}` });
     const before = seen();
-    const answer = await ctx.inScope("planner", () =>
+    const { value: answer } = await ctx.inScope("planner", () =>
       act("DEEPEN_FALLBACK", "deepening decision failed; ending the deepening", () =>
-        decideDeepening(ctx, { state, language, forced, expansionsLeft: cap - expansions }),
+        policy.deepen({ state, language, forced, expansionsLeft: cap - expansions }),
       ),
     );
     if (!answer) {
-      ended = "deepening decision failed";
+      if (!stopReason) ended = "deepening decision failed";
+      break;
+    }
+    if (answer.name === "terminate" && answer.reason) {
+      ended = answer.reason;
       break;
     }
     record(answer.name, answer, before);
@@ -277,7 +325,7 @@ export async function runWarp(ctx: RunContext, options: WarpOptions): Promise<Re
     type: "decision",
     decision: "stop",
     reason: stopReason ? `exploration stopped: ${stopReason}` : ended,
-    details: { expansions, snapshots: snapshots.length },
+    details: { expansions, snapshots: snapshots.length, steps: steps.used, protocol },
   });
 
   // Forced-expansion mode: score every draft and cut the trajectory at the best one.

@@ -9,6 +9,7 @@ import type { FlatOutlineSection } from "../../core/outline.ts";
 import { languageName } from "../../kit/language.ts";
 import type { RunContext } from "../../kit/run-context.ts";
 import { positionOf, renderDraft, renderOutline, type WarpState } from "./draft.ts";
+import type { CallSettings, Counted } from "./sampling.ts";
 
 /** Most keywords one SEARCH action may give. */
 export const MAX_KEYWORDS = 5;
@@ -63,13 +64,15 @@ export function searcherPrompt(state: WarpState, target?: FlatOutlineSection): s
 export async function chooseKeywords(
   ctx: RunContext,
   input: { state: WarpState; target?: FlatOutlineSection; language: string },
-): Promise<SearchAction> {
-  const { value } = await ctx.structured({
+  settings: CallSettings = {},
+): Promise<Counted<SearchAction>> {
+  const { value, calls } = await ctx.structured({
     role: "searcher",
     schema: searchActionSchema,
     system: searcherSystem(input.language),
     prompt: searcherPrompt(input.state, input.target),
     maxOutputTokens: 400,
+    ...settings,
   });
   const seen = new Set<string>();
   const keywords = value.keywords.filter((k) => {
@@ -78,5 +81,5 @@ export async function chooseKeywords(
     seen.add(key);
     return true;
   });
-  return { name: "search", keywords };
+  return { value: { name: "search", keywords }, calls };
 }

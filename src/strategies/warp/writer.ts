@@ -13,22 +13,15 @@ import { formatEvidence } from "../../kit/evidence-select.ts";
 import { languageInstruction } from "../../kit/language.ts";
 import type { RunContext } from "../../kit/run-context.ts";
 import { idOfPosition, positionOf, renderDraft, renderOutline, type WarpState } from "./draft.ts";
+import { inLanguage } from "./language-share.ts";
+import type { CallSettings, Counted } from "./sampling.ts";
 
 /** Fewest characters of a section's content. */
 export const MIN_CONTENT_CHARS = 51;
 /** Most distinct passages one section may cite. */
 export const MAX_CITATIONS = 12;
-/** Languages whose text is mostly CJK characters. */
-const CJK_LANGUAGES = new Set(["zh", "ja", "ko"]);
-/** Least CJK share of the letters of a section in a CJK language. */
-export const MIN_CJK_SHARE = 0.5;
-/** Most CJK share of the letters of a section in any other language. */
-export const MAX_CJK_SHARE_OTHER = 0.2;
-
 const CITATION = /[[【［]\s*(E\d+(?:\s*[,;，、]\s*E\d+)*)\s*[\]】］]/giu;
 const HEADING = /^ {0,3}#{1,6}\s/m;
-const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
-const LATIN = /\p{Script=Latin}/gu;
 
 /** Distinct evidence ids cited in `text`, in order of first appearance. */
 export function citedEvidenceIds(text: string): string[] {
@@ -41,19 +34,7 @@ export function citedEvidenceIds(text: string): string[] {
   return ids;
 }
 
-/**
- * The share of CJK characters among the letters of `text` (CJK and Latin), ignoring citation
- * tokens, URLs and code; null when the text has no letters.
- */
-export function cjkShare(text: string): number | null {
-  const prose = text
-    .replace(CITATION, " ")
-    .replace(/https?:\/\/\S+/g, " ")
-    .replace(/`[^`]*`/g, " ");
-  const cjk = prose.match(CJK)?.length ?? 0;
-  const latin = prose.match(LATIN)?.length ?? 0;
-  return cjk + latin === 0 ? null : cjk / (cjk + latin);
-}
+export { cjkShare } from "./language-share.ts";
 
 /** Why a section's content is not acceptable, or null when it is. */
 export function contentProblems(
@@ -71,11 +52,7 @@ export function contentProblems(
   const valid = ids.length - unknown.length;
   if (valid < 1) problems.push("cite at least one given passage, e.g. [E3]");
   if (valid > MAX_CITATIONS) problems.push(`cite at most ${MAX_CITATIONS} distinct passages, not ${valid}`);
-  const share = cjkShare(text);
-  if (share !== null && CJK_LANGUAGES.has(rules.language) && share < MIN_CJK_SHARE)
-    problems.push("write in the language of the question");
-  if (share !== null && !CJK_LANGUAGES.has(rules.language) && share > MAX_CJK_SHARE_OTHER)
-    problems.push("write in the language of the question");
+  if (!inLanguage(text, rules.language)) problems.push("write in the language of the question");
   return problems;
 }
 
@@ -155,18 +132,30 @@ export function warpWriterPrompt(
   ].join("\n");
 }
 
+/** A WRITE answer: the section's content, citing evidence ids as `[E3]`. */
+export interface WriteAction {
+  name: "write";
+  position: string;
+  content: string;
+}
+
 /** Writes one section; throws STRUCTURED_OUTPUT_FAILED when no answer passes the rules. */
 export async function writeWarpSection(
   ctx: RunContext,
   input: { state: WarpState; target: FlatOutlineSection; passages: readonly Evidence[]; language: string },
-): Promise<{ name: "write"; position: string; content: string }> {
+  settings: CallSettings = {},
+): Promise<Counted<WriteAction>> {
   const allowed = new Set(input.passages.map((p) => p.id));
-  const { value } = await ctx.structured({
+  const { value, calls } = await ctx.structured({
     role: "writer",
     schema: writeActionSchema({ sectionId: input.target.id, allowed, language: input.language }),
     system: warpWriterSystem(ctx, input.language),
     prompt: warpWriterPrompt(ctx, input.state, input.target, input.passages),
     maxOutputTokens: 3000,
+    ...settings,
   });
-  return { name: "write", position: positionOf(input.target.id), content: value.content.trim() };
+  return {
+    value: { name: "write", position: positionOf(input.target.id), content: value.content.trim() },
+    calls,
+  };
 }
