@@ -57,6 +57,12 @@ export const ERROR_CODES = [
   "TOO_LARGE",
   /** Content could not be read (unsupported type, corrupt file, no text layer). */
   "UNREADABLE",
+  /**
+   * A run ended without doing research: no tool call was made and no evidence gathered (e.g. a
+   * search agent that insisted on finishing before its first call), or no report was written
+   * from the evidence gathered.
+   */
+  "NO_RESEARCH",
   /** A bug: an invariant that should hold did not. */
   "INTERNAL",
 ] as const;

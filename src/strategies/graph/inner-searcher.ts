@@ -16,6 +16,7 @@ import { isDossierError } from "../../core/errors.ts";
 import type { PlanNode } from "../../core/plan-graph.ts";
 import type { Evidence } from "../../core/source.ts";
 import { type Observation, renderObservations } from "../../kit/observation.ts";
+import { NO_CALL_YET } from "../../kit/research-done.ts";
 import type { ResearchTools } from "../../kit/research-tools.ts";
 import type { RunContext } from "../../kit/run-context.ts";
 import { ActionRunner, type SearchAction } from "../../kit/search-actions.ts";
@@ -133,6 +134,8 @@ export async function innerSearch(ctx: RunContext, input: InnerSearchInput): Pro
   const queriesPerRound: number[] = [];
   let rubric: SearchCriterion[] = [];
   let stopReason = "round-cap";
+  /** Whether the agent was asked once more after finishing before its first tool call. */
+  let reasked = false;
 
   for (let round = 1; round <= maxRounds; round++) {
     const reason = input.shouldStop() ?? (ctx.signal.aborted ? "cancelled" : null);
@@ -149,6 +152,7 @@ export async function innerSearch(ctx: RunContext, input: InnerSearchInput): Pro
         history,
         searchTools,
         evidence: runner.evidence,
+        ...(reasked && history.length === 0 ? { note: NO_CALL_YET } : {}),
       });
     } catch (error) {
       if (isDossierError(error, "CANCELLED")) throw error;
@@ -189,7 +193,18 @@ export async function innerSearch(ctx: RunContext, input: InnerSearchInput): Pro
         : []),
     ];
     if (actions.length === 0) {
-      stopReason = "done";
+      // Finishing before the first tool call: asked once more (the same round); insisting ends the node.
+      if (history.length === 0 && !reasked) {
+        reasked = true;
+        ctx.emit({
+          type: "warning",
+          code: "NO_CALL_YET",
+          message: `${node.id}: the search agent finished before its first tool call; asked once more`,
+        });
+        round--;
+        continue;
+      }
+      stopReason = history.length === 0 ? "no-search" : "done";
       break;
     }
     queriesPerRound.push(queries.length);
@@ -234,6 +249,8 @@ async function planRound(
     history: Round[];
     searchTools: string[];
     evidence: readonly Evidence[];
+    /** A line the prompt ends with. */
+    note?: string;
   },
 ): Promise<Step> {
   const { node } = input;
@@ -277,6 +294,7 @@ async function planRound(
       "",
       `Evidence collected: ${state.evidence.length} item(s).`,
       `Plan round ${round} of at most ${state.maxRounds}.`,
+      ...(state.note ? [state.note] : []),
     ]
       .filter((line, i, all) => line !== "" || all[i - 1] !== "")
       .join("\n"),

@@ -26,6 +26,7 @@ import {
 } from "../../core/plan-graph.ts";
 import { PLAN_DEFAULT_MAX_DEPTH } from "../../core/plan-graph-legality.ts";
 import { explorationGuard } from "../../kit/exploration-budget.ts";
+import { requireResearch } from "../../kit/research-done.ts";
 import type { ResearchTools } from "../../kit/research-tools.ts";
 import { type ClarifyCallback, specToText } from "../../kit/router.ts";
 import type { RunContext } from "../../kit/run-context.ts";
@@ -286,6 +287,8 @@ export async function runGraph(ctx: RunContext, options: GraphOptions): Promise<
     ctx.emit({ type: "plan-update", iteration: 0, graph });
   }
 
+  // No research (no tool call, no evidence): the run fails instead of writing an empty report.
+  requireResearch(ctx, { stopReason: finalReason });
   const report = pendingReport(graph);
   if (report && !reportReady(graph)) {
     throw new DossierError(
@@ -303,6 +306,7 @@ export async function runGraph(ctx: RunContext, options: GraphOptions): Promise<
     language: options.language,
     stopReason: finalReason,
   });
+  requireResearch(ctx, { stopReason: finalReason, body: doc.body });
   if (report)
     ctx.emit({
       type: "node-end",

@@ -79,6 +79,8 @@ export interface SearchPromptOptions {
   lastTurn: readonly string[];
   /** Pages found and not read yet (`- title — url`), when pages can be read. */
   unread?: readonly string[];
+  /** A line the prompt ends with (e.g. why the last reply was not taken). */
+  note?: string;
 }
 
 /** The search agent's prompt: the state, what the last turn did, and the allowance left. */
@@ -101,6 +103,7 @@ export function searchPrompt(question: string, state: MamsState, options: Search
     "",
     `Tool-calling turns left: ${options.turnsLeft} of ${options.maxTurns}; this turn may run up to ${options.callsThisTurn} call(s).`,
     "Judge the report against the question. Update the plan, then issue the calls that fill the gaps, or an empty list if the report is complete.",
+    ...(options.note ? ["", options.note] : []),
   ].join("\n");
 }
 

@@ -11,6 +11,7 @@ import type { ScriptedCall, ScriptReply, ScriptStep } from "../../../test/script
 import { readerReply, type SmtlKit, shownIds, startSmtlKit } from "../../../test/smtl/kit.ts";
 import { citedNumbers } from "../../core/citations.ts";
 import type { DossierEvent, EventOf } from "../../core/events.ts";
+import { NO_CALL_YET } from "../../kit/research-done.ts";
 import { EXHAUSTED_LINE, MAMS_MARKERS } from "./prompts.ts";
 
 let kit: SmtlKit | undefined;
@@ -345,5 +346,33 @@ describe("mams: evidence tokens in code", () => {
     expect(report.references[0]!.number).toBe(1);
     expect(report.evidenceByNumber[1]).toEqual(["E2"]);
     expect(report.checks.citations.byReason).toEqual({ "unknown-evidence": 1 });
+  });
+});
+
+describe("mams: no research, no completed run", () => {
+  it("a search agent that finishes at step 1 with no tool call is asked once more; insisting fails the run with NO_RESEARCH", async () => {
+    const { result, events, calls, kinds } = await research([finish, finish]);
+    expect(kinds).toEqual(["search", "search"]);
+    expect(calls[0]!.lastUser).not.toContain(NO_CALL_YET);
+    expect(calls[1]!.lastUser).toContain(NO_CALL_YET);
+    expect(result.status).toBe("failed");
+    expect(result.error?.code).toBe("NO_RESEARCH");
+    expect(result.stopReason).toBe("error: NO_RESEARCH");
+    expect(result.report).toBeNull();
+    expect(kit!.queries).toEqual([]);
+    expect(ofType(events, "warning").map((w) => w.code)).toContain("NO_CALL_YET");
+  });
+
+  it("a search agent that finishes at step 1 and, asked once more, searches goes on as usual", async () => {
+    const { result, kinds } = await research([
+      finish,
+      turn("- [ ] openings", searches("station 1")),
+      on("state", (call) => ({ json: { add: [`Opened [${fragmentIds(call)[0]}]`], correct: [] } })),
+      on("report", (call) => ({ json: { report: `## Openings\n\nOpened [${fragmentIds(call)[0]}].` } })),
+      finish,
+    ]);
+    expect(kinds).toEqual(["search", "search", "report", "state", "search"]);
+    expect(result.status).toBe("completed");
+    expectCitationsResolve(result.report!);
   });
 });

@@ -29,6 +29,7 @@ import { sourceLocator } from "../../core/source.ts";
 import { explorationGuard } from "../../kit/exploration-budget.ts";
 import { guardedAction } from "../../kit/guarded-action.ts";
 import type { Observation } from "../../kit/observation.ts";
+import { NO_CALL_YET, requireResearch } from "../../kit/research-done.ts";
 import type { ResearchTools } from "../../kit/research-tools.ts";
 import type { RunContext } from "../../kit/run-context.ts";
 import { describeAction, runAction, type SearchAction } from "../../kit/search-actions.ts";
@@ -149,7 +150,11 @@ async function mamsLoop(ctx: RunContext, options: MamsOptions): Promise<Research
   });
 
   /** One search-agent call with `turnsLeft` turns left (0: the allowance is spent). */
-  const askSearch = async (turnsLeft: number, callsThisTurn: number): Promise<SearchReply | null> => {
+  const askSearch = async (
+    turnsLeft: number,
+    callsThisTurn: number,
+    note?: string,
+  ): Promise<SearchReply | null> => {
     figures.searchCalls++;
     const prompt = searchPrompt(ctx.query, state, {
       turnsLeft,
@@ -157,6 +162,7 @@ async function mamsLoop(ctx: RunContext, options: MamsOptions): Promise<Research
       callsThisTurn,
       lastTurn,
       unread: unread(),
+      ...(note ? { note } : {}),
     });
     const before = { turnsLeft, memory: state.memory.length, reportChars: state.report.length };
     const reply = await act("SEARCH_FALLBACK", "search agent failed; finishing the report", () =>
@@ -207,7 +213,25 @@ async function mamsLoop(ctx: RunContext, options: MamsOptions): Promise<Research
       stop(`budget:${limit}`);
       break;
     }
-    const reply = await askSearch(turnsLeft, room);
+    let reply = await askSearch(turnsLeft, room);
+    if (reply && reply.calls.length === 0 && figures.toolCalls === 0) {
+      // Finishing before the first tool call: asked once more; insisting ends the run as no research.
+      ctx.emit({
+        type: "warning",
+        code: "NO_CALL_YET",
+        message: "the search agent finished before its first tool call; asked once more",
+      });
+      reply = await askSearch(turnsLeft, room, NO_CALL_YET);
+      if (reply && reply.calls.length === 0) {
+        ctx.emit({
+          type: "decision",
+          decision: "stop",
+          reason: "no-research: the search agent finished twice before its first tool call",
+        });
+        stop("no-research");
+        break;
+      }
+    }
     if (!reply) {
       stop("search-fallback");
       break;
@@ -316,7 +340,7 @@ async function mamsLoop(ctx: RunContext, options: MamsOptions): Promise<Research
     }
   }
 
-  const reason = stopReason ?? "completed";
+  const reason: string = stopReason ?? "completed";
   ctx.emit({
     type: "decision",
     decision: "stop",
@@ -336,13 +360,19 @@ async function mamsLoop(ctx: RunContext, options: MamsOptions): Promise<Research
     text = gathered.length ? `## Evidence gathered\n\n${extractive(gathered, 12)}` : "";
     notice = "No report was written by the report agent; the evidence gathered is listed instead.";
   }
-  return finishMamsReport(ctx, {
+  requireResearch(ctx, {
+    stopReason: reason,
+    ...(reason === "no-research" ? { why: "the search agent finished before its first tool call" } : {}),
+  });
+  const outcome = finishMamsReport(ctx, {
     text,
     allowed: shown,
     language,
     stopReason: reason,
     ...(notice ? { notice } : {}),
   });
+  requireResearch(ctx, { stopReason: reason, body: outcome.report.body });
+  return outcome;
 }
 
 /** The raw observation of a turn as blocks: one per passage, headed by its evidence id. */

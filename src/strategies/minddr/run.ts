@@ -24,6 +24,7 @@ import { isDossierError } from "../../core/errors.ts";
 import { addNodes, type PlanGraph, setNodeStatus } from "../../core/plan-graph.ts";
 import { explorationGuard } from "../../kit/exploration-budget.ts";
 import { type Finding, writeReport } from "../../kit/report-writer.ts";
+import { requireResearch } from "../../kit/research-done.ts";
 import type { ResearchTools } from "../../kit/research-tools.ts";
 import type { RunContext } from "../../kit/run-context.ts";
 import type { ResearchOutcome } from "../types.ts";
@@ -119,6 +120,8 @@ export async function runMinddr(ctx: RunContext, options: MinddrOptions): Promis
   });
   ctx.emit({ type: "plan-update", iteration: 1, graph });
 
+  // No research (no tool call, no evidence): the run fails instead of writing an empty report.
+  requireResearch(ctx, { stopReason: stopReason ?? "completed" });
   const reportNode = `T-${plan.subtasks.length + 1}`;
   ctx.emit({ type: "node-start", nodeId: reportNode, nodeType: "report", title: "Report" });
   const report = await writeReport(ctx, {
@@ -135,6 +138,7 @@ export async function runMinddr(ctx: RunContext, options: MinddrOptions): Promis
     })),
     stopReason: stopReason ?? "completed",
   });
+  requireResearch(ctx, { stopReason: stopReason ?? "completed", body: report.body });
   ctx.emit({
     type: "node-end",
     nodeId: reportNode,

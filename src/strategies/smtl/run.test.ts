@@ -324,6 +324,25 @@ describe("smtl", () => {
   });
 });
 
+describe("smtl: no research, no completed run", () => {
+  it("plans that never hold a valid first step spend the error budget before any tool call: failed with NO_RESEARCH, no answer", async () => {
+    const { result, events, kinds } = await ask(
+      [plan(6, [search("q 1")]), on("plan", "I would rather answer from memory.")],
+      { errorBudget: 2 },
+    );
+    // The plan requires a first tool call, so the agent cannot finish without searching; the
+    // error budget ends the loop before any call, and the run fails instead of answering.
+    expect(kinds).toEqual(["plan", "plan"]);
+    expect(kit!.queries).toEqual([]);
+    expect(result.status).toBe("failed");
+    expect(result.research.error?.code).toBe("NO_RESEARCH");
+    expect(result.stopReason).toBe("error: NO_RESEARCH");
+    expect(result.answer).toBe("");
+    expect(result.research.report).toBeNull();
+    expect(ofType(events, "answer-ready")).toEqual([]);
+  });
+});
+
 /** Replaces the placeholder URL `PAGE3` with the kit's page 3 once the kit is known. */
 function withPageUrl(s: ScriptStep): ScriptStep {
   if (typeof s !== "object" || s === null || !("reply" in s) || typeof s.reply === "function") return s;

@@ -23,6 +23,7 @@
 import type { ZodType } from "zod";
 import { exceededLimit } from "../../core/budget.ts";
 import { explorationGuard } from "../../kit/exploration-budget.ts";
+import { requireResearch } from "../../kit/research-done.ts";
 import type { ResearchTools } from "../../kit/research-tools.ts";
 import type { RunContext } from "../../kit/run-context.ts";
 import { runAction } from "../../kit/search-actions.ts";
@@ -344,6 +345,11 @@ async function smtlLoop(ctx: RunContext, options: SmtlOptions): Promise<AskOutco
     });
   }
   const reason = stopReason ?? "step-cap";
+  // No plan ran a tool (malformed plans to the error budget, a budget spent): no research, no answer.
+  requireResearch(ctx, {
+    stopReason: reason,
+    ...(figures.steps === 0 ? { why: `the loop stopped (${reason}) before its first tool call` } : {}),
+  });
   ctx.emit({ type: "decision", decision: "stop", reason: `${reason}: answering from the evidence gathered` });
   ctx.emit({ type: "phase", phase: "answering", detail: reason });
   const fromEvidence = await answerFromEvidence(ctx, { plan, retrieved, language: options.language });
