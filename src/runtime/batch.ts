@@ -3,8 +3,12 @@
  * is a research run of any strategy, at most `concurrency` under way at once in a sliding
  * window; one failure never stops the others. Finished articles go to a DeepResearch Bench
  * raw-data JSONL (`{id, prompt, article}`) that `dossier eval race` and `eval fact` read, and a
- * state file beside it (`<out>.state.jsonl`, one line per settled run) makes a re-run skip the
- * questions already finished and retry only the rest.
+ * state file beside it (`<out>.state.jsonl`, one line per settled run) records how each run
+ * ended. A re-run skips the questions already finished and takes up the rest: a question whose
+ * earlier run (found in the store by the batch tag it carries) was interrupted, cancelled or
+ * failed is resumed from its journal — no completed step is paid for again — and the others
+ * start afresh. Each run adds its own article when it completes (see batch-articles.ts), so a
+ * batch's run resumed on its own (`dossier runs resume`) lands in the articles file too.
  *
  * Question files: JSONL with `prompt` (or `query`, `question`, `task`) and an optional `id`
  * and `language` — DeepResearch Bench's `query.jsonl` as it is — or CSV with a header row and
@@ -13,10 +17,13 @@
  */
 
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { dirname, extname } from "node:path";
+import { dirname, extname, resolve } from "node:path";
 import { DossierError, toDossierError } from "../core/errors.ts";
+import type { RunRecord, RunStatus } from "../core/run.ts";
 import { parseCsv } from "../eval/deepsearch/csv.ts";
-import type { ResearchHandle, ResearchOptions } from "./research-handle.ts";
+import { type ArticleLine, type BatchTag, batchTagOf, readJsonLines } from "./batch-articles.ts";
+import type { ResearchHandle, ResearchOptions, ResumeOptions } from "./research-handle.ts";
+import { RESUMABLE } from "./resume.ts";
 
 /** One question of a batch. */
 export interface BatchQuestion {
@@ -32,6 +39,8 @@ export interface BatchItem {
   prompt: string;
   status: "completed" | "failed" | "skipped";
   runId?: string;
+  /** True when an earlier run of the question was taken up (its journal replayed). */
+  resumed?: boolean;
   stopReason?: string;
   /** Report length in characters (completed runs). */
   chars?: number;
@@ -52,9 +61,17 @@ export interface BatchProgress {
   costUsd: number | null;
 }
 
-/** What a batch runs research with (a `Dossier` fits). */
+/**
+ * What a batch runs research with (a `Dossier` fits). Each run is tagged with its question
+ * (`batch` in its options) and adds its own article to the articles file when it completes.
+ */
 export interface BatchResearcher {
   research(question: string, options?: ResearchOptions): ResearchHandle;
+  /** Stored runs, to take up a question's earlier run; without them every question starts afresh. */
+  runs?: {
+    list(options?: { limit?: number; status?: RunStatus }): RunRecord[] | Promise<RunRecord[]>;
+    resume(runId: string, options?: ResumeOptions): ResearchHandle;
+  };
 }
 
 /** Options of {@link runBatch}. */
@@ -153,25 +170,30 @@ export function readQuestions(path: string): BatchQuestion[] {
   return parseQuestions(readFileSync(path, "utf8"), path, format);
 }
 
-/** One line of the articles file. */
-interface ArticleLine {
-  id: string | number;
-  prompt: string;
-  article: string;
-}
-
-function readLines<T>(path: string): T[] {
-  if (!existsSync(path)) return [];
-  return readFileSync(path, "utf8")
-    .split("\n")
-    .filter((l) => l.trim())
-    .flatMap((l) => {
-      try {
-        return [JSON.parse(l) as T];
-      } catch {
-        return []; // a line cut short by a crash
-      }
-    });
+/**
+ * The latest earlier run of each question of this batch that can be taken up (interrupted,
+ * cancelled or failed), by question id: tagged with the same articles file, question id and
+ * question, and of the strategy asked for (when one is).
+ */
+async function resumableRuns(
+  dossier: BatchResearcher,
+  out: string,
+  questions: readonly BatchQuestion[],
+  strategy: string | undefined,
+): Promise<Map<string, RunRecord>> {
+  const found = new Map<string, RunRecord>();
+  if (!dossier.runs) return found;
+  const prompts = new Map(questions.map((q) => [String(q.id), q.prompt]));
+  for (const status of RESUMABLE) {
+    for (const run of await dossier.runs.list({ status, limit: 1_000_000 })) {
+      const tag = batchTagOf(run);
+      if (!tag || tag.out !== out || prompts.get(String(tag.id)) !== tag.prompt) continue;
+      if (strategy && run.strategy !== strategy) continue;
+      const seen = found.get(String(tag.id));
+      if (!seen || run.createdAt > seen.createdAt) found.set(String(tag.id), run);
+    }
+  }
+  return found;
 }
 
 /** Runs every question not finished before; resolves when all have settled. */
@@ -181,9 +203,10 @@ export async function runBatch(options: BatchOptions): Promise<BatchResult> {
   const stateFile = `${out}.state.jsonl`;
   mkdirSync(dirname(out), { recursive: true });
   const articles = new Map<string, ArticleLine>();
-  for (const a of readLines<ArticleLine>(out)) articles.set(String(a.id), a);
+  for (const a of readJsonLines<ArticleLine>(out)) articles.set(String(a.id), a);
   const earlier = new Map<string, BatchItem>();
-  for (const s of readLines<BatchItem>(stateFile)) earlier.set(String(s.id), s);
+  for (const s of readJsonLines<BatchItem>(stateFile)) earlier.set(String(s.id), s);
+  const tagOut = resolve(out);
 
   const items: BatchItem[] = questions.map((q) => {
     const finished = articles.get(String(q.id));
@@ -193,6 +216,12 @@ export async function runBatch(options: BatchOptions): Promise<BatchResult> {
       : { id: q.id, prompt: q.prompt, status: "failed", error: "not run" };
   });
   const pending = questions.map((q, i) => ({ q, i })).filter(({ i }) => items[i]!.status !== "skipped");
+  const resumable = await resumableRuns(
+    dossier,
+    tagOut,
+    pending.map(({ q }) => q),
+    options.research?.strategy,
+  );
   const progress: BatchProgress = {
     total: questions.length,
     done: 0,
@@ -209,14 +238,27 @@ export async function runBatch(options: BatchOptions): Promise<BatchResult> {
 
   const runOne = async (q: BatchQuestion): Promise<BatchItem> => {
     let handle: ResearchHandle | undefined;
+    const earlierRun = resumable.get(String(q.id));
+    const resumed = earlierRun && dossier.runs ? { resumed: true } : {};
     try {
-      handle = dossier.research(q.prompt, {
-        ...options.research,
-        ...(q.language && !options.research?.language ? { language: q.language } : {}),
-        ...(signal ? { signal } : {}),
-      });
+      const tag: BatchTag = { out: tagOut, id: q.id, prompt: q.prompt };
+      handle =
+        earlierRun && dossier.runs
+          ? dossier.runs.resume(earlierRun.id, signal ? { signal } : {})
+          : dossier.research(q.prompt, {
+              ...options.research,
+              ...(q.language && !options.research?.language ? { language: q.language } : {}),
+              batch: tag,
+              ...(signal ? { signal } : {}),
+            });
       const result = await handle.done;
-      const base = { id: q.id, prompt: q.prompt, runId: result.runId, stopReason: result.stopReason };
+      const base = {
+        id: q.id,
+        prompt: q.prompt,
+        runId: result.runId,
+        ...resumed,
+        stopReason: result.stopReason,
+      };
       const costUsd = result.usage?.costUsd ?? null;
       if (result.status !== "completed" || !result.markdown)
         return {
@@ -227,7 +269,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchResult> {
             result.error?.message ??
             (result.markdown ? `run ${result.status}` : `run ${result.status} without a report`),
         };
-      appendFileSync(out, `${JSON.stringify({ id: q.id, prompt: q.prompt, article: result.markdown })}\n`);
+      // The run has added its article to `out` itself (see batch-articles.ts).
       return { ...base, status: "completed", chars: result.markdown.length, costUsd };
     } catch (error) {
       const e = toDossierError(error);
@@ -236,6 +278,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchResult> {
         prompt: q.prompt,
         status: "failed",
         ...(handle ? { runId: handle.runId } : {}),
+        ...resumed,
         error: `${e.code}: ${e.message}`,
       };
     }
@@ -264,7 +307,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchResult> {
 
   // The articles file in the question file's order (appends were in completion order).
   const order = new Map(questions.map((q, i) => [String(q.id), i]));
-  const lines = [...new Map(readLines<ArticleLine>(out).map((a) => [String(a.id), a])).values()].sort(
+  const lines = [...new Map(readJsonLines<ArticleLine>(out).map((a) => [String(a.id), a])).values()].sort(
     (a, b) => (order.get(String(a.id)) ?? Infinity) - (order.get(String(b.id)) ?? Infinity),
   );
   if (lines.length) {

@@ -7,6 +7,7 @@ import { budgetLimitsSchema } from "../core/budget.ts";
 import { sourcesSchema } from "../core/run-options.ts";
 import { stripControlChars } from "../core/terminal-text.ts";
 import { BUILTIN_STRATEGIES } from "../strategies/builtin.ts";
+import { batchTagSchema } from "./batch-articles.ts";
 
 /** Names of the built-in research strategies (more can be registered; see `StrategyRegistry`). */
 export const STRATEGIES: readonly string[] = BUILTIN_STRATEGIES.map((s) => s.name);
@@ -54,6 +55,11 @@ export const researchRequestSchema = z.object({
   concurrency: z.number().int().min(1).max(64).optional(),
   /** Model-driven steps per search agent (minddr; same as `strategyOptions.maxSteps`). */
   maxSteps: z.number().int().min(0).max(30).optional(),
+  /**
+   * The batch question the run answers (set by `dossier batch`): the run adds its article to
+   * that articles file when it completes, also when it is resumed on its own.
+   */
+  batch: batchTagSchema.optional(),
 });
 /** True for a YYYY-MM-DD string naming a real day. */
 function isCalendarDate(value: string): boolean {

@@ -27,6 +27,7 @@ import { academicBaseUrlsFromEnv, createAcademicProviders } from "../tools/searc
 import type { AcademicProvider } from "../tools/search/academic-result.ts";
 import { createSearchProviders, searchBaseUrlsFromEnv } from "../tools/search/providers.ts";
 import type { SearchProvider } from "../tools/types.ts";
+import { addingBatchArticle } from "./batch-articles.ts";
 import type { Config } from "./config.ts";
 import { checkReportTargets, reportPaths, writeReportFiles } from "./report-files.ts";
 import {
@@ -261,6 +262,7 @@ export function startResearch(
     currentDate: request.currentDate ?? isoDate((env.clock ?? systemClock).now()),
     ...(prepared.corpus ? { corpus: prepared.corpus.name } : {}),
     reportPaths: prepared.paths,
+    ...(request.batch ? { batch: request.batch } : {}),
   };
   const handle = startRun<ResearchRunOutcome>({
     store: env.store,
@@ -312,7 +314,8 @@ export function startResearch(
     },
   });
   void handle.done.finally(() => prepared.corpus?.index.close());
-  return handle;
+  // A batch's run adds its article itself, so a run resumed on its own lands there too.
+  return request.batch ? addingBatchArticle(handle, request.batch) : handle;
 }
 
 /** The figures of a report stored with report-ready and printed by `--json`. */

@@ -35,6 +35,7 @@ export function requestOfRun(record: RunRecord): ResearchRequest {
     ...pick("currentDate"),
     ...pick("concurrency"),
     ...pick("strategyOptions"),
+    ...pick("batch"),
   };
   const parsed = researchRequestSchema.safeParse(request);
   if (!parsed.success) {

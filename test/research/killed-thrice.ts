@@ -84,8 +84,9 @@ export async function killThriceAndResume(
     answeredAtKills.push(gate.passed.length);
     if (attempt === 0) {
       const store = openSqliteStore({ home: world.home });
-      runId = store.runs.list()[0]!.id;
-      store.close();
+      // Awaited: a store whose operations are asynchronous fits too.
+      runId = (await store.runs.list())[0]!.id;
+      await store.close();
     }
   }
   const resumed = await runCliInProcess(["runs", "resume", runId, "--json"], {
@@ -101,8 +102,8 @@ export async function killThriceAndResume(
   };
   expect(summary).toMatchObject({ runId, status: "completed" });
   const store = openSqliteStore({ home: world.home });
-  const events = store.events.list(runId);
-  store.close();
+  const events = await store.events.list(runId);
+  await store.close();
   const bundlePath = summary.reportPaths.find((p) => p.endsWith(".json"))!;
   const bundle = JSON.parse(readFileSync(bundlePath, "utf8")) as ReportBundle;
   return { runId, events, answeredAtKills, bundle };
