@@ -83,6 +83,12 @@ export async function cleanup(): Promise<void> {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
+/** Closes `dossier` with the others at {@link cleanup}. */
+export function closeAtCleanup(dossier: Dossier): Dossier {
+  open.push(dossier);
+  return dossier;
+}
+
 /** A project with `files` notes of five headed sections each, all about heat pumps. */
 export function notesProject(files = 8): { root: string; docs: string } {
   const root = mkdtempSync(join(tmpdir(), "dossier-warp-"));

@@ -1,12 +1,14 @@
 /**
  * The `warp` strategy (AgentCPM-Report, WARP): a sparse outline, evidence-based drafting of
  * each section in document order, then reasoning-driven deepening that expands one section at
- * a time or terminates; optional forced expansion with trajectory pruning.
+ * a time or terminates; optional forced expansion with trajectory pruning. Answers are
+ * structured output (`protocol: json`) or the seed checkpoints' tag protocol (`native`).
  */
 
 import { z } from "zod";
 import type { Range, StrategyDefinition } from "../types.ts";
-import { DEFAULT_MAX_STEPS } from "./steps.ts";
+import { WARP_PROTOCOLS } from "./sampling.ts";
+import { DEFAULT_MAX_STEPS, NATIVE_EXTEND_BUDGET } from "./steps.ts";
 
 /** Options of the warp strategy. */
 export const warpOptionsSchema = z
@@ -39,6 +41,24 @@ export const warpOptionsSchema = z
       .max(1000)
       .default(DEFAULT_MAX_STEPS)
       .describe("model calls of the policy at most, re-asks included (the seed's step cap)"),
+    protocol: z
+      .enum(WARP_PROTOCOLS)
+      .default("json")
+      .describe(
+        "answer protocol: json (structured output, any model) or native (AgentCPM-Report's tags and \\cite keys, for its checkpoints)",
+      ),
+    temperature: z
+      .number()
+      .min(0)
+      .max(2)
+      .optional()
+      .describe("sampling temperature of the policy's calls (native default 0.7; json: the provider's)"),
+    topP: z
+      .number()
+      .gt(0)
+      .max(1)
+      .optional()
+      .describe("nucleus sampling top-p of the policy's calls (native default 0.8; json: the provider's)"),
     scorer: z
       .enum(["rubric", "grounding"])
       .default("rubric")
@@ -65,10 +85,14 @@ export const warpStrategy: StrategyDefinition<z.infer<typeof warpOptionsSchema>>
   capabilities: { needsModel: true, web: true, local: true },
   estimate({ options, webReading }) {
     const forced = options.forceExpand;
-    const expansions = forced === undefined ? [0, options.maxExpansions] : [forced, forced];
+    // The native protocol's extend budget also bounds the expansions.
+    const most =
+      options.protocol === "native"
+        ? Math.min(options.maxExpansions, NATIVE_EXTEND_BUDGET)
+        : options.maxExpansions;
+    const expansions = forced === undefined ? [0, most] : [forced, forced];
     // Forced: exactly N decisions. Otherwise one (an immediate TERMINATE) up to the cap.
-    const decisions: Range =
-      forced === undefined ? [Math.min(1, options.maxExpansions), expansions[1]!] : [forced, forced];
+    const decisions: Range = forced === undefined ? [Math.min(1, most), expansions[1]!] : [forced, forced];
     // The step cap bounds the policy's calls (a SEARCH and a WRITE per section, 2 to start).
     const withinSteps = (n: number) =>
       Math.max(0, Math.min(n, Math.floor((options.maxSteps - 2 - decisions[1]) / 2)));
@@ -124,6 +148,11 @@ export const warpStrategy: StrategyDefinition<z.infer<typeof warpOptionsSchema>>
       scorer: input.options.scorer,
       readPages: input.options.readPages,
       maxSteps: input.options.maxSteps,
+      protocol: input.options.protocol,
+      sampling: {
+        ...(input.options.temperature === undefined ? {} : { temperature: input.options.temperature }),
+        ...(input.options.topP === undefined ? {} : { topP: input.options.topP }),
+      },
       ...(input.options.forceExpand === undefined ? {} : { forceExpand: input.options.forceExpand }),
     });
   },

@@ -1,7 +1,8 @@
 /**
  * The warp strategy (seed: AgentCPM-Report, WARP). The policy acts on the state S = (question,
  * outline, draft, citations) with five actions, every prompt rebuilt from the state (no chat
- * history). The answers are structured output in the seed's action shapes:
+ * history). The answers are structured output (`protocol: json`, the default) or the seed
+ * checkpoints' own tag protocol (`protocol: native`, see native/policy.ts):
  *
  * 1. Initialize: SEARCH broadly (≤ 20 passages), then INITIALIZE a level-1 outline of 3–12
  *    sections with writing plans.
@@ -11,7 +12,7 @@
  *    and a WRITE (paragraphs citing 1–12 of those passages).
  * 3. Reasoning-driven deepening: with the whole draft in view, EXPAND one level-1/2 section that
  *    was never expanded into 2–7 subsections and draft them, or TERMINATE; at most 12
- *    expansions (`maxExpansions`).
+ *    expansions (`maxExpansions`; the native protocol also spends the seed's extend budget of 5).
  *
  * Every model call of the policy is a step; at the seed's cap of 140 steps (`maxSteps`) the run
  * stops exploring (stop reason `step-cap`) and writes its report from the draft so far.
@@ -55,11 +56,12 @@ import {
   unwrittenLeaves,
   type WarpState,
 } from "./draft.ts";
+import { nativePolicy } from "./native/policy.ts";
 import { jsonPolicy } from "./policy.ts";
 import { type DraftSnapshot, draftScorer, pruneTrajectory, type WarpScorerName } from "./pruning.ts";
 import { MAX_INITIAL_PASSAGES, MAX_SECTION_PASSAGES, retrieve } from "./retrieval.ts";
-import { type Sampling, warpSampling } from "./sampling.ts";
-import { DEFAULT_MAX_STEPS, StepMeter } from "./steps.ts";
+import { type Sampling, type WarpProtocol, warpSampling } from "./sampling.ts";
+import { DEFAULT_MAX_STEPS, NATIVE_EXTEND_BUDGET, StepMeter } from "./steps.ts";
 
 /** Default cap of expansions. */
 export const DEFAULT_MAX_EXPANSIONS = 12;
@@ -79,6 +81,8 @@ export interface WarpOptions {
   readPages?: number;
   /** Most model calls of the policy, re-asks included (the seed's `max_step`). Default 140. */
   maxSteps?: number;
+  /** Answer protocol. Default `json`. */
+  protocol?: WarpProtocol;
   /** The user's sampling settings (over the protocol's defaults). */
   sampling?: Sampling;
   /** Share of tokens/cost/time after which exploration stops. Default 0.9. */
@@ -91,10 +95,15 @@ export async function runWarp(ctx: RunContext, options: WarpOptions): Promise<Re
   const cap = forced ? options.forceExpand! : (options.maxExpansions ?? DEFAULT_MAX_EXPANSIONS);
   const shouldStop = explorationGuard(ctx, options.explorationShare ?? 0.9);
   const { language, tools } = options;
-  const protocol = "json" as const;
+  const protocol = options.protocol ?? "json";
   const steps = new StepMeter(options.maxSteps ?? DEFAULT_MAX_STEPS);
   const sampling = warpSampling(protocol, options.sampling);
-  const policy = jsonPolicy(ctx, steps, sampling);
+  // Forced expansion in the native protocol: the extend budget leaves room for the N expansions.
+  const extendBudget = forced ? Math.max(NATIVE_EXTEND_BUDGET, cap) : NATIVE_EXTEND_BUDGET;
+  const policy =
+    protocol === "native"
+      ? nativePolicy(ctx, steps, sampling, { extendBudget })
+      : jsonPolicy(ctx, steps, sampling);
   const pagesRead = new Set<string>();
   const citations = new Map<string, ReadonlySet<string>>();
   const expanded = new Set<string>();
@@ -143,7 +152,6 @@ export async function runWarp(ctx: RunContext, options: WarpOptions): Promise<Re
       capped = answer === null;
       return answer;
     });
-    if (steps.spent()) stop("step-cap");
     return { value, capped };
   };
   const search = async (keywords: string[], cap: number, goal = ""): Promise<Evidence[]> => {
@@ -219,14 +227,12 @@ export async function runWarp(ctx: RunContext, options: WarpOptions): Promise<Re
       });
       return;
     }
-    // The step cap reached by this section's SEARCH (or by its WRITE) leaves it unwritten.
-    if (stopReason === "step-cap") return;
     const { value: written, capped } = stopReason
       ? { value: null, capped: false }
       : await act("SECTION_FALLBACK", `${position} written extractively`, () =>
           policy.write({ state, target: leaf, passages, language }),
         );
-    if (capped) return;
+    if (capped) return; // the step cap: the section stays unwritten
     const content = written?.content ?? extractive(passages);
     record(
       "write",

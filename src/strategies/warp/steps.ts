@@ -8,6 +8,12 @@
 /** Policy steps of a run by default (the seed's `max_step`). */
 export const DEFAULT_MAX_STEPS = 140;
 
+/**
+ * The native protocol's extend budget (the seed's `max_extend_step`): entering the deepening
+ * spends one, so does each failed deepening answer.
+ */
+export const NATIVE_EXTEND_BUDGET = 5;
+
 /** Counts the policy's model calls against the cap. */
 export class StepMeter {
   readonly max: number;
