@@ -33,7 +33,7 @@ function sourceFiles(dir: string): string[] {
 }
 
 /** Every relative module specifier of a file (static imports, re-exports and dynamic imports). */
-export function relativeImports(source: string): string[] {
+function relativeImports(source: string): string[] {
   const specs: string[] = [];
   const pattern = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(["'])(\.{1,2}\/[^"']+)\1/g;
   for (const match of source.matchAll(pattern)) specs.push(match[2] as string);
@@ -43,7 +43,12 @@ export function relativeImports(source: string): string[] {
 /** Where an import of `file` lands, as a path below src/ ("kit/x.ts", "strategies/graph/run.ts"). */
 function targets(file: string): { spec: string; target: string }[] {
   return relativeImports(readFileSync(file, "utf8"))
-    .map((spec) => ({ spec, target: relative(SRC, resolve(dirname(file), spec)).split(sep).join("/") }))
+    .map((spec) => ({
+      spec,
+      target: relative(SRC, resolve(dirname(file), spec))
+        .split(sep)
+        .join("/"),
+    }))
     .filter(({ target }) => !target.startsWith("..")); // test kit outside src/
 }
 

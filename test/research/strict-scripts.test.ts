@@ -27,7 +27,9 @@ describe("strict scripted model", () => {
     expect(run.status, out).toBe(1);
     expect(out).toMatch(/Tests\s+2 failed \(2\)/);
     for (const file of ["a", "b"])
-      expect(out).toContain(`FAIL  test/research/strict-fixtures/${file}.fixture.ts > fixture ${file} leaves`);
+      expect(out).toContain(
+        `FAIL  test/research/strict-fixtures/${file}.fixture.ts > fixture ${file} leaves`,
+      );
     expect(out).toContain("role router: expected 1 call(s), got 0");
   }, 60_000);
 });
