@@ -18,6 +18,23 @@ export interface PageReading {
   summary: string;
 }
 
+/** How much of a long page the reader sees: a token budget and the share kept from the head. */
+export interface PageWindow {
+  /** Token budget of the page text shown to the reader (estimated tokens). */
+  maxPageTokens?: number;
+  /** Share of the kept text taken from the head of the page, the rest from its tail (0–1). */
+  headShare?: number;
+}
+
+/** A page's text as fetched, without a reader. */
+export interface PageText {
+  url: string;
+  finalUrl: string;
+  title: string;
+  /** Markdown or plain text of the page ("" when it has none). */
+  text: string;
+}
+
 /** Names of the research tools. */
 export type ResearchToolName = "web_search" | "read_page" | "local_search" | "academic_search";
 
@@ -29,7 +46,12 @@ export interface ResearchTools {
     query: string,
     options?: { topK?: number; timeRange?: TimeRange },
   ): Promise<ToolResult<SearchResult[]>>;
-  readPage(url: string, goal: string): Promise<ToolResult<PageReading>>;
+  readPage(url: string, goal: string, window?: PageWindow): Promise<ToolResult<PageReading>>;
+  /**
+   * The text of a page as fetched, with no reader model (one `fetch_page` call); available
+   * where `read_page` is. Optional: tools without it offer only `readPage`.
+   */
+  fetchPage?(url: string): Promise<ToolResult<PageText>>;
   localSearch(query: string, options?: { topK?: number }): Promise<ToolResult<LocalSearchResult[]>>;
   /**
    * Papers from arXiv / OpenAlex (the abstract as snippet, with authors); available when the

@@ -5,11 +5,12 @@
  * fetcher refuses every request, so it provably makes no web request.
  */
 
-import type { PageReading, ResearchToolName, ResearchTools } from "../kit/research-tools.ts";
+import type { PageReading, PageText, ResearchToolName, ResearchTools } from "../kit/research-tools.ts";
 import { unavailable } from "../kit/research-tools.ts";
 import type { LlmClient } from "../llm/client.ts";
 import type { LocalSearchTool } from "../tools/corpus/local-search.ts";
 import { CRAWL_PROVIDER_POLICY, crawlPage } from "../tools/crawl/crawl-page.ts";
+import { fetchPageTool } from "../tools/fetch/fetch-page.ts";
 import type { ToolGateway } from "../tools/gateway.ts";
 import type { AcademicProvider } from "../tools/search/academic-result.ts";
 import { academicSearch } from "../tools/search/academic-search.ts";
@@ -80,18 +81,29 @@ export function createResearchTools(options: ResearchToolsOptions): ResearchTool
             },
           )
         : Promise.resolve(unavailable("academic_search")),
-    readPage: async (url, goal): Promise<ToolResult<PageReading>> => {
+    readPage: async (url, goal, window = {}): Promise<ToolResult<PageReading>> => {
       if (!available.includes("read_page")) return unavailable("read_page");
       const r = await crawlPage({
         llm: options.llm,
         gateway: options.gateway,
         url,
         goal,
+        ...(window.maxPageTokens === undefined ? {} : { maxPageTokens: window.maxPageTokens }),
+        ...(window.headShare === undefined ? {} : { headShare: window.headShare }),
         fetchOptions: { allowPrivateNetwork: options.allowPrivateNetwork },
       });
       if (!r.ok) return r;
       const { url: u, finalUrl, title, rationale, evidence, summary } = r.value;
       return { ...r, value: { url: u, finalUrl, title, rationale, evidence, summary } };
+    },
+    fetchPage: async (url): Promise<ToolResult<PageText>> => {
+      if (!available.includes("read_page")) return unavailable("read_page");
+      const r = await fetchPageTool(options.gateway, url, {
+        allowPrivateNetwork: options.allowPrivateNetwork,
+      });
+      if (!r.ok) return r;
+      const { url: u, finalUrl, title, text } = r.value;
+      return { ...r, value: { url: u, finalUrl, title, text } };
     },
     localSearch: async (query, request = {}) => {
       if (!local || !options.localSearch) return unavailable("local_search");

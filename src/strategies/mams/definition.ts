@@ -18,13 +18,29 @@ export const mamsOptionsSchema = z
       .default(10)
       .describe("tool-calling turns of the search agent at most"),
     maxCallsPerTurn: z.number().int().min(1).max(10).default(5).describe("tool calls one turn runs at most"),
+    chunkTokens: z
+      .number()
+      .int()
+      .min(500)
+      .max(200_000)
+      .default(24_000)
+      .describe(
+        "estimated tokens per observation chunk (the seed's observation window; split on paragraph boundaries)",
+      ),
     chunkChars: z
       .number()
       .int()
       .min(1000)
+      .max(600_000)
+      .optional()
+      .describe("characters per observation chunk, instead of chunkTokens"),
+    memoryTokens: z
+      .number()
+      .int()
+      .min(10)
       .max(200_000)
-      .default(24_000)
-      .describe("characters per observation chunk (split on paragraph boundaries)"),
+      .default(16_384)
+      .describe("estimated tokens the memory may hold before the state agent compresses it"),
     topK: z.number().int().min(1).max(20).default(5).describe("results per search"),
   })
   .strict();
@@ -65,13 +81,15 @@ export const mamsStrategy: StrategyDefinition<z.infer<typeof mamsOptionsSchema>>
   },
   async run(ctx, input) {
     const { runMams } = await import("./run.ts");
-    const { maxTurns, maxCallsPerTurn, chunkChars, topK } = input.options;
+    const { maxTurns, maxCallsPerTurn, chunkTokens, chunkChars, memoryTokens, topK } = input.options;
     return runMams(ctx, {
       tools: input.tools,
       language: input.language,
       maxTurns,
       maxCallsPerTurn,
-      chunkChars,
+      chunkTokens,
+      ...(chunkChars === undefined ? {} : { chunkChars }),
+      memoryTokens,
       topK,
     });
   },

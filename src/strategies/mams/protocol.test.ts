@@ -4,9 +4,12 @@
  */
 
 import { describe, expect, it } from "vitest";
+import { estimateTokens } from "../../llm/token-estimate.ts";
 import { mamsOptionsSchema, mamsStrategy } from "./definition.ts";
+import { pagePassages } from "./page-text.ts";
 import {
   chunkObservation,
+  compressedMemory,
   factId,
   type MemoryFact,
   mergeMemory,
@@ -40,6 +43,43 @@ describe("chunkObservation", () => {
       expect(c.length).toBeLessThanOrEqual(1000);
       expect(c.trimEnd()).toMatch(/end\.$/);
     }
+  });
+});
+
+describe("chunkObservation in tokens", () => {
+  it("measures the window in estimated tokens: chunks hold about three characters per token and never pass the window", () => {
+    const paragraphs = Array.from(
+      { length: 60 },
+      (_, i) => `Paragraph ${i}. ${"Some words here. ".repeat(20)}`,
+    );
+    const blocks = [
+      { header: "[E1] Page — https://x.example/p (from read_page)", text: paragraphs.join("\n\n") },
+    ];
+    const chunks = chunkObservation(blocks, 1000, estimateTokens);
+    expect(chunks.length).toBeGreaterThan(1);
+    for (const c of chunks) expect(estimateTokens(c)).toBeLessThanOrEqual(1000);
+    for (const c of chunks.slice(0, -1)) expect(c.length).toBeGreaterThan(2500);
+    // Semantic boundaries: no paragraph is split.
+    for (let i = 0; i < 60; i++) expect(chunks.filter((c) => c.includes(`Paragraph ${i}. `))).toHaveLength(1);
+  });
+});
+
+describe("page passages", () => {
+  it("packs a page's paragraphs into passages of at most 1,500 characters, in order, nothing lost", () => {
+    const paragraphs = Array.from({ length: 30 }, (_, i) => `P${i} ${"w ".repeat(100 + i * 10)}end.`);
+    const text = paragraphs.join("\n\n");
+    const passages = pagePassages(text);
+    for (const p of passages) expect(p.length).toBeLessThanOrEqual(1500);
+    expect(passages.join("\n\n")).toBe(text);
+  });
+});
+
+describe("compressedMemory", () => {
+  it("renumbers the rewritten memory from F1 and drops repeats", () => {
+    expect(compressedMemory({ memory: ["a fact [E1]", "b fact [E2]", "A  fact [E1]"] })).toEqual([
+      { id: "F1", text: "a fact [E1]" },
+      { id: "F2", text: "b fact [E2]" },
+    ]);
   });
 });
 
@@ -104,7 +144,13 @@ describe("planAsList", () => {
 describe("the mams definition", () => {
   it("defaults to the seed's caps and estimates one search call per turn plus the final plan", () => {
     const options = mamsOptionsSchema.parse({});
-    expect(options).toEqual({ maxTurns: 10, maxCallsPerTurn: 5, chunkChars: 24_000, topK: 5 });
+    expect(options).toEqual({
+      maxTurns: 10,
+      maxCallsPerTurn: 5,
+      chunkTokens: 24_000,
+      memoryTokens: 16_384,
+      topK: 5,
+    });
     expect(() => mamsOptionsSchema.parse({ maxCallsPerTurn: 11 })).toThrow();
     expect(() => mamsOptionsSchema.parse({ turns: 3 })).toThrow();
     const estimate = mamsStrategy.estimate({ options, webReading: false });

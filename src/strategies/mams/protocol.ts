@@ -1,7 +1,9 @@
 /**
- * The mams protocol as data (seed: query-specific rubrics + MaMs, §3.4, App. B): the state
- * ⟨memory, plan, report⟩, the replies of the three agents, the fact memory that only grows or
- * is corrected in place, and the splitting of a raw observation into paragraph-bounded chunks.
+ * The mams protocol as data (seed: query-specific rubrics + MaMs, §3.4, App. B, Table 4): the
+ * state ⟨memory, plan, report⟩, the replies of the three agents (the state agent updates the
+ * memory and the plan, Eq. 4), the fact memory that grows or is corrected in place and is
+ * compressed whole once it passes its budget, and the splitting of a raw observation into
+ * chunks of at most the observation window on paragraph boundaries.
  */
 
 import { z } from "zod";
@@ -12,8 +14,21 @@ import { actionSchemaFor, type SearchAction } from "../../kit/search-actions.ts"
 export const DEFAULT_MAX_TURNS = 10;
 /** Tool calls one turn runs at most. */
 export const DEFAULT_MAX_CALLS_PER_TURN = 5;
-/** Characters of one observation chunk (the seed's observation window). */
-export const DEFAULT_CHUNK_CHARS = 24_000;
+/** Tokens (estimated) of one observation chunk: the seed's observation window (Table 4). */
+export const DEFAULT_CHUNK_TOKENS = 24_000;
+/**
+ * Output cap of every agent call that rewrites state (the seed's maximum response length,
+ * Table 4): the report agent's whole report, the state agent's reply.
+ */
+export const MAX_RESPONSE_TOKENS = 16_384;
+/** Output cap of a state update that lists what a chunk adds (a compressing one gets the full cap). */
+export const STATE_UPDATE_TOKENS = 4096;
+/**
+ * Tokens (estimated) the memory may hold before the state agent compresses it. In the seed the
+ * state agent rewrites the whole memory in one reply, so the memory can never outgrow the
+ * maximum response length; here the memory grows fact by fact and is compressed at that size.
+ */
+export const DEFAULT_MEMORY_TOKENS = MAX_RESPONSE_TOKENS;
 /** Calls a search reply may hold before it is malformed; calls past the per-turn cap are not run. */
 const MAX_CALLS_ACCEPTED = 10;
 
@@ -53,7 +68,14 @@ export interface SearchReply {
   calls: SearchAction[];
 }
 
-/** The state agent's reply: what the chunk adds to the memory and what it corrects. */
+const planField = z
+  .string()
+  .optional()
+  .describe(
+    "the plan updated from this fragment as a Markdown list: steps it completes marked [x], steps it shows are needed added as [ ]; omit it when the fragment changes nothing in the plan",
+  );
+
+/** The state agent's reply: what the chunk adds to the memory and what it corrects, and the plan. */
 export const stateReplySchema = z.object({
   add: z
     .array(z.string().min(3))
@@ -70,9 +92,40 @@ export const stateReplySchema = z.object({
     )
     .max(20)
     .describe("facts of the memory that the fragment shows to be wrong or outdated, rewritten"),
+  plan: planField,
 });
 /** The state agent's reply. */
 export type StateReply = z.infer<typeof stateReplySchema>;
+
+/**
+ * The state agent's reply once the memory is over its budget: the whole memory rewritten,
+ * compressed, with the fragment merged in (Eq. 4's "compressed and merged"), and the plan.
+ */
+export const compressReplySchema = z.object({
+  memory: z
+    .array(z.string().min(3))
+    .min(1)
+    .max(400)
+    .describe(
+      "the whole memory, compressed: facts that repeat or overlap merged into one, every number, name, date and evidence id kept, the fragment's new facts merged in",
+    ),
+  plan: planField,
+});
+/** The state agent's compressing reply. */
+export type CompressReply = z.infer<typeof compressReplySchema>;
+
+/** The memory a compressing reply leaves: its facts, numbered afresh (F1, F2, …), repeats dropped. */
+export function compressedMemory(reply: CompressReply): MemoryFact[] {
+  const seen = new Set<string>();
+  const facts: MemoryFact[] = [];
+  for (const text of reply.memory) {
+    const key = normal(text);
+    if (!key || seen.has(key)) continue;
+    seen.add(key);
+    facts.push({ id: `F${facts.length + 1}`, text: text.trim() });
+  }
+  return facts;
+}
 
 /** The report agent's reply: the whole report after integrating the fragment. */
 export const reportReplySchema = z.object({
@@ -143,23 +196,36 @@ export interface ObservationBlock {
   text: string;
 }
 
-/** Splits `text` into pieces of at most `max` characters, at sentence ends when it can. */
-function splitLong(text: string, max: number): string[] {
+/** How big a text is: characters, or estimated tokens. */
+export type TextSize = (text: string) => number;
+
+const chars: TextSize = (text) => text.length;
+
+/** The longest prefix of `text` of at most `max` by `size` (at least one character). */
+function prefixWithin(text: string, max: number, size: TextSize): string {
+  let end = Math.max(1, Math.min(text.length, Math.floor((text.length * max) / Math.max(1, size(text)))));
+  while (end > 1 && size(text.slice(0, end)) > max) end = Math.max(1, Math.floor(end * 0.95));
+  return text.slice(0, end);
+}
+
+/** Splits `text` into pieces of at most `max` by `size`, at sentence ends when it can. */
+export function splitLong(text: string, max: number, size: TextSize = chars): string[] {
   const sentences = text.split(/(?<=[.!?。！？;；])\s+/);
   const out: string[] = [];
   let current = "";
   for (const sentence of sentences) {
     for (let rest = sentence; rest.length > 0; ) {
-      const room = max - (current ? current.length + 1 : 0);
-      if (rest.length <= room) {
-        current = current ? `${current} ${rest}` : rest;
+      const joined = current ? `${current} ${rest}` : rest;
+      if (size(joined) <= max) {
+        current = joined;
         rest = "";
       } else if (current) {
         out.push(current);
         current = "";
       } else {
-        out.push(rest.slice(0, max));
-        rest = rest.slice(max);
+        const piece = prefixWithin(rest, max, size);
+        out.push(piece);
+        rest = rest.slice(piece.length);
       }
     }
   }
@@ -168,16 +234,21 @@ function splitLong(text: string, max: number): string[] {
 }
 
 /**
- * Splits a raw observation into chunks of at most `windowChars` characters on paragraph
- * boundaries: blocks are packed whole while they fit; a block too long for a window is cut
- * between its paragraphs (a paragraph longer than a window between sentences), and each of
- * its pieces repeats the block's header, so every chunk names the evidence it shows.
+ * Splits a raw observation into chunks of at most `window` (measured by `size`: characters by
+ * default, or estimated tokens) on paragraph boundaries: blocks are packed whole while they
+ * fit; a block too long for a window is cut between its paragraphs (a paragraph longer than a
+ * window between sentences), and each of its pieces repeats the block's header, so every chunk
+ * names the evidence it shows.
  */
-export function chunkObservation(blocks: readonly ObservationBlock[], windowChars: number): string[] {
+export function chunkObservation(
+  blocks: readonly ObservationBlock[],
+  window: number,
+  size: TextSize = chars,
+): string[] {
   const chunks: string[] = [];
   let current = "";
   const push = (piece: string) => {
-    if (current && current.length + 2 + piece.length > windowChars) {
+    if (current && size(`${current}\n\n${piece}`) > window) {
       chunks.push(current);
       current = "";
     }
@@ -185,17 +256,17 @@ export function chunkObservation(blocks: readonly ObservationBlock[], windowChar
   };
   for (const block of blocks) {
     const whole = `${block.header}\n${block.text}`;
-    if (whole.length <= windowChars) {
+    if (size(whole) <= window) {
       push(whole);
       continue;
     }
     const continued = `${block.header} (continued)`;
-    const room = Math.max(200, windowChars - continued.length - 1);
+    const room = Math.max(Math.ceil(window / 10), window - size(`${continued}\n`));
     const paragraphs = block.text
       .split(/\n\s*\n/)
       .map((p) => p.trim())
       .filter(Boolean)
-      .flatMap((p) => (p.length > room ? splitLong(p, room) : [p]));
+      .flatMap((p) => (size(p) > room ? splitLong(p, room, size) : [p]));
     let piece = "";
     let first = true;
     const flush = () => {
@@ -205,7 +276,7 @@ export function chunkObservation(blocks: readonly ObservationBlock[], windowChar
       piece = "";
     };
     for (const p of paragraphs) {
-      if (piece && piece.length + 2 + p.length > room) flush();
+      if (piece && size(`${piece}\n\n${p}`) > room) flush();
       piece = piece ? `${piece}\n\n${p}` : p;
     }
     flush();

@@ -8,11 +8,11 @@
 
 import { afterEach, describe, expect, it } from "vitest";
 import type { ScriptedCall, ScriptReply, ScriptStep } from "../../../test/scripted/scripted-model.ts";
-import { readerReply, type SmtlKit, shownIds, startSmtlKit } from "../../../test/smtl/kit.ts";
+import { pageText, type SmtlKit, shownIds, startSmtlKit } from "../../../test/smtl/kit.ts";
 import { citedNumbers } from "../../core/citations.ts";
 import type { DossierEvent, EventOf } from "../../core/events.ts";
 import { NO_CALL_YET } from "../../kit/research-done.ts";
-import { EXHAUSTED_LINE, MAMS_MARKERS } from "./prompts.ts";
+import { COMPRESS_LINE, EXHAUSTED_LINE, MAMS_MARKERS } from "./prompts.ts";
 
 let kit: SmtlKit | undefined;
 afterEach(async () => {
@@ -191,10 +191,93 @@ describe("mams: chunked state and report updates", () => {
   });
 });
 
+describe("mams: the state agent updates memory and plan (Eq. 4) and compresses the memory", () => {
+  it("state updates change the plan: chunk by chunk, and the next search turn starts from the state agent's plan", async () => {
+    const { result, events, calls, kinds } = await research(
+      [
+        turn("- [ ] opening years\n- [ ] architect", searches("station 1", "station 4")),
+        on("report", (call) => ({ json: { report: `## Openings\n\nOpened [${fragmentIds(call)[0]}].` } })),
+        on("state", (call) => ({
+          json: {
+            add: [`Station A opened in 1901 [${fragmentIds(call)[0]}]`],
+            correct: [],
+            plan: "- [x] opening years\n- [ ] architect\n- [ ] the flood repairs",
+          },
+        })),
+        on("report", (call) => ({ json: { report: `## Openings\n\nOpened [${fragmentIds(call)[0]}].` } })),
+        on("state", (call) => {
+          // Chunk 2's state agent reads the plan chunk 1's update left (p_{t,1}), not the search agent's.
+          expect(block(call.lastUser, "plan")).toBe(
+            "- [x] opening years\n- [ ] architect\n- [ ] the flood repairs",
+          );
+          return {
+            json: {
+              add: [`Mara Vell designed the stations [${fragmentIds(call)[0]}]`],
+              correct: [],
+              plan: "- [x] opening years\n- [x] architect\n- [ ] the flood repairs",
+            },
+          };
+        }),
+        finish,
+      ],
+      { chunkChars: 1000 },
+    );
+    expect(kinds).toEqual(["search", "report", "state", "report", "state", "search"]);
+    // The search agent's next turn reads p_{t+1} = p_{t,K}.
+    expect(block(calls.at(-1)!.lastUser, "plan")).toBe(
+      "- [x] opening years\n- [x] architect\n- [ ] the flood repairs",
+    );
+    // The report agent never reads the plan (Eq. 5), and may answer with the seed's 16,384 tokens.
+    for (const c of calls.filter((x) => kindOf(x) === "report")) {
+      expect(c.lastUser).not.toContain("<plan>");
+      expect(c.options.maxOutputTokens).toBe(16_384);
+    }
+    const stop = ofType(events, "decision").at(-1)!;
+    expect(stop.details).toMatchObject({ planUpdates: 2, chunks: 2 });
+    expect(result.status).toBe("completed");
+  });
+
+  it("a memory past its budget is rewritten whole, compressed, by the next state update", async () => {
+    const long = (id: string, n: number) =>
+      `Station ${n} opened in ${1900 + n} and was rebuilt after the flood of ${1950 + n} [${id}]`;
+    const { result, events, calls } = await research(
+      [
+        turn("- [ ] openings", searches("station 1", "station 4")),
+        on("report", (call) => ({ json: { report: `## Openings\n\nOpened [${fragmentIds(call)[0]}].` } })),
+        on("state", (call) => {
+          expect(call.lastUser).not.toContain(COMPRESS_LINE);
+          const ids = fragmentIds(call);
+          return { json: { add: ids.map((id, i) => long(id, i + 1)), correct: [] } };
+        }),
+        on("report", (call) => ({ json: { report: `## Openings\n\nOpened [${fragmentIds(call)[0]}].` } })),
+        on("state", (call) => {
+          expect(call.lastUser).toContain(COMPRESS_LINE);
+          expect(call.options.maxOutputTokens).toBe(16_384);
+          expect(block(call.lastUser, "memory").split("\n").length).toBeGreaterThan(1);
+          const [first] = shownIds(block(call.lastUser, "memory"));
+          return {
+            json: {
+              memory: [`Stations opened from 1901 and were rebuilt after the floods of the 1950s [${first}]`],
+              plan: "- [x] openings",
+            },
+          };
+        }),
+        finish,
+      ],
+      { chunkChars: 1000, memoryTokens: 40 },
+    );
+    const warnings = ofType(events, "warning").filter((w) => w.code === "MEMORY_COMPRESSED");
+    expect(warnings).toHaveLength(1);
+    const memory = block(calls.at(-1)!.lastUser, "memory").split("\n");
+    expect(memory).toEqual([expect.stringMatching(/^F1\. Stations opened from 1901 .* \[E\d+\]$/)]);
+    expect(ofType(events, "decision").at(-1)!.details).toMatchObject({ memoryCompressions: 1 });
+    expect(result.status).toBe("completed");
+  });
+});
+
 describe("mams: reading pages", () => {
-  it("lists the pages found and not read; a read page's verbatim passages are a chunk like any other", async () => {
-    const READER = "You read a single web page on behalf of a researcher";
-    const { result, calls } = await research([
+  it("lists the pages found and not read; a read page's text is a chunk like any other, with no reader call", async () => {
+    const { result, calls, kinds } = await research([
       turn("- [ ] openings", searches("station 1")),
       on("report", (call) => ({ json: { report: `## Openings\n\nOpened [${fragmentIds(call)[0]}].` } })),
       on("state", { json: { add: [], correct: [] } }),
@@ -204,7 +287,6 @@ describe("mams: reading pages", () => {
           json: { plan: "- [ ] architect", calls: [{ tool: "read_page", url, goal: "the architect" }] },
         };
       }),
-      { match: (prompt: string) => prompt.includes(READER), reply: readerReply },
       on("report", (call) => ({
         json: { report: `## Openings\n\nDesigned by Mara Vell [${fragmentIds(call).join(", ")}].` },
       })),
@@ -220,6 +302,9 @@ describe("mams: reading pages", () => {
     expect(block(lastReport.lastUser, "fragment")).toMatch(
       /^\[E\d+\] Station 2 — \S+\/page\/2 \(from read_page /,
     );
+    // The fragment is the page's own text (the seed chunks the raw observation), not a reader's digest.
+    expect(block(lastReport.lastUser, "fragment")).toContain(pageText(2));
+    expect(kinds).not.toContain("other");
     expect(result.report!.body).toContain("Mara Vell");
     expectCitationsResolve(result.report!);
   });

@@ -7,12 +7,17 @@
  *    issues 1–5 tool calls that run at once, or an empty list to finish. At most `maxTurns`
  *    (default 10) tool-calling turns; once they are spent (or the tool-call budget is) its
  *    prompt says so and asks for the final plan, and no tool runs again.
- * 2. The turn's raw observation (every passage retrieved, with its evidence id) is split on
- *    paragraph boundaries into chunks of at most `chunkChars` (default 24,000) characters.
- * 3. For each chunk, in order, the state agent (role `state`) merges new facts into the memory
- *    — old facts are never removed, corrections rewrite a fact in place — and the report agent
- *    (role `writer`) integrates the chunk into the report. Both read the state as it was before
- *    the chunk, so they run concurrently.
+ * 2. The turn's raw observation — every search result, and the text of every page read (the
+ *    page itself, split into paragraph-bounded passages, each an evidence id; no reader model
+ *    condenses it) — is split on paragraph boundaries into chunks of at most `chunkTokens`
+ *    (default 24,000, the seed's observation window, Table 4) estimated tokens.
+ * 3. For each chunk, in order, the state agent (role `state`) updates the memory and the plan
+ *    (Eq. 4): new facts are merged in — old facts are never removed, corrections rewrite a fact
+ *    in place — and the plan's steps are marked done or added; once the memory is over its
+ *    budget (`memoryTokens`, default 16,384) the state agent rewrites it whole, compressed. The
+ *    report agent (role `writer`) integrates the chunk into the report (Eq. 5). Both read the
+ *    state as it was before the chunk, so they run concurrently. Every call that rewrites state
+ *    may answer with up to 16,384 tokens (the seed's maximum response length).
  * 4. The final report goes through the shared citation pass, checks and renderers; it may
  *    cite only evidence that was shown to the report agent.
  *
@@ -24,6 +29,7 @@
  * limit exploration stops and the report is finished from the state.
  */
 
+import type { z } from "zod";
 import { exceededLimit } from "../../core/budget.ts";
 import { sourceLocator } from "../../core/source.ts";
 import { explorationGuard } from "../../kit/exploration-budget.ts";
@@ -34,7 +40,9 @@ import type { ResearchTools } from "../../kit/research-tools.ts";
 import type { RunContext } from "../../kit/run-context.ts";
 import { describeAction, runAction, type SearchAction } from "../../kit/search-actions.ts";
 import { extractive } from "../../kit/section-writer.ts";
+import { estimatePromptTokens, estimateTokens } from "../../llm/token-estimate.ts";
 import type { ResearchOutcome } from "../types.ts";
+import { DEFAULT_PAGE_TOKENS, readPageText } from "./page-text.ts";
 import {
   reportPrompt,
   reportSystem,
@@ -44,18 +52,26 @@ import {
   stateSystem,
 } from "./prompts.ts";
 import {
+  type CompressReply,
   chunkObservation,
-  DEFAULT_CHUNK_CHARS,
+  compressedMemory,
+  compressReplySchema,
+  DEFAULT_CHUNK_TOKENS,
   DEFAULT_MAX_CALLS_PER_TURN,
   DEFAULT_MAX_TURNS,
+  DEFAULT_MEMORY_TOKENS,
   evidenceIdsIn,
+  MAX_RESPONSE_TOKENS,
   type MamsState,
   mergeMemory,
   type ObservationBlock,
   onlyAppended,
   planAsList,
+  renderMemory,
   reportReplySchema,
   type SearchReply,
+  STATE_UPDATE_TOKENS,
+  type StateReply,
   searchReplySchema,
   stateReplySchema,
 } from "./protocol.ts";
@@ -70,8 +86,14 @@ export interface MamsOptions {
   maxTurns?: number;
   /** Tool calls per turn at most. Default 5. */
   maxCallsPerTurn?: number;
-  /** Characters per observation chunk. Default 24,000. */
+  /** Estimated tokens per observation chunk. Default 24,000 (the seed's observation window). */
+  chunkTokens?: number;
+  /** Characters per observation chunk, when set (instead of `chunkTokens`). */
   chunkChars?: number;
+  /** Estimated tokens the memory may hold before the state agent compresses it. Default 16,384. */
+  memoryTokens?: number;
+  /** Estimated tokens of a page's text that are chunked (head and tail beyond). Default 120,000. */
+  maxPageTokens?: number;
   /** Results per search. Default 5. */
   topK?: number;
   /** Share of the token, cost and time budget exploration may use. Default 0.9. */
@@ -87,6 +109,10 @@ export interface MamsFigures {
   searchCalls: number;
   factsAdded: number;
   factsCorrected: number;
+  /** Chunks whose state update changed the plan. */
+  planUpdates: number;
+  /** State updates that rewrote the memory compressed (it was over its budget). */
+  memoryCompressions: number;
   appendOnlyUpdates: number;
 }
 
@@ -98,7 +124,10 @@ export async function runMams(ctx: RunContext, options: MamsOptions): Promise<Re
 async function mamsLoop(ctx: RunContext, options: MamsOptions): Promise<ResearchOutcome> {
   const maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
   const maxCalls = options.maxCallsPerTurn ?? DEFAULT_MAX_CALLS_PER_TURN;
-  const chunkChars = options.chunkChars ?? DEFAULT_CHUNK_CHARS;
+  const chunkWindow = options.chunkChars ?? options.chunkTokens ?? DEFAULT_CHUNK_TOKENS;
+  const chunkSize = options.chunkChars ? (t: string) => t.length : estimateTokens;
+  const memoryBudget = options.memoryTokens ?? DEFAULT_MEMORY_TOKENS;
+  const maxPageTokens = options.maxPageTokens ?? DEFAULT_PAGE_TOKENS;
   const topK = options.topK ?? 5;
   const { tools, language } = options;
   const guard = explorationGuard(ctx, options.explorationShare ?? 0.9);
@@ -111,6 +140,8 @@ async function mamsLoop(ctx: RunContext, options: MamsOptions): Promise<Research
     searchCalls: 0,
     factsAdded: 0,
     factsCorrected: 0,
+    planUpdates: 0,
+    memoryCompressions: 0,
     appendOnlyUpdates: 0,
   };
   /** Evidence ids shown to the report agent: the only ones the report may cite. */
@@ -136,6 +167,15 @@ async function mamsLoop(ctx: RunContext, options: MamsOptions): Promise<Research
           .slice(-20)
           .map((s) => `- ${s.title} — ${s.url}`)
       : [];
+  /**
+   * Output tokens the report agent may ask for: the seed's maximum response length, less what
+   * the token budget must keep for `others` (the inputs and the state agent's output).
+   */
+  const outputRoom = (others: number): number => {
+    const { limits, used } = ctx.budget.snapshot();
+    if (limits.maxTokens === undefined) return MAX_RESPONSE_TOKENS;
+    return Math.max(1024, Math.min(MAX_RESPONSE_TOKENS, limits.maxTokens - used.tokens - others));
+  };
   /** Tool calls the budget still allows this turn. */
   const callRoom = () => {
     const { limits, used } = ctx.budget.snapshot();
@@ -258,7 +298,13 @@ async function mamsLoop(ctx: RunContext, options: MamsOptions): Promise<Research
       if (c.tool === "read_page") made.add(`read_page ${c.url}`.toLowerCase());
     }
     ctx.emit({ type: "phase", phase: "searching", detail: `turn ${turn}: ${batch.length} calls` });
-    const observations = await Promise.all(batch.map((c) => runAction(ctx, tools, c, topK)));
+    const observations = await Promise.all(
+      batch.map((c) =>
+        c.tool === "read_page" && tools.fetchPage
+          ? readPageText(ctx, tools, c, maxPageTokens)
+          : runAction(ctx, tools, c, topK),
+      ),
+    );
     figures.toolCalls += batch.length;
     figures.callsByTurn.push(batch.length);
     ctx.emit({
@@ -269,8 +315,11 @@ async function mamsLoop(ctx: RunContext, options: MamsOptions): Promise<Research
     });
     lastTurn = turnLines(observations, repeats, fresh.slice(batch.length));
 
-    const chunks = chunkObservation(observationBlocks(ctx, observations), chunkChars);
+    const chunks = chunkObservation(observationBlocks(ctx, observations), chunkWindow, chunkSize);
     for (const [i, chunk] of chunks.entries()) {
+      // A long page makes many chunks: the budget is checked before each (the first always runs).
+      const spent = i > 0 ? guard() : null;
+      if (spent) stop(spent);
       if (stopReason) break;
       await processChunk(chunk, i + 1, chunks.length);
     }
@@ -289,41 +338,75 @@ async function mamsLoop(ctx: RunContext, options: MamsOptions): Promise<Research
     const ids = evidenceIdsIn(chunk);
     for (const id of ids) shown.add(id);
     ctx.emit({ type: "phase", phase: "updating", detail: `chunk ${index} of ${of}` });
-    // The report agent asks first: under a tight token budget the report is what the run delivers.
-    const [reportReply, memoryReply] = await Promise.all([
+    const memoryTokens = estimateTokens(renderMemory(before.memory));
+    const compress = memoryTokens > memoryBudget ? { memoryTokens, budget: memoryBudget } : undefined;
+    const stateReq = {
+      system: stateSystem(ctx.currentDate),
+      prompt: statePrompt(ctx.query, before, chunk, index, of, compress),
+    };
+    const reportReq = {
+      system: reportSystem(ctx.currentDate, language),
+      prompt: reportPrompt(ctx.query, before, chunk, index, of),
+    };
+    // A compressing reply rewrites the whole memory; an ordinary one lists what is new.
+    const stateCap = compress ? MAX_RESPONSE_TOKENS : STATE_UPDATE_TOKENS;
+    const stateCall = <T>(schema: z.ZodType<T>) =>
+      act("STATE_FALLBACK", `state update of chunk ${index} failed; memory and plan kept`, () =>
+        ctx.inScope("state", () =>
+          ctx.structured({ role: "state", schema, ...stateReq, maxOutputTokens: stateCap }),
+        ),
+      );
+    // The report agent asks first: under a tight token budget the report is what the run
+    // delivers, but it leaves the concurrent state update the room it needs.
+    const reportCap = outputRoom(
+      estimatePromptTokens([reportReq.system, reportReq.prompt]) +
+        estimatePromptTokens([stateReq.system, stateReq.prompt]) +
+        stateCap,
+    );
+    const [reportReply, stateReply] = await Promise.all([
       act("REPORT_FALLBACK", `report update of chunk ${index} failed; report kept`, () =>
         ctx.inScope("report", () =>
           ctx.structured({
             role: "writer",
             schema: reportReplySchema,
-            system: reportSystem(ctx.currentDate, language),
-            prompt: reportPrompt(ctx.query, before, chunk, index, of),
-            maxOutputTokens: 8000,
+            ...reportReq,
+            maxOutputTokens: reportCap,
           }),
         ),
       ),
-      act("STATE_FALLBACK", `state update of chunk ${index} failed; memory kept`, () =>
-        ctx.inScope("state", () =>
-          ctx.structured({
-            role: "state",
-            schema: stateReplySchema,
-            system: stateSystem(ctx.currentDate),
-            prompt: statePrompt(ctx.query, before, chunk, index, of),
-            maxOutputTokens: 3000,
-          }),
-        ),
-      ),
+      compress ? stateCall(compressReplySchema) : stateCall(stateReplySchema),
     ]);
-    if (memoryReply) {
-      const merged = mergeMemory(before.memory, memoryReply.value);
-      state.memory = merged.memory;
-      figures.factsAdded += merged.added;
-      figures.factsCorrected += merged.corrected;
-      record(
-        "state",
-        { chunk: index, of, evidence: ids },
-        { added: merged.added, corrected: merged.corrected },
-      );
+    if (stateReply) {
+      const value = stateReply.value as StateReply | CompressReply;
+      const planBefore = before.plan;
+      if (value.plan?.trim()) state.plan = planAsList(value.plan);
+      const planChanged = state.plan !== planBefore;
+      if (planChanged) figures.planUpdates++;
+      if ("memory" in value) {
+        state.memory = compressedMemory(value);
+        figures.memoryCompressions++;
+        const after = estimateTokens(renderMemory(state.memory));
+        ctx.emit({
+          type: "warning",
+          code: after > memoryBudget ? "MEMORY_OVER_BUDGET" : "MEMORY_COMPRESSED",
+          message: `chunk ${index}: memory compressed from ${before.memory.length} facts (~${memoryTokens} tokens) to ${state.memory.length} (~${after}); budget ${memoryBudget}`,
+        });
+        record(
+          "state",
+          { chunk: index, of, evidence: ids },
+          { compressed: true, facts: state.memory.length, planChanged },
+        );
+      } else {
+        const merged = mergeMemory(before.memory, value);
+        state.memory = merged.memory;
+        figures.factsAdded += merged.added;
+        figures.factsCorrected += merged.corrected;
+        record(
+          "state",
+          { chunk: index, of, evidence: ids },
+          { added: merged.added, corrected: merged.corrected, planChanged },
+        );
+      }
     }
     if (reportReply?.value.report.trim()) {
       const next = reportReply.value.report.trim();

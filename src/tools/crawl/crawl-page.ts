@@ -39,6 +39,8 @@ export interface CrawlPageOptions {
   goal: string;
   /** Token budget of the page text shown to the model (default 12 000). */
   maxPageTokens?: number;
+  /** Share of a cut page's kept text taken from its head (default 0.7; the rest from its tail). */
+  headShare?: number;
   /** Options of the fetch (guard, limits). */
   fetchOptions?: Omit<FetchPageOptions, "signal">;
 }
@@ -63,6 +65,7 @@ export interface CrawlResult {
 export function crawlPage(options: CrawlPageOptions): Promise<ToolResult<CrawlResult>> {
   const { llm, gateway, url, goal } = options;
   const maxPageTokens = options.maxPageTokens ?? DEFAULT_MAX_PAGE_TOKENS;
+  const { headShare } = options;
   const fetchOptions = options.fetchOptions ?? {};
   let model: string | undefined;
   try {
@@ -77,10 +80,11 @@ export function crawlPage(options: CrawlPageOptions): Promise<ToolResult<CrawlRe
       url,
       goal,
       maxPageTokens,
+      ...(headShare === undefined ? {} : { headShare }),
       ...(model ? { model } : {}),
       ...(fetchOptions.allowPrivateNetwork ? { allowPrivateNetwork: true } : {}),
     },
-    run: () => readPage(llm, gateway, url, goal, maxPageTokens, fetchOptions),
+    run: () => readPage(llm, gateway, url, goal, { maxPageTokens, headShare }, fetchOptions),
     count: (result) => result.evidence.length,
     note: (result) =>
       `kept ${result.evidence.length} excerpt(s), dropped ${result.dropped} non-verbatim${result.truncated ? ", page truncated" : ""}`,
@@ -92,7 +96,7 @@ async function readPage(
   gateway: ToolGateway,
   url: string,
   goal: string,
-  maxPageTokens: number,
+  window: { maxPageTokens: number; headShare: number | undefined },
   fetchOptions: Omit<FetchPageOptions, "signal">,
 ): Promise<CrawlResult> {
   const fetched = await fetchPageTool(gateway, url, fetchOptions);
@@ -120,7 +124,7 @@ async function readPage(
       truncated: false,
     };
   }
-  const shown = truncateHeadTail(page.text, maxPageTokens);
+  const shown = truncateHeadTail(page.text, window.maxPageTokens, window.headShare);
   let answer: StructuredResult<CrawlAnswer>;
   try {
     answer = await generateStructured(llm, {

@@ -27,6 +27,17 @@ describe("truncateHeadTail", () => {
     expect(head!.length + tail!.length + result.omittedChars).toBeLessThanOrEqual(text.length);
   });
 
+  it("takes the head's share as asked: 60/40 keeps a larger tail than the default 70/30", () => {
+    const text = Array.from({ length: 4000 }, (_, i) => `Line ${i} of the page with some words.`).join("\n");
+    const share = (headShare?: number) => {
+      const r = truncateHeadTail(text, 2000, headShare);
+      const [head, tail] = r.text.split(cutMarker(r.omittedChars));
+      return head!.length / (head!.length + tail!.length);
+    };
+    expect(share(0.6)).toBeCloseTo(0.6, 2);
+    expect(share()).toBeCloseTo(0.7, 2);
+  });
+
   it("fits CJK text, which costs more tokens per character", () => {
     const text = "東京の天気は晴れ。".repeat(3000);
     const result = truncateHeadTail(text, 500);

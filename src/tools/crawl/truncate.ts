@@ -14,8 +14,8 @@ export interface TruncatedText {
   omittedChars: number;
 }
 
-/** Share of the kept characters taken from the head. */
-const HEAD_SHARE = 0.7;
+/** Share of the kept characters taken from the head, by default. */
+export const DEFAULT_HEAD_SHARE = 0.7;
 
 /** The marker put where text was left out. */
 export function cutMarker(omittedChars: number): string {
@@ -31,14 +31,21 @@ function snap(text: string, index: number, direction: -1 | 1, window = 200): num
   return index;
 }
 
-/** Keeps the head and tail of `text` so that it fits in `maxTokens` (estimated). */
-export function truncateHeadTail(text: string, maxTokens: number): TruncatedText {
+/**
+ * Keeps the head and tail of `text` so that it fits in `maxTokens` (estimated), `headShare` of
+ * the kept characters from the head (default 0.7).
+ */
+export function truncateHeadTail(
+  text: string,
+  maxTokens: number,
+  headShare = DEFAULT_HEAD_SHARE,
+): TruncatedText {
   const total = estimateTokens(text);
   if (total <= maxTokens) return { text, truncated: false, omittedChars: 0 };
   const charsPerToken = text.length / total;
   let budget = Math.floor(maxTokens * charsPerToken) - cutMarker(text.length).length;
   for (let attempt = 0; attempt < 20 && budget > 0; attempt++) {
-    const headEnd = snap(text, Math.floor(budget * HEAD_SHARE), -1);
+    const headEnd = snap(text, Math.floor(budget * headShare), -1);
     const tailStart = Math.max(headEnd, snap(text, text.length - (budget - headEnd), 1));
     const omittedChars = tailStart - headEnd;
     const out = `${text.slice(0, headEnd).trimEnd()}${cutMarker(omittedChars)}${text.slice(tailStart).trimStart()}`;
