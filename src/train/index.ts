@@ -1,7 +1,7 @@
 /**
  * The training toolkit: the data model of recorded runs and calls, the seeds' rewards, group
- * advantages and curation. Everything here is pure (judges and scorers are injected); see
- * docs/training.md.
+ * advantages, curation and training-data exports. Everything here is pure (judges and scorers
+ * are injected) except the small file writer; see docs/training.md.
  */
 
 export * from "./advantages/dapo-filter.ts";
@@ -14,6 +14,13 @@ export * from "./curation/scored-output.ts";
 export * from "./curation/self-sft.ts";
 export * from "./curation/smtl-filters.ts";
 export * from "./curation/warp-pruning.ts";
+export * from "./export/chat-format.ts";
+export * from "./export/dpo.ts";
+export * from "./export/export-result.ts";
+export * from "./export/rl.ts";
+export * from "./export/sft.ts";
+export * from "./export/verl.ts";
+export * from "./export/write.ts";
 export * from "./preference-row.ts";
 export * from "./question-row.ts";
 export * from "./recorded-call.ts";

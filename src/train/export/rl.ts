@@ -1,0 +1,211 @@
+/**
+ * The `rl` export: scored rollouts with their group advantage, one sample per line, for an
+ * offline policy-gradient or reward-weighted trainer.
+ *
+ * Each line holds the chat the model saw (`messages`, with `tools` when tools were offered),
+ * what it answered (`completion`), the run's scalar `reward` and its `reward_components` (the
+ * reward function's `components`), its rollout group (`group_id`: the run's group, else its
+ * question's id; `group_index`), and its `advantage` within the group: GRPO (default, with
+ * grpo.ts's conventions) or RLOO over the rewards of the group's runs.
+ *
+ * - unit `call` (default): one line per successful model call of the run, each carrying the
+ *   run's reward and advantage (an outcome reward shared by every step of the trajectory).
+ *   Calls with format errors stay in: the reward already counts them. Failed calls are
+ *   skipped.
+ * - unit `run`: one line per run; `messages` is the question as a chat and `completion` the
+ *   run's report, else its short answer, else "".
+ *
+ * `dropUniformGroups` applies DAPO's dynamic-sampling filter first: a group whose rewards are
+ * all equal carries no gradient and is skipped.
+ */
+
+import { z } from "zod";
+import { DossierError } from "../../core/errors.ts";
+import type { Role } from "../../llm/model-spec.ts";
+import { dynamicSamplingFilter } from "../advantages/dapo-filter.ts";
+import { type GrpoOptions, grpoAdvantages } from "../advantages/grpo.ts";
+import { rlooAdvantages } from "../advantages/rloo.ts";
+import type { RecordedRun } from "../recorded-run.ts";
+import {
+  type ChatMessage,
+  chatMessageSchema,
+  chatToolSchema,
+  checkToolTurns,
+  questionPrompt,
+  type ToolArgumentsForm,
+  ToolArgumentsNotObject,
+  toChatMessages,
+  toChatTools,
+} from "./chat-format.ts";
+import { runOutput } from "./dpo.ts";
+import type { ExportResult, ExportSkip } from "./export-result.ts";
+
+/** A reward function's result, as the rewards return it: the scalar and its components. */
+export interface RewardLike {
+  reward: number;
+  components: Record<string, unknown>;
+}
+
+/** A run and its reward. */
+export interface ScoredRun {
+  run: RecordedRun;
+  reward: RewardLike;
+}
+
+/** One line of an `rl` file. */
+export const rlRecordSchema = z
+  .strictObject({
+    /** `runId` (unit run) or `runId/callId` (unit call). */
+    id: z.string().min(1),
+    unit: z.enum(["call", "run"]),
+    run_id: z.string().min(1),
+    question_id: z.string().min(1),
+    strategy: z.string().min(1),
+    group_id: z.string().min(1),
+    group_index: z.number().int().nonnegative().nullable(),
+    call_id: z.string().min(1).optional(),
+    role: z.string().min(1).optional(),
+    scope: z.string().min(1).optional(),
+    step: z.number().int().positive().optional(),
+    messages: z.array(chatMessageSchema).min(1),
+    tools: z.array(chatToolSchema).min(1).optional(),
+    completion: z.string(),
+    reward: z.number().finite(),
+    reward_components: z.record(z.string(), z.unknown()),
+    advantage: z.number().finite(),
+  })
+  .superRefine((record, ctx) => checkToolTurns(record.messages, ctx, ["messages"]));
+/** One line of an `rl` file. */
+export type RlRecord = z.infer<typeof rlRecordSchema>;
+
+/** Options of {@link rlRecords}. */
+export interface RlOptions {
+  /** One line per model call (default) or per run. */
+  unit?: "call" | "run";
+  /** Group advantage: GRPO (default) or RLOO. */
+  advantage?: "grpo" | "rloo";
+  /** GRPO's options (ε, sample or population std, scaling). */
+  grpo?: GrpoOptions;
+  /** Skip the groups whose rewards are all equal (DAPO's filter; default false). */
+  dropUniformGroups?: boolean;
+  /** The tolerance of "equal" for `dropUniformGroups` (default 0). */
+  epsilon?: number;
+  /** Unit call: only calls that served these roles. */
+  roles?: readonly Role[];
+  /** Unit call: only calls of the scopes it accepts. */
+  scope?: (scope: string) => boolean;
+  /** Tool-call arguments as JSON text (default) or parsed objects. */
+  toolArguments?: ToolArgumentsForm;
+  /** Unit run: a system turn before the question. */
+  systemPrompt?: string;
+}
+
+/** The rollout group of a run: its group id, else its question's id. */
+export function runGroupId(run: RecordedRun): string {
+  return run.group?.id ?? run.row.id;
+}
+
+/** Each run's advantage within its group, by run id; `dropped` lists the groups left out. */
+export function runAdvantages(
+  scored: readonly ScoredRun[],
+  options: Pick<RlOptions, "advantage" | "grpo" | "dropUniformGroups" | "epsilon"> = {},
+): { advantages: Map<string, number>; dropped: string[] } {
+  const groups = new Map<string, ScoredRun[]>();
+  const seen = new Set<string>();
+  for (const s of scored) {
+    if (seen.has(s.run.runId)) throw new DossierError("INPUT_INVALID", `run ${s.run.runId} is given twice`);
+    seen.add(s.run.runId);
+    const id = runGroupId(s.run);
+    groups.set(id, [...(groups.get(id) ?? []), s]);
+  }
+  let list = [...groups].map(([id, members]) => ({
+    id,
+    members,
+    rewards: members.map((m) => m.reward.reward),
+  }));
+  const dropped: string[] = [];
+  if (options.dropUniformGroups) {
+    const filtered = dynamicSamplingFilter(list, { epsilon: options.epsilon });
+    list = filtered.kept;
+    dropped.push(...filtered.dropped.map((g) => g.id));
+  }
+  const advantages = new Map<string, number>();
+  for (const group of list) {
+    const values =
+      options.advantage === "rloo"
+        ? rlooAdvantages(group.rewards)
+        : grpoAdvantages(group.rewards, options.grpo);
+    group.members.forEach((m, i) => {
+      advantages.set(m.run.runId, values[i]!);
+    });
+  }
+  return { advantages, dropped };
+}
+
+/** The `rl` records of scored runs (see the module comment). */
+export function rlRecords(scored: readonly ScoredRun[], options: RlOptions = {}): ExportResult<RlRecord> {
+  const { advantages } = runAdvantages(scored, options);
+  const records: RlRecord[] = [];
+  const skipped: ExportSkip[] = [];
+  for (const { run, reward } of scored) {
+    const advantage = advantages.get(run.runId);
+    if (advantage === undefined) {
+      skipped.push({ runId: run.runId, reason: `group ${runGroupId(run)}: all rewards equal (no gradient)` });
+      continue;
+    }
+    const common = {
+      run_id: run.runId,
+      question_id: run.row.id,
+      strategy: run.strategy,
+      group_id: runGroupId(run),
+      group_index: run.group?.index ?? null,
+    };
+    const scores = { reward: reward.reward, reward_components: { ...reward.components }, advantage };
+    if (options.unit === "run") {
+      records.push(
+        rlRecordSchema.parse({
+          id: run.runId,
+          unit: "run",
+          ...common,
+          messages: questionPrompt(run.row.prompt, options.systemPrompt),
+          completion: runOutput(run) ?? "",
+          ...scores,
+        }),
+      );
+      continue;
+    }
+    for (const call of run.calls) {
+      if (options.roles && !options.roles.includes(call.role)) continue;
+      if (options.scope && !options.scope(call.scope ?? "")) continue;
+      const skip = (reason: string) => skipped.push({ runId: run.runId, callId: call.callId, reason });
+      if (call.error) {
+        skip(`the call failed (${call.error.code})`);
+        continue;
+      }
+      let messages: ChatMessage[];
+      try {
+        messages = toChatMessages(call.messages, options.toolArguments);
+      } catch (error) {
+        if (!(error instanceof ToolArgumentsNotObject)) throw error;
+        skip(error.message);
+        continue;
+      }
+      const parsed = rlRecordSchema.safeParse({
+        id: `${run.runId}/${call.callId}`,
+        unit: "call",
+        ...common,
+        call_id: call.callId,
+        role: call.role,
+        ...(call.scope === undefined ? {} : { scope: call.scope }),
+        step: call.step,
+        messages,
+        ...(call.tools && call.tools.length > 0 ? { tools: toChatTools(call.tools) } : {}),
+        completion: call.completion,
+        ...scores,
+      });
+      if (parsed.success) records.push(parsed.data);
+      else skip(z.prettifyError(parsed.error).replace(/\s*\n\s*/g, "; "));
+    }
+  }
+  return { records, skipped };
+}
