@@ -176,6 +176,23 @@ describe("warp native protocol", () => {
     expect(of(greedy.events, "decision").at(-1)!.reason).toBe("extend budget spent (5)");
   });
 
+  it("estimates at most 5 expansions, the extend budget", async () => {
+    model = await startNativeModel();
+    const { dossier, docs } = nativeDossier(model);
+    const estimate = (protocol: string) =>
+      dossier.estimate(question, {
+        strategy: "warp",
+        strategyOptions: { protocol },
+        docs,
+        sources: "local-only",
+      });
+    // json: 12 expansions, as many sections as 140 steps allow (63): 64 searches, 1 outline, 63 writes, 12 decisions.
+    expect(estimate("json").llmCalls).toEqual([4 + 1 + 3 + 1, 64 + 1 + 63 + 12]);
+    // native: 5 expansions of 2-7 subsections: 3-47 sections.
+    expect(estimate("native").llmCalls).toEqual([4 + 1 + 3 + 1, 48 + 1 + 47 + 5]);
+    expect(model.server.requests).toHaveLength(0);
+  });
+
   it("sends the user's temperature and top-p instead of the paper's", async () => {
     const { result, bodies } = await runNative({ expansions: 0 }, { temperature: 0.2, topP: 0.5 });
     expect(result.status).toBe("completed");
