@@ -83,7 +83,7 @@ try {
     formats: ["md", "html", "json"],
   });
   await handle.done;
-  const logged = project.dossier.runs.events(handle.runId).length;
+  const logged = (await project.dossier.runs.events(handle.runId)).length;
   const samples: number[] = [];
   for (let i = 0; i < loads + 1; i++) {
     await page.goto(`${server.url}/runs/${handle.runId}`);

@@ -52,7 +52,7 @@ describe("library surface", () => {
     });
     const { record } = await handle.done;
     expect(record).toMatchObject({ status: "completed", stopReason: "answered 42" });
-    expect(store.events.list(handle.runId).map((e) => e.type)).toEqual([
+    expect((await store.events.list(handle.runId)).map((e) => e.type)).toEqual([
       "run-start",
       "llm-start",
       "llm-end",

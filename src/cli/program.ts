@@ -10,10 +10,10 @@ import { VERSION } from "./version.ts";
 
 /** Environment variables named in the help text. */
 const ENVIRONMENT_HELP =
-  "DOSSIER_MODEL, DOSSIER_MODEL_<ROLE>, DOSSIER_BASE_URL, DOSSIER_API_KEY, OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY, GOOGLE_GENERATIVE_AI_API_KEY, DOSSIER_SEARCH, TAVILY_API_KEY, EXA_API_KEY, BRAVE_API_KEY, SERPER_API_KEY, JINA_API_KEY, SEARXNG_URL, DOSSIER_ACADEMIC, OPENALEX_EMAIL, DOSSIER_HOME, DOSSIER_ALLOW_PRIVATE_NETWORK, DOSSIER_CONCURRENCY, DOSSIER_LANGUAGE";
+  "DOSSIER_MODEL, DOSSIER_MODEL_<ROLE>, DOSSIER_BASE_URL, DOSSIER_API_KEY, OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY, GOOGLE_GENERATIVE_AI_API_KEY, DOSSIER_SEARCH, TAVILY_API_KEY, EXA_API_KEY, BRAVE_API_KEY, SERPER_API_KEY, JINA_API_KEY, SEARXNG_URL, DOSSIER_ACADEMIC, OPENALEX_EMAIL, DOSSIER_HOME, DOSSIER_DATABASE_URL, DOSSIER_REDIS_URL, DOSSIER_ALLOW_PRIVATE_NETWORK, DOSSIER_CONCURRENCY, DOSSIER_LANGUAGE";
 
 /** Global options that take a value (their value is not a command name). */
-const VALUE_OPTIONS = new Set(["--config", "--home", "--model"]);
+const VALUE_OPTIONS = new Set(["--config", "--home", "--database-url", "--model"]);
 
 /** The command `argv` runs (`help <name>` counts as `<name>`), or null. */
 export function commandOf(argv: readonly string[]): string | null {
@@ -43,6 +43,10 @@ export async function createProgram(io: CliIo, argv: readonly string[] = []): Pr
     .version(VERSION, "-v, --version", "print the version")
     .option("--config <file>", `configuration file (default ./${"dossier.config.json"})`)
     .option("--home <dir>", "data directory (default ./.dossier; DOSSIER_HOME)")
+    .option(
+      "--database-url <url>",
+      "a PostgreSQL store shared by several processes, postgres://… (DOSSIER_DATABASE_URL; default SQLite under --home)",
+    )
     .option("--model <provider:model>", "default model (DOSSIER_MODEL)")
     .option("--debug", "print stack traces and error details")
     .showHelpAfterError("(run dossier --help for usage)")

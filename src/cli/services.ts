@@ -18,7 +18,7 @@ export interface CliServices {
   store: Store;
   gateway: ToolGateway;
   /** Closes the store (runs under way are cancelled first). */
-  close(): void;
+  close(): Promise<void>;
 }
 
 /** Builds the Dossier of a command: configuration, store under the data directory, gateway. */
@@ -29,6 +29,6 @@ export function openCliServices(io: CliIo, flags: GlobalFlags): CliServices {
     loaded: dossier.loaded,
     store: dossier.store,
     gateway: dossier.gateway,
-    close: () => void dossier.close(),
+    close: () => dossier.close(),
   };
 }

@@ -10,6 +10,7 @@ import type { CliIo } from "./io.ts";
 export interface GlobalFlags {
   config?: string;
   home?: string;
+  databaseUrl?: string;
   model?: string;
   debug?: boolean;
 }
@@ -18,6 +19,8 @@ export interface GlobalFlags {
 export function flagLayer(flags: GlobalFlags): Record<string, SettingOrigin> {
   const layer: Record<string, SettingOrigin> = {};
   if (flags.home !== undefined) layer.home = { label: "--home", raw: flags.home };
+  if (flags.databaseUrl !== undefined)
+    layer.databaseUrl = { label: "--database-url", raw: flags.databaseUrl };
   if (flags.model !== undefined) layer.model = { label: "--model", raw: flags.model };
   return layer;
 }

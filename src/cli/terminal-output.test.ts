@@ -145,9 +145,9 @@ describe("runs list / show / events print no control sequences", () => {
 
     const store = openSqliteStore({ home: join(home, "data") });
     try {
-      const record = store.runs.get(summary.runId)!;
+      const record = (await store.runs.get(summary.runId))!;
       expect(record.query).toBe("How does a run\tresume? red C1 end");
-      const start = store.events.list(summary.runId, { types: ["run-start"] })[0];
+      const start = (await store.events.list(summary.runId, { types: ["run-start"] }))[0];
       expect(start?.type === "run-start" && start.query).toBe("How does a run\tresume? red C1 end");
     } finally {
       store.close();

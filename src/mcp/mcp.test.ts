@@ -177,17 +177,21 @@ describe("dossier serve — MCP over streamable HTTP", () => {
     );
     await expect(call).rejects.toThrow();
     expect(messages[0]).toBe("started (hold)");
-    const runId = await waitFor(
-      () => project!.dossier.runs.list()[0]?.status === "cancelled" && project!.dossier.runs.list()[0]!.id,
-    );
-    expect(project.dossier.runs.get(runId).status).toBe("cancelled");
+    const runId = await waitFor(async () => {
+      const [newest] = await project!.dossier.runs.list();
+      return newest?.status === "cancelled" && newest.id;
+    });
+    expect((await project.dossier.runs.get(runId)).status).toBe("cancelled");
   });
 });
 
-async function waitFor<T>(check: () => T | false | undefined, ms = 5000): Promise<T> {
+async function waitFor<T>(
+  check: () => T | false | undefined | Promise<T | false | undefined>,
+  ms = 5000,
+): Promise<T> {
   const until = Date.now() + ms;
   for (;;) {
-    const value = check();
+    const value = await check();
     if (value) return value;
     if (Date.now() > until) throw new Error("timed out waiting");
     await new Promise((r) => setTimeout(r, 20));

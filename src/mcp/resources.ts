@@ -18,23 +18,26 @@ export function registerReportResources(server: McpServer, context: McpContext, 
   server.registerResource(
     "report",
     new ResourceTemplate("dossier://runs/{runId}/report.{format}", {
-      list: () => ({
-        resources: dossier.runs
-          .list({ status: "completed", limit: listLimit })
-          .filter((run) => reportFormats(dossier.runs, run.id).includes("md"))
-          .map((run) => ({
+      list: async () => {
+        const runs = await dossier.runs.list({ status: "completed", limit: listLimit });
+        const withMarkdown = [];
+        for (const run of runs)
+          if ((await reportFormats(dossier.runs, run.id)).includes("md")) withMarkdown.push(run);
+        return {
+          resources: withMarkdown.map((run) => ({
             uri: reportUri(run.id),
             name: run.query.length > 80 ? `${run.query.slice(0, 79)}…` : run.query,
             mimeType: "text/markdown",
             description: `Report of run ${run.id} (${run.strategy}, ${run.finishedAt ?? run.createdAt})`,
           })),
-      }),
+        };
+      },
     }),
     {
       title: "Research reports",
       description: "The cited report of a finished research run, as Markdown, HTML or a JSON bundle",
     },
-    (uri, variables) => {
+    async (uri, variables) => {
       try {
         const format = reportFormatSchema.safeParse(String(variables.format));
         if (!format.success) {
@@ -43,8 +46,8 @@ export function registerReportResources(server: McpServer, context: McpContext, 
             `unknown report format "${variables.format}" (md, html or json)`,
           );
         }
-        const runId = dossier.runs.get(String(variables.runId)).id;
-        const text = readReport(dossier.runs, runId, format.data);
+        const runId = (await dossier.runs.get(String(variables.runId))).id;
+        const text = await readReport(dossier.runs, runId, format.data);
         return {
           contents: [{ uri: uri.href, mimeType: REPORT_CONTENT_TYPES[format.data].split(";")[0]!, text }],
         };

@@ -5,6 +5,7 @@
 
 import { z } from "zod";
 import { budgetLimitsSchema } from "../core/budget.ts";
+import { redactUrl } from "../core/url-redact.ts";
 import { modelPriceSchema } from "../core/usage.ts";
 import { isModelSpec, MODEL_SPEC_FORM, ROLES } from "../llm/model-spec.ts";
 import { STRUCTURED_OUTPUT_MODES } from "../llm/structured-mode.ts";
@@ -76,6 +77,20 @@ export const configSchema = z
       .optional()
       .describe("address for OpenAlex's polite pool (OPENALEX_EMAIL)"),
     home: z.string().min(1).default(DEFAULT_HOME).describe("data directory (DOSSIER_HOME)"),
+    databaseUrl: z
+      .string()
+      .regex(/^postgres(ql)?:\/\/\S+$/i, { message: "expected a postgres:// URL" })
+      .optional()
+      .describe(
+        "a PostgreSQL database for runs, events, journals and the cache, shared by several processes (DOSSIER_DATABASE_URL); without it, SQLite under home",
+      ),
+    redisUrl: z
+      .string()
+      .regex(/^rediss?:\/\/\S+$/i, { message: "expected a redis:// URL" })
+      .optional()
+      .describe(
+        "a Redis server for the run queue: serve and batch enqueue runs, dossier worker processes run them (DOSSIER_REDIS_URL)",
+      ),
     allowPrivateNetwork: z.boolean().default(false),
     prices: z
       .record(modelString, modelPriceSchema)
@@ -123,9 +138,12 @@ export function maskSecret(value: string): string {
   return `${value.slice(0, 3)}…${value.slice(-4)}`;
 }
 
-/** A copy of the configuration with every secret masked. */
+/** A copy of the configuration with every secret masked (and the credentials of service URLs). */
 export function maskedConfig(config: Config): Record<string, unknown> {
   const copy = structuredClone(config) as Record<string, Record<string, unknown> | unknown>;
+  for (const key of ["databaseUrl", "redisUrl"] as const) {
+    if (typeof copy[key] === "string") copy[key] = redactUrl(copy[key] as string);
+  }
   for (const path of SECRET_PATHS) {
     const [head, tail] = path.split(".") as [string, string | undefined];
     if (tail === undefined) {

@@ -149,7 +149,7 @@ describe("createDossier — the composition root", () => {
     expect(types[0]).toBe("run-start");
     expect(types).toContain("llm-end");
     expect(types.at(-1)).toBe("run-end");
-    expect(dossier.runs.get(handle.runId.slice(0, 12)).status).toBe("completed");
+    expect((await dossier.runs.get(handle.runId.slice(0, 12))).status).toBe("completed");
     expect(dossier.runs.active()).toEqual([]);
     model.assertDone();
   });

@@ -13,7 +13,7 @@ import { systemClock } from "../core/clock.ts";
 import { DossierError } from "../core/errors.ts";
 import type { LlmClientOptions } from "../llm/client.ts";
 import type { ModelRegistry } from "../llm/registry.ts";
-import { openSqliteStore } from "../store/sqlite-store.ts";
+import { openStore } from "../store/open-store.ts";
 import type { Store } from "../store/types.ts";
 import { createStrategyRegistry, type StrategyRegistry } from "../strategies/registry.ts";
 import type { StrategyDefinition } from "../strategies/types.ts";
@@ -47,7 +47,10 @@ export interface DossierOptions {
   /** The fetch search providers and models use (default the global fetch). */
   fetch?: typeof globalThis.fetch;
   clock?: Clock;
-  /** A store to use instead of the SQLite store under the data directory (it is not closed). */
+  /**
+   * A store to use instead of the configured one — the PostgreSQL database of `databaseUrl`, else
+   * the SQLite store under the data directory (it is not closed).
+   */
   store?: Store;
   /** Ready-made AI SDK models by `provider:model` name (tests, custom providers). */
   models?: Readonly<Record<string, LanguageModel>>;
@@ -102,14 +105,18 @@ export function createDossier(options: DossierOptions = {}): Dossier {
   if (!options.store) checkHome(home, loaded.origins.home?.label ?? "home");
   const clock = options.clock ?? systemClock;
   const ownStore = options.store === undefined;
-  const store = options.store ?? openSqliteStore({ home });
+  const store = options.store ?? openStore({ home, databaseUrl: config.databaseUrl });
   const models = registryFromConfig(config, {
     ...(options.models ? { models: options.models } : {}),
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
   const strategies = createStrategyRegistry(options.strategies ?? []);
-  // Runs whose process died (killed, crashed) are recorded as interrupted, not left running.
-  markInterruptedRuns(store, clock);
+  // Runs whose process died (killed, crashed) are recorded as interrupted, not left running;
+  // stored runs are read once that is done. (A store that cannot be reached fails each run.)
+  const ready = markInterruptedRuns(store, clock).then(
+    () => {},
+    () => {},
+  );
   const gateway = new ToolGateway({ cache: store.cache, clock });
   const active = new Map<string, ResearchHandle>();
   let closed = false;
@@ -152,21 +159,25 @@ export function createDossier(options: DossierOptions = {}): Dossier {
       const input = estimateInput(question, researchOptions, { config, registry: models, strategies });
       return estimateResearch({ ...input, registry: models });
     },
-    runs: runsApi(store, active, (runId, resumeOptions) => {
-      if (closed) throw new Error("this Dossier is closed");
-      return track(resumeResearchHandle(runId, resumeOptions, deps));
-    }),
+    runs: runsApi(
+      store,
+      active,
+      (runId, resumeOptions) => {
+        if (closed) throw new Error("this Dossier is closed");
+        return track(resumeResearchHandle(runId, resumeOptions, deps));
+      },
+      clock,
+      ready,
+    ),
     close() {
       if (closed) return Promise.resolve();
       closed = true;
       const running = [...active.values()];
-      const closeStore = () => {
-        if (ownStore) store.close();
-      };
-      // With nothing under way the store closes before close() returns.
+      const closeStore = () => (ownStore ? ready.then(() => store.close()) : Promise.resolve());
+      // With nothing under way the store closes at once (SQLite: before close() returns).
       if (running.length === 0) {
-        closeStore();
-        return Promise.resolve();
+        if (ownStore && store.kind === "sqlite") void store.close();
+        return closeStore();
       }
       for (const handle of running) handle.cancel("Dossier closed");
       return Promise.allSettled(running.map((h) => h.done)).then(closeStore);

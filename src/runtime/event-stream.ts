@@ -38,7 +38,7 @@ export function eventStream(
       );
       let last = afterSeq;
       try {
-        for (const event of log.list(runId, { afterSeq })) {
+        for (const event of await log.list(runId, { afterSeq })) {
           last = event.seq;
           yield event;
           if (event.type === "run-end") return;
@@ -52,7 +52,7 @@ export function eventStream(
             if (event.type === "run-end") return;
           }
           if (settled) {
-            for (const event of log.list(runId, { afterSeq: last })) {
+            for (const event of await log.list(runId, { afterSeq: last })) {
               yield event;
               if (event.type === "run-end") return;
             }

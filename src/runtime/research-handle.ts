@@ -123,7 +123,7 @@ export function resumeResearchHandle(
     const { prepared, resume } = await prepareResume(runId, environment);
     if (aborted()) {
       prepared.corpus?.index.close();
-      deps.store.runs.update(runId, {
+      await deps.store.runs.update(runId, {
         status: "cancelled",
         updatedAt: new Date(deps.clock.now()).toISOString(),
       });

@@ -63,7 +63,7 @@ describe("formats in a research request", () => {
         message: 'formats: "md" is given more than once',
       });
       expect(model.requests).toHaveLength(0);
-      expect(dossier.runs.list()).toEqual([]);
+      expect(await dossier.runs.list()).toEqual([]);
       expect(readdirSync(root).filter((f) => f !== "home")).toEqual([]);
     } finally {
       await dossier.close();
@@ -87,6 +87,6 @@ describe("formats in a research request", () => {
     expect(await response.json()).toMatchObject({
       error: { code: "INPUT_INVALID", message: expect.stringContaining('"md" is given more than once') },
     });
-    expect(project.dossier.runs.list()).toEqual([]);
+    expect(await project.dossier.runs.list()).toEqual([]);
   });
 });

@@ -34,9 +34,9 @@ describe("runs resume", () => {
     expect(firstPhase).toBeGreaterThanOrEqual(6);
 
     const store = openSqliteStore({ home: world.home });
-    const [run] = store.runs.list();
-    const before: DossierEvent[] = store.events.list(run!.id);
-    store.close();
+    const [run] = await store.runs.list();
+    const before: DossierEvent[] = await store.events.list(run!.id);
+    await store.close();
     expect(run!.status).toBe("running");
     const journaledLlm = new Set(
       before.filter((e) => e.type === "llm-end" && e.ok).map((e) => (e as { key: string }).key),
@@ -58,9 +58,9 @@ describe("runs resume", () => {
     expect(summary).toMatchObject({ runId: run!.id, status: "completed" });
 
     const after = openSqliteStore({ home: world.home });
-    const events = after.events.list(run!.id);
-    const record = after.runs.get(run!.id)!;
-    after.close();
+    const events = await after.events.list(run!.id);
+    const record = (await after.runs.get(run!.id))!;
+    await after.close();
     // The log continues: seq 1..n without a gap, one run-resume after the last event of the first attempt.
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
     const resume = events.find((e) => e.type === "run-resume")!;

@@ -68,9 +68,12 @@ export function previousWallMs(events: readonly DossierEvent[]): number {
 }
 
 /** Checks that `runId` may be resumed now; marks a run whose process is gone as interrupted first. */
-export function checkResumable(runId: string, env: Pick<ResearchEnvironment, "store" | "clock">): RunRecord {
-  markInterruptedRuns(env.store, env.clock ?? systemClock);
-  const record = env.store.runs.get(runId);
+export async function checkResumable(
+  runId: string,
+  env: Pick<ResearchEnvironment, "store" | "clock">,
+): Promise<RunRecord> {
+  await markInterruptedRuns(env.store, env.clock ?? systemClock);
+  const record = await env.store.runs.get(runId);
   if (!record) throw new DossierError("NOT_FOUND", `no run ${runId}`);
   if (record.status === "completed") {
     throw new DossierError("CONFLICT", `run ${runId} is already completed; start a new run instead`, {
@@ -98,7 +101,7 @@ export interface PreparedResume {
  * request's own check errors; nothing is claimed when it throws.
  */
 export async function prepareResume(runId: string, env: ResearchEnvironment): Promise<PreparedResume> {
-  const record = checkResumable(runId, env);
+  const record = await checkResumable(runId, env);
   const prepared = await prepareResearch(requestOfRun(record), { ...env, runId });
   const stored = (record.options as { reportPaths?: unknown }).reportPaths;
   if (
@@ -110,14 +113,14 @@ export async function prepareResume(runId: string, env: ResearchEnvironment): Pr
     prepared.paths = stored;
   }
   const now = new Date((env.clock ?? systemClock).now()).toISOString();
-  const claimed = env.store.runs.claim(runId, currentOwner(), now);
+  const claimed = await env.store.runs.claim(runId, currentOwner(), now);
   if (!claimed) {
     prepared.corpus?.index.close();
     throw new DossierError("CONFLICT", `run ${runId} was taken up by another process just now`, {
       details: { runId },
     });
   }
-  const events = env.store.events.list(runId);
+  const events = await env.store.events.list(runId);
   const journaledSteps = events.filter(
     (e) => (e.type === "llm-end" || e.type === "tool-end") && (e as { ok?: boolean }).ok === true,
   ).length;

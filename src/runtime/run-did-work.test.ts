@@ -54,7 +54,7 @@ describe("completed only when the run did its work", () => {
       error: { code: "BUDGET_EXCEEDED" },
     });
     expect(error).toMatchObject({ code: "BUDGET_EXCEEDED", details: { limit: "wallTime" } });
-    expect(store.events.list(handle.runId).at(-1)).toMatchObject({
+    expect((await store.events.list(handle.runId)).at(-1)).toMatchObject({
       type: "run-end",
       status: "failed",
       stopReason: "budget:wallTime",

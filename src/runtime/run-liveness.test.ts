@@ -14,7 +14,7 @@ function deadPid(): number {
 }
 
 describe("run liveness", () => {
-  it("marks a running run whose owner process is gone as interrupted, and leaves live ones alone", () => {
+  it("marks a running run whose owner process is gone as interrupted, and leaves live ones alone", async () => {
     const store = memoryStore();
     const now = Date.parse("2026-05-01T12:00:00.000Z");
     const createdAt = new Date(now - 1000).toISOString();
@@ -48,12 +48,13 @@ describe("run liveness", () => {
       owner: elsewhere,
     });
 
-    expect(markInterruptedRuns(store, instantClock(now)).sort()).toEqual(["dead", "far-stale"]);
-    expect(store.runs.get("dead")).toMatchObject({ status: "interrupted", finishedAt: null });
-    expect(store.runs.get("dead")!.stopReason).toMatch(/^interrupted/);
-    for (const id of ["mine", "legacy", "far-fresh"]) expect(store.runs.get(id)!.status).toBe("running");
+    expect((await markInterruptedRuns(store, instantClock(now))).sort()).toEqual(["dead", "far-stale"]);
+    expect(await store.runs.get("dead")).toMatchObject({ status: "interrupted", finishedAt: null });
+    expect((await store.runs.get("dead"))!.stopReason).toMatch(/^interrupted/);
+    for (const id of ["mine", "legacy", "far-fresh"])
+      expect((await store.runs.get(id))!.status).toBe("running");
     // A finished run is never judged.
-    expect(ownerGone({ ...store.runs.get("dead")!, status: "completed" }, now)).toBe(false);
-    store.close();
+    expect(ownerGone({ ...(await store.runs.get("dead"))!, status: "completed" }, now)).toBe(false);
+    await store.close();
   });
 });

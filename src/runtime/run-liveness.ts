@@ -45,12 +45,12 @@ export function ownerGone(run: RunRecord, nowMs: number): boolean {
 }
 
 /** Marks every `running` run whose owner is gone as `interrupted`; returns their ids. */
-export function markInterruptedRuns(store: Store, clock: Clock): string[] {
+export async function markInterruptedRuns(store: Store, clock: Clock): Promise<string[]> {
   const now = clock.now();
   const marked: string[] = [];
-  for (const run of store.runs.list({ status: "running", limit: 1000 })) {
+  for (const run of await store.runs.list({ status: "running", limit: 1000 })) {
     if (!ownerGone(run, now)) continue;
-    store.runs.update(run.id, {
+    await store.runs.update(run.id, {
       status: "interrupted",
       updatedAt: new Date(now).toISOString(),
       stopReason: "interrupted: its process ended without recording an end",

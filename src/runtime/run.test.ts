@@ -34,11 +34,11 @@ describe("startRun", () => {
       stopReason: "done-writing",
       usage: { inputTokens: 10, outputTokens: 5, costUsd: null, llmCalls: 1, toolCalls: 0 },
     });
-    const events = store.events.list(handle.runId);
+    const events = await store.events.list(handle.runId);
     expect(events.map((e) => e.type)).toEqual(["run-start", "phase", "llm-start", "llm-end", "run-end"]);
     expect(events.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5]);
     expect(events.at(-1)).toMatchObject({ status: "completed", stopReason: "done-writing" });
-    expect(store.runs.get(handle.runId)?.status).toBe("completed");
+    expect((await store.runs.get(handle.runId))?.status).toBe("completed");
   });
 
   it("uses the clock's date as the run's current date unless one is given", async () => {
@@ -104,9 +104,9 @@ describe("startRun", () => {
     expect(record.stopReason).toBe("cancelled: user pressed Ctrl-C");
     expect(model.calls).toHaveLength(1);
     expect(callsAfterCancel).toBe(1);
-    const end = store.events.list(handle.runId, { types: ["run-end"] });
+    const end = await store.events.list(handle.runId, { types: ["run-end"] });
     expect(end).toMatchObject([{ status: "cancelled", stopReason: "cancelled: user pressed Ctrl-C" }]);
-    const llmEnd = store.events.list(handle.runId, { types: ["llm-end"] });
+    const llmEnd = await store.events.list(handle.runId, { types: ["llm-end"] });
     expect(llmEnd).toMatchObject([{ ok: false, error: { code: "CANCELLED" } }]);
   });
 
@@ -151,7 +151,10 @@ describe("startRun", () => {
       stopReason: "error: INTERNAL",
       error: { code: "INTERNAL", message: "boom" },
     });
-    expect(store.events.list(handle.runId).at(-1)).toMatchObject({ type: "run-end", status: "failed" });
+    expect((await store.events.list(handle.runId)).at(-1)).toMatchObject({
+      type: "run-end",
+      status: "failed",
+    });
   });
 
   it("is cancelled at once by an outer signal that already aborted", async () => {

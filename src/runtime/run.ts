@@ -12,12 +12,14 @@ import { DossierError, toDossierError } from "../core/errors.ts";
 import { dossierEventSchema, type EventInput } from "../core/events.ts";
 import { EvidenceRegistry, type RegistrySnapshot } from "../core/evidence-registry.ts";
 import { createSequentialIds, type IdGenerator } from "../core/ids.ts";
+import type { StepJournal } from "../core/journal.ts";
 import type { RunRecord } from "../core/run.ts";
 import { type RunOptionsInput, runOptionsSchema } from "../core/run-options.ts";
 import { addCallUsage, emptyUsage, type UsageTotals } from "../core/usage.ts";
 import { contextMethods, type RunContext } from "../kit/run-context.ts";
 import type { LlmClientOptions } from "../llm/client.ts";
 import type { ModelRegistry } from "../llm/registry.ts";
+import { openRunWriter, type RunWriter } from "../store/run-writer.ts";
 import type { Store } from "../store/types.ts";
 import { GuardedLlmClient } from "./guarded-llm.ts";
 import { createRunId } from "./run-id.ts";
@@ -43,6 +45,8 @@ export interface StartRunOptions<T extends StrategyOutcome> {
   /** A fixed run id (default: a new one). */
   runId?: string;
   ids?: IdGenerator;
+  /** How often the run's heartbeat is written and cancellation requests are read (default HEARTBEAT_MS). */
+  heartbeatMs?: number;
   /** An outside signal that cancels the run when it aborts. */
   signal?: AbortSignal;
   /** Passed to the LLM client (retry policy, timeouts, jitter). */
@@ -75,7 +79,10 @@ export interface RunHandle<T extends StrategyOutcome> {
   runId: string;
   /** Cancels the run: no new calls start, calls in flight are aborted. */
   cancel(reason?: string): void;
-  /** Settles when the run has ended and been recorded; never rejects. */
+  /**
+   * Settles when the run has ended and been recorded. Rejects only when the run could not be
+   * recorded at all (the store refused to create it, or cannot be reached).
+   */
   done: Promise<RunResult<T>>;
 }
 
@@ -90,33 +97,20 @@ export function startRun<T extends StrategyOutcome>(opts: StartRunOptions<T>): R
   if (opts.signal?.aborted) onOuterAbort();
   else opts.signal?.addEventListener("abort", onOuterAbort, { once: true });
 
-  if (!opts.resume) {
-    opts.store.runs.create({
-      id: runId,
-      query: opts.query,
-      strategy: options.strategy,
-      options,
-      createdAt: now(),
-      owner: currentOwner(),
-    });
-  }
-  const heartbeat = setInterval(() => {
-    try {
-      opts.store.runs.update(runId, { updatedAt: now(), heartbeatAt: now() });
-    } catch {
-      // A missed heartbeat only makes the run look idle for a while.
-    }
-  }, HEARTBEAT_MS);
-  heartbeat.unref();
+  const owner = currentOwner();
   let fatal: DossierError | null = null;
+  /** Ends the run at once, as failed with `error` (a model that cannot be used, a store that cannot write). */
+  const failRun = (error: DossierError) => {
+    if (fatal || controller.signal.aborted) return;
+    fatal = error;
+    controller.abort(error);
+  };
+  // Set before the strategy starts (the run record and its journal are read first).
+  let writer: RunWriter | null = null;
   const scopes = new AsyncLocalStorage<string>();
   const emit = (event: EventInput) => {
     const scope = scopes.getStore();
-    const stored = opts.store.events.append(
-      runId,
-      (scope ? { ...event, scope } : event) as EventInput,
-      now(),
-    );
+    const stored = writer!.emit((scope ? { ...event, scope } : event) as EventInput, now());
     const check = dossierEventSchema.safeParse(stored);
     if (!check.success) throw new Error(`invalid ${event.type} event: ${check.error.message}`);
     return stored;
@@ -129,7 +123,10 @@ export function startRun<T extends StrategyOutcome>(opts: StartRunOptions<T>): R
     clock,
     ...(opts.resume ? { used: { ...NOTHING_USED, wallMs: opts.resume.previousWallMs } } : {}),
   });
-  const journal = opts.store.journal(runId);
+  const journal: StepJournal = {
+    get: (key) => writer!.journal.get(key),
+    put: (key, entry) => writer!.journal.put(key, entry),
+  };
   const llm = new GuardedLlmClient(
     {
       ...opts.llm,
@@ -147,11 +144,7 @@ export function startRun<T extends StrategyOutcome>(opts: StartRunOptions<T>): R
     {
       endpoint: opts.modelEndpoint,
       // A model that cannot be used ends the run at once, as failed.
-      onUnreachable: (error) => {
-        if (fatal || controller.signal.aborted) return;
-        fatal = error;
-        controller.abort(error);
-      },
+      onUnreachable: failRun,
     },
   );
   const ctx: RunContext = {
@@ -174,6 +167,43 @@ export function startRun<T extends StrategyOutcome>(opts: StartRunOptions<T>): R
   };
 
   const done = (async (): Promise<RunResult<T>> => {
+    if (!opts.resume) {
+      await opts.store.runs.create({
+        id: runId,
+        query: opts.query,
+        strategy: options.strategy,
+        options,
+        createdAt: now(),
+        owner,
+      });
+    }
+    writer = await openRunWriter(opts.store, runId, { onFailure: failRun });
+    // The heartbeat says the run is alive, and brings a cancellation asked for by any process;
+    // a run another process has taken over stops writing at once.
+    let ending = false;
+    let leaseLost = false;
+    const heartbeat = setInterval(() => {
+      opts.store.runs.heartbeat(runId, owner, now()).then(
+        (answer) => {
+          if (ending) return;
+          if (!answer.held) {
+            leaseLost = true;
+            writer?.halt();
+            failRun(
+              new DossierError("CONFLICT", `run ${runId} was taken over by another process`, {
+                details: { runId },
+              }),
+            );
+          } else if (answer.cancelRequested && !controller.signal.aborted) {
+            controller.abort(answer.cancelRequested);
+          }
+        },
+        () => {
+          // A missed heartbeat only makes the run look idle for a while.
+        },
+      );
+    }, opts.heartbeatMs ?? HEARTBEAT_MS);
+    heartbeat.unref();
     let outcome: T | null = null;
     let error: DossierError | null = null;
     try {
@@ -186,6 +216,7 @@ export function startRun<T extends StrategyOutcome>(opts: StartRunOptions<T>): R
       error = toDossierError(caught);
     } finally {
       opts.signal?.removeEventListener("abort", onOuterAbort);
+      ending = true;
       clearInterval(heartbeat);
     }
     if (fatal) error = fatal;
@@ -229,14 +260,19 @@ export function startRun<T extends StrategyOutcome>(opts: StartRunOptions<T>): R
     } catch {
       // The run is recorded below even if the log cannot take the last event.
     }
-    const record = opts.store.runs.update(runId, {
-      status,
-      updatedAt: now(),
-      finishedAt: now(),
-      stopReason,
-      usage: totals,
-      error: errorShape,
+    await writer.flush().catch(() => {
+      // The record below still says how the run ended.
     });
+    const record = leaseLost
+      ? ((await opts.store.runs.get(runId)) as RunRecord)
+      : await opts.store.runs.update(runId, {
+          status,
+          updatedAt: now(),
+          finishedAt: now(),
+          stopReason,
+          usage: totals,
+          error: errorShape,
+        });
     return { record, outcome: cancelled ? null : outcome, error: cancelled ? null : error };
   })();
 

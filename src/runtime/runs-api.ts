@@ -12,23 +12,34 @@ import type { ResearchHandle, ResumeOptions } from "./research-handle.ts";
 /** Stored and running runs. */
 export interface RunsApi {
   /** Stored runs, newest first. */
-  list(options?: { limit?: number; status?: RunStatus }): RunRecord[];
+  list(options?: { limit?: number; status?: RunStatus }): Promise<RunRecord[]>;
   /** One stored run by id or unique id prefix; NOT_FOUND otherwise. */
-  get(idOrPrefix: string): RunRecord;
+  get(idOrPrefix: string): Promise<RunRecord>;
+  /** The full id of a run under way here or stored, from an id or unique id prefix. */
+  resolveId(idOrPrefix: string): Promise<string>;
   /** A run's stored events. */
-  events(idOrPrefix: string, query?: EventQuery): DossierEvent[];
+  events(idOrPrefix: string, query?: EventQuery): Promise<DossierEvent[]>;
   /** Ids of the runs under way in this process. */
   active(): string[];
   /** The handle of a run under way in this process, if any. */
   handle(runId: string): ResearchHandle | undefined;
-  /** Cancels a run under way; false when no run of that id is under way here. */
+  /**
+   * Cancels a run under way in this process (by id or unique prefix of the runs under way
+   * here); false when no such run is under way here.
+   */
   cancel(idOrPrefix: string, reason?: string): boolean;
   /**
-   * Resumes an interrupted, cancelled or failed run with the same id: its journal replays (no
-   * second request for a completed step) and its event log continues. Throws NOT_FOUND for an
-   * unknown id; `done` rejects with CONFLICT when the run is completed or still running.
+   * Cancels a run wherever it runs: here at once, in another process (a worker) at its next
+   * heartbeat. False when the run is not running.
    */
-  resume(idOrPrefix: string, options?: ResumeOptions): ResearchHandle;
+  requestCancel(idOrPrefix: string, reason?: string): Promise<boolean>;
+  /**
+   * Resumes an interrupted, cancelled or failed run with the same id (a full id: see
+   * `resolveId`): its journal replays (no second request for a completed step) and its event log
+   * continues. `done` rejects with NOT_FOUND for an unknown id, with CONFLICT when the run is
+   * completed or still running.
+   */
+  resume(runId: string, options?: ResumeOptions): ResearchHandle;
 }
 
 /** The runs API over a store and the registry of running handles. */
@@ -36,33 +47,48 @@ export function runsApi(
   store: Store,
   active: ReadonlyMap<string, ResearchHandle>,
   resume: (runId: string, options: ResumeOptions) => ResearchHandle,
+  clock: { now(): number } = Date,
+  /** Settles when stored runs may be read (runs of dead processes are marked first). */
+  ready: Promise<void> = Promise.resolve(),
 ): RunsApi {
-  const resolveId = (idOrPrefix: string) => {
+  const resolveId = async (idOrPrefix: string) => {
     if (active.has(idOrPrefix)) return idOrPrefix;
+    await ready;
     return store.runs.resolveId(idOrPrefix);
   };
-  return {
-    list: (options) => store.runs.list(options),
-    get(idOrPrefix) {
-      const record = store.runs.get(resolveId(idOrPrefix));
+  /** The run under way here that `idOrPrefix` names (exactly or as its only prefix). */
+  const localId = (idOrPrefix: string): string | undefined => {
+    if (active.has(idOrPrefix)) return idOrPrefix;
+    const matches = [...active.keys()].filter((id) => id.startsWith(idOrPrefix));
+    return matches.length === 1 ? matches[0] : undefined;
+  };
+  const api: RunsApi = {
+    list: async (options) => {
+      await ready;
+      return store.runs.list(options);
+    },
+    resolveId,
+    async get(idOrPrefix) {
+      const record = await store.runs.get(await resolveId(idOrPrefix));
       if (!record) throw new DossierError("NOT_FOUND", `no run "${idOrPrefix}"`);
       return record;
     },
-    events: (idOrPrefix, query) => store.events.list(resolveId(idOrPrefix), query),
+    events: async (idOrPrefix, query) => store.events.list(await resolveId(idOrPrefix), query),
     active: () => [...active.keys()],
     handle: (runId) => active.get(runId),
-    resume: (idOrPrefix, options = {}) => resume(resolveId(idOrPrefix), options),
+    resume: (runId, options = {}) => resume(runId, options),
     cancel(idOrPrefix, reason) {
-      let id: string;
-      try {
-        id = resolveId(idOrPrefix);
-      } catch {
-        return false;
-      }
-      const handle = active.get(id);
+      const id = localId(idOrPrefix);
+      const handle = id === undefined ? undefined : active.get(id);
       if (!handle) return false;
       handle.cancel(reason);
       return true;
     },
+    async requestCancel(idOrPrefix, reason = "cancelled by user") {
+      if (api.cancel(idOrPrefix, reason)) return true;
+      const id = await resolveId(idOrPrefix);
+      return store.runs.requestCancel(id, reason, new Date(clock.now()).toISOString());
+    },
   };
+  return api;
 }

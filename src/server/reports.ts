@@ -18,8 +18,13 @@ export const REPORT_CONTENT_TYPES: Record<ReportFormat, string> = {
 };
 
 /** The report files of a run by format (those that exist), from its last report-ready event. */
-export function reportFiles(runs: RunsApi, runId: string): Partial<Record<ReportFormat, string>> {
-  const ready = runs.events(runId, { types: ["report-ready"] }).at(-1) as EventOf<"report-ready"> | undefined;
+export async function reportFiles(
+  runs: RunsApi,
+  runId: string,
+): Promise<Partial<Record<ReportFormat, string>>> {
+  const ready = (await runs.events(runId, { types: ["report-ready"] })).at(-1) as
+    | EventOf<"report-ready">
+    | undefined;
   const files: Partial<Record<ReportFormat, string>> = {};
   if (!ready?.paths) return files;
   ready.formats.forEach((format, i) => {
@@ -31,14 +36,14 @@ export function reportFiles(runs: RunsApi, runId: string): Partial<Record<Report
 }
 
 /** The formats a run's report can be downloaded in. */
-export function reportFormats(runs: RunsApi, runId: string): ReportFormat[] {
-  const files = reportFiles(runs, runId);
+export async function reportFormats(runs: RunsApi, runId: string): Promise<ReportFormat[]> {
+  const files = await reportFiles(runs, runId);
   return files.json ? ["md", "html", "json"] : (Object.keys(files) as ReportFormat[]);
 }
 
 /** The report of `runId` in `format`; NOT_FOUND when the run has none in that format. */
-export function readReport(runs: RunsApi, runId: string, format: ReportFormat): string {
-  const files = reportFiles(runs, runId);
+export async function readReport(runs: RunsApi, runId: string, format: ReportFormat): Promise<string> {
+  const files = await reportFiles(runs, runId);
   const path = files[format];
   if (path) return readFileSync(path, "utf8");
   if (files.json) return renderReport(documentOfBundle(readFileSync(files.json, "utf8")), format);

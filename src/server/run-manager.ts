@@ -36,9 +36,10 @@ export interface RunManager {
   ask(body: AskBody, signal?: AbortSignal): Promise<Omit<AskResult, "research">>;
   /** Resumes an interrupted, cancelled or failed run; resolves with its handle once it is prepared. */
   resume(idOrPrefix: string, options?: { signal?: AbortSignal }): Promise<ResearchHandle>;
-  cancel(idOrPrefix: string): { runId: string; status: string };
-  view(idOrPrefix: string): RunView;
-  list(options?: { limit?: number; status?: RunRecord["status"] }): RunView[];
+  /** Cancels a run here at once, or asks the process that runs it (a worker) to. */
+  cancel(idOrPrefix: string): Promise<{ runId: string; status: string }>;
+  view(idOrPrefix: string): Promise<RunView>;
+  list(options?: { limit?: number; status?: RunRecord["status"] }): Promise<RunView[]>;
   /** The handle of a run under way in this process. */
   handle(runId: string): ResearchHandle | undefined;
   /** Run ids under way that this server started. */
@@ -75,12 +76,12 @@ export function createRunManager(options: RunManagerOptions): RunManager {
     };
     handle.done.then(release, release);
   };
-  const resolveId = (idOrPrefix: string) => {
+  const resolveId = async (idOrPrefix: string) => {
     if (running.has(idOrPrefix)) return idOrPrefix;
     return dossier.store.runs.resolveId(idOrPrefix);
   };
-  const viewOfRecord = (record: RunRecord): RunView => {
-    const formats = record.status === "running" ? [] : reportFormats(dossier.runs, record.id);
+  const viewOfRecord = async (record: RunRecord): Promise<RunView> => {
+    const formats = record.status === "running" ? [] : await reportFormats(dossier.runs, record.id);
     return {
       ...record,
       active: running.has(record.id) || dossier.runs.handle(record.id) !== undefined,
@@ -138,7 +139,7 @@ export function createRunManager(options: RunManagerOptions): RunManager {
       }
     },
     async resume(idOrPrefix, resumeOptions = {}) {
-      const runId = resolveId(idOrPrefix);
+      const runId = await resolveId(idOrPrefix);
       if (running.has(runId) || dossier.runs.handle(runId)) {
         throw new ApiError(409, "CONFLICT", `run ${runId} is running; it can be resumed once it has ended`);
       }
@@ -160,21 +161,17 @@ export function createRunManager(options: RunManagerOptions): RunManager {
       await Promise.race([prepared, handle.done]);
       return handle;
     },
-    cancel(idOrPrefix) {
-      const runId = resolveId(idOrPrefix);
-      if (dossier.runs.cancel(runId, "cancelled over the HTTP API")) return { runId, status: "cancelling" };
-      const record = dossier.runs.get(runId);
-      throw new ApiError(
-        409,
-        "CONFLICT",
-        record.status === "running"
-          ? `run ${runId} is running in another process; cancel it there`
-          : `run ${runId} is not running (it is ${record.status})`,
-      );
+    async cancel(idOrPrefix) {
+      const runId = await resolveId(idOrPrefix);
+      // Here at once; in another process (a worker) at its next heartbeat.
+      if (await dossier.runs.requestCancel(runId, "cancelled over the HTTP API"))
+        return { runId, status: "cancelling" };
+      const record = await dossier.runs.get(runId);
+      throw new ApiError(409, "CONFLICT", `run ${runId} is not running (it is ${record.status})`);
     },
-    view(idOrPrefix) {
-      const runId = resolveId(idOrPrefix);
-      const record = dossier.store.runs.get(runId);
+    async view(idOrPrefix) {
+      const runId = await resolveId(idOrPrefix);
+      const record = await dossier.store.runs.get(runId);
       if (record) return viewOfRecord(record);
       const queued = pending.get(runId);
       if (!queued || !running.has(runId)) throw new DossierError("NOT_FOUND", `no run "${idOrPrefix}"`);
@@ -196,8 +193,8 @@ export function createRunManager(options: RunManagerOptions): RunManager {
         reports: {},
       };
     },
-    list(listOptions) {
-      return dossier.runs.list(listOptions).map(viewOfRecord);
+    async list(listOptions) {
+      return Promise.all((await dossier.runs.list(listOptions)).map(viewOfRecord));
     },
     handle: (runId) => running.get(runId) ?? dossier.runs.handle(runId),
     active: () => [...running.keys()],

@@ -68,26 +68,27 @@ const getReport = createRoute({
 export function runOutputRoutes(services: () => ApiServices): OpenAPIHono {
   const app = createRouter();
 
-  app.openapi(streamEvents, (c) => {
+  app.openapi(streamEvents, async (c) => {
     const { dossier, runs, keepAliveMs } = services();
-    const runId = runs.view(c.req.valid("param").id).id;
+    const runId = (await runs.view(c.req.valid("param").id)).id;
     const handle = () => runs.handle(runId);
     return streamRunEvents(c, {
       log: dossier.store.events,
       runId,
       afterSeq: resumeSeq(c),
       isLocal: () => handle() !== undefined,
-      isLive: () => handle() !== undefined || dossier.store.runs.get(runId)?.status === "running",
+      isLive: async () =>
+        handle() !== undefined || (await dossier.store.runs.get(runId))?.status === "running",
       ...(handle() ? { settled: handle()!.done } : {}),
       ...(keepAliveMs ? { keepAliveMs } : {}),
     });
   });
 
-  app.openapi(getReport, (c) => {
+  app.openapi(getReport, async (c) => {
     const { dossier, runs } = services();
     const { id, format } = c.req.valid("param");
-    const run = runs.view(id);
-    const text = readReport(dossier.runs, run.id, format);
+    const run = await runs.view(id);
+    const text = await readReport(dossier.runs, run.id, format);
     c.header("Content-Type", REPORT_CONTENT_TYPES[format]);
     c.header("Content-Disposition", `inline; filename="${run.id}.${format}"`);
     c.header("X-Content-Type-Options", "nosniff");

@@ -103,23 +103,23 @@ export function runsRoutes(services: () => ApiServices): OpenAPIHono {
     return c.json({ run }, 201);
   });
 
-  app.openapi(listRuns, (c) => {
+  app.openapi(listRuns, async (c) => {
     const { limit, status } = c.req.valid("query");
-    const runs = services().runs.list({
+    const runs = await services().runs.list({
       limit: limit === undefined ? 50 : Number(limit),
       ...(status ? { status } : {}),
     });
     return c.json({ runs }, 200);
   });
 
-  app.openapi(getRun, (c) => c.json({ run: services().runs.view(c.req.valid("param").id) }, 200));
+  app.openapi(getRun, async (c) => c.json({ run: await services().runs.view(c.req.valid("param").id) }, 200));
 
-  app.openapi(cancelRun, (c) => c.json(services().runs.cancel(c.req.valid("param").id), 202));
+  app.openapi(cancelRun, async (c) => c.json(await services().runs.cancel(c.req.valid("param").id), 202));
 
   app.openapi(resumeRun, async (c) => {
     const { runs } = services();
     const handle = await runs.resume(c.req.valid("param").id);
-    return c.json({ run: runs.view(handle.runId) }, 202);
+    return c.json({ run: await runs.view(handle.runId) }, 202);
   });
 
   return app;

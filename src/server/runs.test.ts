@@ -165,7 +165,7 @@ describe("dossier serve — runs", () => {
     const stream = get(`/v1/runs/${run.id}/events`).then((r) => readSse(r));
     await new Promise((r) => setTimeout(r, 50));
     await server.close("server stopped (SIGTERM)");
-    const record = project.dossier.runs.get(run.id);
+    const record = await project.dossier.runs.get(run.id);
     expect(record.status).toBe("cancelled");
     expect(record.stopReason).toContain("server stopped");
     expect(events(await stream).at(-1)).toMatchObject({ type: "run-end", status: "cancelled" });
@@ -221,7 +221,7 @@ describe("dossier serve — resume, search and fetch", () => {
       stopReason: "answered",
     });
     expect(answer).not.toHaveProperty("research");
-    expect(project.dossier.runs.get(answer.runId as string).strategy).toBe("answer");
+    expect((await project.dossier.runs.get(answer.runId as string)).strategy).toBe("answer");
     const bad = await post("/v1/ask", { question: "What is the answer?", steps: 0 });
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ error: { message: expect.stringMatching(/^steps: /) } });

@@ -19,7 +19,7 @@ export interface RunEventStreamOptions {
    * Whether the run may still produce events: true while it runs here (or in another process,
    * whose log is then polled).
    */
-  isLive(): boolean;
+  isLive(): boolean | Promise<boolean>;
   /** Whether this process runs it (its appends wake the stream; otherwise the log is polled). */
   isLocal(): boolean;
   /** Settles when the local run ends (wakes the stream even when no event is appended). */
@@ -60,8 +60,8 @@ export function streamRunEvents(c: Context, options: RunEventStreamOptions): Res
     try {
       for (;;) {
         dirty = false;
-        const live = options.isLive();
-        for (const event of log.list(runId, { afterSeq: last })) {
+        const live = await options.isLive();
+        for (const event of await log.list(runId, { afterSeq: last })) {
           if (stream.aborted) return;
           await stream.writeSSE({ id: String(event.seq), event: event.type, data: JSON.stringify(event) });
           last = event.seq;

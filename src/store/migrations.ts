@@ -55,6 +55,10 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE runs ADD COLUMN heartbeat_at TEXT;
   CREATE INDEX runs_by_status ON runs (status);
   `,
+  `
+  ALTER TABLE runs ADD COLUMN cancel_reason TEXT;
+  ALTER TABLE runs ADD COLUMN cancel_requested_at TEXT;
+  `,
 ];
 
 /** The schema version this code writes. */

@@ -17,7 +17,7 @@ export function createSqliteCache(db: DatabaseSync): Cache {
   const purge = db.prepare("DELETE FROM cache WHERE expires_at IS NOT NULL AND expires_at <= ?");
 
   return {
-    get<T>(namespace: string, key: string, nowMs: number) {
+    async get<T>(namespace: string, key: string, nowMs: number) {
       const row = select.get(namespace, key) as { value_json: string; expires_at: number | null } | undefined;
       if (!row) return undefined;
       if (row.expires_at !== null && row.expires_at <= nowMs) {
@@ -26,14 +26,14 @@ export function createSqliteCache(db: DatabaseSync): Cache {
       }
       return JSON.parse(row.value_json) as T;
     },
-    set(namespace, key, value, options) {
+    async set(namespace, key, value, options) {
       const expires = options.ttlMs === undefined ? null : options.nowMs + options.ttlMs;
       upsert.run(namespace, key, JSON.stringify(value), options.nowMs, expires);
     },
-    delete(namespace, key) {
+    async delete(namespace, key) {
       remove.run(namespace, key);
     },
-    purgeExpired(nowMs) {
+    async purgeExpired(nowMs) {
       return Number(purge.run(nowMs).changes);
     },
   };

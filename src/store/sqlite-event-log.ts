@@ -1,6 +1,7 @@
 /**
- * The append-only EventLog on SQLite. `seq` is assigned inside the INSERT statement, so it is
- * monotonic per run even with several writers.
+ * The append-only EventLog on SQLite. `seq` is assigned inside the INSERT statement (SQLite runs
+ * one writer at a time), so it is contiguous per run even with several writers and processes;
+ * each append runs to completion before the call returns, so appends keep their call order.
  */
 
 import type { DatabaseSync } from "node:sqlite";
@@ -27,7 +28,7 @@ export function createSqliteEventLog(db: DatabaseSync): EventLog {
   const listeners = new Map<string, Set<(event: DossierEvent) => void>>();
 
   return {
-    append(runId: string, event: EventInput, ts: string) {
+    async append(runId: string, event: EventInput, ts: string) {
       let seq: number;
       try {
         const row = insert.get(runId, ts, event.type, JSON.stringify(event), runId) as { seq: number };
@@ -51,7 +52,7 @@ export function createSqliteEventLog(db: DatabaseSync): EventLog {
       }
       return stored;
     },
-    list(runId: string, query: EventQuery = {}) {
+    async list(runId: string, query: EventQuery = {}) {
       const where = ["run_id = ?", "seq > ?"];
       const params: (string | number)[] = [runId, query.afterSeq ?? 0];
       if (query.types?.length) {
@@ -71,7 +72,7 @@ export function createSqliteEventLog(db: DatabaseSync): EventLog {
         }),
       ) as unknown as DossierEvent[];
     },
-    lastSeq(runId: string) {
+    async lastSeq(runId: string) {
       return (last.get(runId) as { seq: number }).seq;
     },
     subscribe(runId, listener) {

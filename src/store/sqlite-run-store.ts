@@ -4,44 +4,15 @@
 
 import type { DatabaseSync } from "node:sqlite";
 import { DossierError } from "../core/errors.ts";
-import { type RunRecord, runRecordSchema } from "../core/run.ts";
+import type { RunRecord } from "../core/run.ts";
+import { ownerText } from "./run-owner.ts";
+import { pickRunId, prefixPatterns, type RunRow, runFromRow } from "./run-row.ts";
 import type { NewRun, RunStore, RunUpdate } from "./types.ts";
 
-interface RunRow {
-  id: string;
-  query: string;
-  strategy: string;
-  options_json: string;
-  status: string;
-  created_at: string;
-  updated_at: string;
-  finished_at: string | null;
-  stop_reason: string | null;
-  usage_json: string | null;
-  error_json: string | null;
-  owner_json: string | null;
-  heartbeat_at: string | null;
-}
+/** Statuses a run can be claimed from (see {@link RunStore.claim}). */
+const CLAIMABLE = "('interrupted', 'cancelled', 'failed')";
 
-function fromRow(row: RunRow): RunRecord {
-  return runRecordSchema.parse({
-    id: row.id,
-    query: row.query,
-    strategy: row.strategy,
-    options: JSON.parse(row.options_json),
-    status: row.status,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    finishedAt: row.finished_at,
-    stopReason: row.stop_reason,
-    usage: row.usage_json ? JSON.parse(row.usage_json) : null,
-    error: row.error_json ? JSON.parse(row.error_json) : null,
-    owner: row.owner_json ? JSON.parse(row.owner_json) : null,
-    heartbeatAt: row.heartbeat_at,
-  });
-}
-
-/** Creates the SQLite RunStore. */
+/** Creates the SQLite RunStore (each call runs synchronously; the promises are already settled). */
 export function createSqliteRunStore(db: DatabaseSync): RunStore {
   const insert = db.prepare(
     "INSERT INTO runs (id, query, strategy, options_json, status, created_at, updated_at, owner_json, heartbeat_at) VALUES (?, ?, ?, ?, 'running', ?, ?, ?, ?)",
@@ -50,11 +21,11 @@ export function createSqliteRunStore(db: DatabaseSync): RunStore {
 
   const get = (id: string): RunRecord | undefined => {
     const row = byId.get(id) as RunRow | undefined;
-    return row ? fromRow(row) : undefined;
+    return row ? runFromRow(row) : undefined;
   };
 
   return {
-    create(run: NewRun) {
+    async create(run: NewRun) {
       try {
         insert.run(
           run.id,
@@ -63,7 +34,7 @@ export function createSqliteRunStore(db: DatabaseSync): RunStore {
           JSON.stringify(run.options),
           run.createdAt,
           run.createdAt,
-          run.owner ? JSON.stringify(run.owner) : null,
+          run.owner ? ownerText(run.owner) : null,
           run.owner ? run.createdAt : null,
         );
       } catch (cause) {
@@ -73,8 +44,8 @@ export function createSqliteRunStore(db: DatabaseSync): RunStore {
       }
       return get(run.id)!;
     },
-    get,
-    update(id: string, update: RunUpdate) {
+    get: async (id) => get(id),
+    async update(id: string, update: RunUpdate) {
       const sets: string[] = ["updated_at = ?"];
       const values: (string | null)[] = [update.updatedAt];
       const put = (column: string, value: string | null) => {
@@ -94,41 +65,54 @@ export function createSqliteRunStore(db: DatabaseSync): RunStore {
         throw new DossierError("NOT_FOUND", `no run ${id}`, { details: { runId: id } });
       return get(id)!;
     },
-    claim(id, owner, now) {
+    async claim(id, owner, now, options = {}) {
+      const stale = options.staleBefore ?? null;
       const result = db
         .prepare(
-          "UPDATE runs SET status = 'running', owner_json = ?, heartbeat_at = ?, updated_at = ?, finished_at = NULL, stop_reason = NULL, error_json = NULL WHERE id = ? AND status IN ('interrupted', 'cancelled', 'failed')",
+          `UPDATE runs SET status = 'running', owner_json = ?, heartbeat_at = ?, updated_at = ?, finished_at = NULL,
+             stop_reason = NULL, error_json = NULL, cancel_reason = NULL, cancel_requested_at = NULL
+           WHERE id = ? AND (status IN ${CLAIMABLE}
+             OR (? IS NOT NULL AND status = 'running' AND (heartbeat_at IS NULL OR heartbeat_at < ?)))`,
         )
-        .run(JSON.stringify(owner), now, now, id);
+        .run(ownerText(owner), now, now, id, stale, stale);
       return result.changes === 1 ? get(id)! : null;
     },
-    list(options = {}) {
+    async heartbeat(id, owner, now) {
+      const row = db
+        .prepare(
+          "UPDATE runs SET heartbeat_at = ?, updated_at = ? WHERE id = ? AND status = 'running' AND owner_json = ? RETURNING cancel_reason",
+        )
+        .get(now, now, id, ownerText(owner)) as { cancel_reason: string | null } | undefined;
+      return { held: row !== undefined, cancelRequested: row?.cancel_reason ?? null };
+    },
+    async requestCancel(id, reason, now) {
+      const result = db
+        .prepare(
+          "UPDATE runs SET cancel_reason = ?, cancel_requested_at = ? WHERE id = ? AND status = 'running'",
+        )
+        .run(reason, now, id);
+      return result.changes === 1;
+    },
+    async list(options = {}) {
       const limit = options.limit ?? 50;
       const rows = options.status
         ? db
             .prepare("SELECT * FROM runs WHERE status = ? ORDER BY created_at DESC, id DESC LIMIT ?")
             .all(options.status, limit)
         : db.prepare("SELECT * FROM runs ORDER BY created_at DESC, id DESC LIMIT ?").all(limit);
-      return (rows as unknown as RunRow[]).map(fromRow);
+      return (rows as unknown as RunRow[]).map(runFromRow);
     },
-    resolveId(prefix: string) {
+    async resolveId(prefix: string) {
       // A prefix of the id, or of its random suffix (the part after the date: `…-s3skuk`).
-      const escaped = prefix.replace(/[\\%_]/g, "\\$&");
+      const [idPrefix, suffixPrefix] = prefixPatterns(prefix);
       const rows = db
         .prepare(
           "SELECT id FROM runs WHERE id = ? OR id LIKE ? ESCAPE '\\' OR id LIKE ? ESCAPE '\\' ORDER BY id = ? DESC, id LIMIT 4",
         )
-        .all(prefix, `${escaped}%`, `%-${escaped}%`, prefix) as { id: string }[];
-      const exact = rows.find((r) => r.id === prefix);
-      if (exact) return exact.id;
-      if (rows.length === 1) return rows[0]!.id;
-      if (rows.length === 0)
-        throw new DossierError("NOT_FOUND", `no run matches "${prefix}"`, { details: { prefix } });
-      const matches = rows.slice(0, 3).map((r) => r.id);
-      throw new DossierError(
-        "INPUT_INVALID",
-        `"${prefix}" matches several runs (${matches.join(", ")}${rows.length > 3 ? ", …" : ""}); give more of the id`,
-        { details: { prefix, matches } },
+        .all(prefix, idPrefix, suffixPrefix, prefix) as { id: string }[];
+      return pickRunId(
+        prefix,
+        rows.map((r) => r.id),
       );
     },
   };

@@ -29,13 +29,16 @@ export function openSqliteStore(
   const db = openDatabase({ path: location });
   const now = options.now ?? (() => new Date().toISOString());
   return {
+    kind: "sqlite",
     db,
     location,
     runs: createSqliteRunStore(db),
     events: createSqliteEventLog(db),
     cache: createSqliteCache(db),
     journal: (runId) => createSqliteJournal(db, runId, now),
-    close: () => {
+    ready: async () => {},
+    // Closes at once (the returned promise is already settled).
+    close: async () => {
       if (db.isOpen) db.close();
     },
   };

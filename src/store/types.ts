@@ -1,10 +1,11 @@
 /**
- * The store interfaces. The embedded SQLite implementation is the default; any other backend
- * implements the same interfaces and passes the same shared test suite.
+ * The store port: runs, their event logs, step journals and the cache. Every operation is
+ * asynchronous, so a backend may live in this process (SQLite, the embedded default) or behind
+ * a network (PostgreSQL). Every backend passes the same contract suite (`test/store/contract.ts`).
  */
 
 import type { DossierEvent, EventInput } from "../core/events.ts";
-import type { StepJournal } from "../core/journal.ts";
+import type { JournalEntry } from "../core/journal.ts";
 import type { RunOwner, RunRecord, RunStatus } from "../core/run.ts";
 import type { UsageTotals } from "../core/usage.ts";
 
@@ -30,21 +31,51 @@ export interface RunUpdate {
   heartbeatAt?: string | null;
 }
 
+/** Options of {@link RunStore.claim}. */
+export interface ClaimOptions {
+  /**
+   * Also take a `running` run whose heartbeat is older than this (ISO): its owner is presumed
+   * gone (a worker killed mid-run). Without it only ended runs can be claimed.
+   */
+  staleBefore?: string;
+}
+
+/** What {@link RunStore.heartbeat} tells the owner of a run. */
+export interface HeartbeatAnswer {
+  /** False when the run is no longer `running` under this owner (ended, or taken over). */
+  held: boolean;
+  /** The reason of a cancellation requested from anywhere, or null. */
+  cancelRequested: string | null;
+}
+
 /** Runs and their outcomes. */
 export interface RunStore {
-  create(run: NewRun): RunRecord;
-  get(id: string): RunRecord | undefined;
-  update(id: string, update: RunUpdate): RunRecord;
-  /** Newest first. */
-  list(options?: { limit?: number; status?: RunStatus }): RunRecord[];
+  /** Creates a `running` run; STORE_ERROR when the id exists. */
+  create(run: NewRun): Promise<RunRecord>;
+  get(id: string): Promise<RunRecord | undefined>;
+  /** Changes a run; NOT_FOUND when there is none. */
+  update(id: string, update: RunUpdate): Promise<RunRecord>;
+  /** Newest first (ties by id, descending); at most 50 by default. */
+  list(options?: { limit?: number; status?: RunStatus }): Promise<RunRecord[]>;
   /**
-   * Takes a run up again for `owner` (the lease): only a run that is `interrupted`, `cancelled`
-   * or `failed` becomes `running` again, atomically; returns null when the run is in another
-   * state (still running elsewhere, completed) or does not exist.
+   * Takes a run up for `owner` (the lease), atomically: a run that is `interrupted`, `cancelled`
+   * or `failed` — or, with `staleBefore`, `running` with an older heartbeat — becomes `running`
+   * under `owner` with its cancellation request cleared. Null when the run is in another state
+   * (running and alive, completed), does not exist, or another claimer won.
    */
-  claim(id: string, owner: RunOwner, now: string): RunRecord | null;
+  claim(id: string, owner: RunOwner, now: string, options?: ClaimOptions): Promise<RunRecord | null>;
+  /**
+   * The owner's heartbeat: records `now` when the run is still `running` under `owner` and says
+   * whether it is still held and whether a cancellation was requested.
+   */
+  heartbeat(id: string, owner: RunOwner, now: string): Promise<HeartbeatAnswer>;
+  /**
+   * Asks the owner of a `running` run to cancel it (the owner sees it in its next heartbeat);
+   * false when the run is not running.
+   */
+  requestCancel(id: string, reason: string, now: string): Promise<boolean>;
   /** Resolves a unique id prefix to a run id (as `git` does for commits). */
-  resolveId(prefix: string): string;
+  resolveId(prefix: string): Promise<string>;
 }
 
 /** Options of {@link EventLog.list}. */
@@ -57,32 +88,59 @@ export interface EventQuery {
 
 /** The append-only event log. */
 export interface EventLog {
-  /** Appends an event, stamping the next `seq` of its run. */
-  append(runId: string, event: EventInput, ts: string): DossierEvent;
-  list(runId: string, query?: EventQuery): DossierEvent[];
+  /**
+   * Appends an event, stamping the next `seq` of its run: contiguous from 1 whatever the number
+   * of writers and processes; appends one caller issues without waiting are stored in the order
+   * issued. STORE_ERROR for a run that does not exist.
+   */
+  append(runId: string, event: EventInput, ts: string): Promise<DossierEvent>;
+  /** Events in `seq` order. */
+  list(runId: string, query?: EventQuery): Promise<DossierEvent[]>;
   /** The highest `seq` of a run (0 when it has none). */
-  lastSeq(runId: string): number;
-  /** Calls `listener` for each event appended to `runId` from now on; returns an unsubscribe. */
+  lastSeq(runId: string): Promise<number>;
+  /**
+   * Calls `listener` for each event this store appends to `runId` from now on; returns an
+   * unsubscribe. Appends made elsewhere are read with `list` and a cursor (`afterSeq`).
+   */
   subscribe(runId: string, listener: (event: DossierEvent) => void): () => void;
+}
+
+/** The step journal of one run, as stored. */
+export interface StoredJournal {
+  get(key: string): Promise<JournalEntry | undefined>;
+  /** Stores an entry under `key` (a later put under the same key replaces it). */
+  put(key: string, entry: JournalEntry): Promise<void>;
+  /** Every entry of the run (what a resumed run replays). */
+  entries(): Promise<Map<string, JournalEntry>>;
 }
 
 /** A key/value cache with expiry. */
 export interface Cache {
-  get<T = unknown>(namespace: string, key: string, nowMs: number): T | undefined;
-  set(namespace: string, key: string, value: unknown, options: { nowMs: number; ttlMs?: number }): void;
-  delete(namespace: string, key: string): void;
+  get<T = unknown>(namespace: string, key: string, nowMs: number): Promise<T | undefined>;
+  set(
+    namespace: string,
+    key: string,
+    value: unknown,
+    options: { nowMs: number; ttlMs?: number },
+  ): Promise<void>;
+  delete(namespace: string, key: string): Promise<void>;
   /** Removes expired entries; returns how many. */
-  purgeExpired(nowMs: number): number;
+  purgeExpired(nowMs: number): Promise<number>;
 }
 
 /** Everything a run needs to persist. */
 export interface Store {
+  /** The backend's name (`sqlite`, `postgres`). */
+  kind: string;
   runs: RunStore;
   events: EventLog;
   cache: Cache;
   /** The step journal of one run. */
-  journal(runId: string): StepJournal;
-  /** Where the store lives (a path, or `:memory:`). */
+  journal(runId: string): StoredJournal;
+  /** Where the store lives (a path, `:memory:`, or a database URL without its password). */
   location: string;
-  close(): void;
+  /** Resolves once the store can be used (connected, migrated); STORE_ERROR when it cannot. */
+  ready(): Promise<void>;
+  /** Closes the store (idempotent). */
+  close(): Promise<void>;
 }

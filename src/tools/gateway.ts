@@ -165,7 +165,7 @@ export class ToolGateway {
 
     const useCache = (call.cache ?? true) && state.policy.cacheTtlMs > 0 && cache !== undefined;
     if (useCache) {
-      const hit = cache.get<{ value: T }>("tool", key, this.#clock.now());
+      const hit = await cache.get<{ value: T }>("tool", key, this.#clock.now());
       if (hit) {
         journal?.put(stepKey, { kind: "tool", value: hit.value });
         return succeed(hit.value, true);
@@ -225,7 +225,7 @@ export class ToolGateway {
       state.breaker.onSuccess();
       recover(state);
       if (useCache)
-        cache.set("tool", key, { value }, { nowMs: this.#clock.now(), ttlMs: state.policy.cacheTtlMs });
+        await cache.set("tool", key, { value }, { nowMs: this.#clock.now(), ttlMs: state.policy.cacheTtlMs });
       journal?.put(stepKey, { kind: "tool", value });
       done({ ok: true, value });
       return succeed(value as T, false);

@@ -96,10 +96,10 @@ async function runWorld(
     const prepared = await prepareResearch(request, base);
     const handle = startResearch(prepared, base);
     const result = await handle.done;
-    const events = store.events.list(handle.runId);
+    const events = await store.events.list(handle.runId);
     return { ...result, runId: handle.runId, events, prepared };
   } finally {
-    store.close();
+    await store.close();
   }
 }
 

@@ -32,8 +32,8 @@ describe.skipIf(missing !== null)("web UI resuming an interrupted run", { timeou
       maxWaitMs: 30_000,
     });
     const store = openSqliteStore({ home: world.home });
-    const [run] = store.runs.list();
-    store.close();
+    const [run] = await store.runs.list();
+    await store.close();
     expect(run).toMatchObject({ status: "running" });
     runId = run!.id;
     // Opening the store marks the run whose process is gone as interrupted.
@@ -61,7 +61,7 @@ describe.skipIf(missing !== null)("web UI resuming an interrupted run", { timeou
     await page.getByRole("link", { name: "Runs" }).click();
     const row = page.locator(`tr[data-run="${runId}"]`);
     await row.locator(".badge", { hasText: "interrupted" }).waitFor();
-    const before = dossier.runs.events(runId).length;
+    const before = (await dossier.runs.events(runId)).length;
 
     await row.getByRole("button", { name: /Resume/ }).click();
     await page.waitForURL(new RegExp(`/runs/${runId}$`));
@@ -76,10 +76,10 @@ describe.skipIf(missing !== null)("web UI resuming an interrupted run", { timeou
     expect(ids.length).toBeGreaterThan(0);
     expect(new Set(ids).size).toBe(ids.length);
     // The same run went on: its log continues after the first attempt's events.
-    const events = dossier.runs.events(runId);
+    const events = await dossier.runs.events(runId);
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
     expect(events[before]).toMatchObject({ type: "run-resume", previousStatus: "interrupted" });
-    expect(dossier.runs.get(runId)).toMatchObject({ status: "completed" });
+    expect(await dossier.runs.get(runId)).toMatchObject({ status: "completed" });
     await page.close();
     expect(errors).toEqual([]);
   });

@@ -156,21 +156,21 @@ describe.skipIf(missing !== null)("web UI in chromium", { timeout: 120_000 }, ()
     await page.getByRole("alert").getByText("Phases: expected at least 0").waitFor();
     const runId = await startFromForm(page, "Hold this run until it is cancelled", "hold", { Phases: "4" });
     await page.getByTestId("phase").getByText("step 4").waitFor();
-    expect(project.dossier.runs.get(runId).options).toMatchObject({ strategyOptions: { phases: 4 } });
+    expect((await project.dossier.runs.get(runId)).options).toMatchObject({ strategyOptions: { phases: 4 } });
     await page.reload();
     await page.getByTestId("phase").getByText("step 4").waitFor();
     const seqs = async () =>
       page
         .locator("[data-testid=timeline] li")
         .evaluateAll((els) => els.map((e) => Number(e.getAttribute("data-seq"))));
-    const logged = project.dossier.runs.events(runId).map((e) => e.seq);
+    const logged = (await project.dossier.runs.events(runId)).map((e) => e.seq);
     expect(await seqs()).toEqual(logged);
 
     await page.getByRole("button", { name: "Cancel" }).click();
     await page.getByTestId("run-status").getByText("cancelled").waitFor();
     const after = await seqs();
     expect(new Set(after).size).toBe(after.length);
-    expect(after).toEqual(project.dossier.runs.events(runId).map((e) => e.seq));
+    expect(after).toEqual((await project.dossier.runs.events(runId)).map((e) => e.seq));
 
     // The runs list shows it with Resume; resuming takes it up again.
     await page.getByRole("link", { name: "Runs" }).click();

@@ -27,7 +27,7 @@ export async function resumeRun(
   process.on("SIGINT", onSigint);
   process.on("SIGTERM", onSigterm);
   try {
-    const handle = dossier.runs.resume(id, {
+    const handle = dossier.runs.resume(await dossier.runs.resolveId(id), {
       signal: interrupt.signal,
       onPrepared: () => {
         if (!flags.json) io.err(`dossier: resuming run ${handle.runId}\n`);

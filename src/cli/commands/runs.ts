@@ -48,7 +48,7 @@ export function registerRunsCommand(program: Command, io: CliIo): void {
       "only runs with this status (running, completed, failed, cancelled, interrupted)",
     )
     .option("--json", "print JSON")
-    .action((opts: { limit: string; status?: string; json?: boolean }, cmd: Command) => {
+    .action(async (opts: { limit: string; status?: string; json?: boolean }, cmd: Command) => {
       const limit = Number(opts.limit);
       if (!Number.isInteger(limit) || limit < 1)
         throw new DossierError("INPUT_INVALID", `--limit must be a positive integer, got "${opts.limit}"`);
@@ -61,12 +61,13 @@ export function registerRunsCommand(program: Command, io: CliIo): void {
       }
       const services = openCliServices(io, cmd.optsWithGlobals<GlobalFlags>());
       try {
-        const list = services.store.runs.list({ limit, ...(status ? { status } : {}) });
+        // Through the runs API: runs whose process is gone are marked interrupted first.
+        const list = await services.dossier.runs.list({ limit, ...(status ? { status } : {}) });
         if (opts.json) io.out(`${terminalJson(list)}\n`);
         else if (list.length === 0) io.out("no runs yet\n");
         else io.out(`${list.map(formatRunLine).join("\n")}\n`);
       } finally {
-        services.close();
+        await services.close();
       }
     });
 
@@ -74,11 +75,12 @@ export function registerRunsCommand(program: Command, io: CliIo): void {
     .command("show <id>")
     .description("show one run (an id prefix is enough)")
     .option("--json", "print JSON")
-    .action((id: string, opts: { json?: boolean }, cmd: Command) => {
+    .action(async (id: string, opts: { json?: boolean }, cmd: Command) => {
       const services = openCliServices(io, cmd.optsWithGlobals<GlobalFlags>());
       try {
-        const run = services.store.runs.get(services.store.runs.resolveId(id))!;
-        const events = services.store.events.list(run.id, { types: ["report-ready"] });
+        const run = await services.dossier.runs.get(id);
+        const events = await services.store.events.list(run.id, { types: ["report-ready"] });
+        const lastSeq = await services.store.events.lastSeq(run.id);
         const report = events.at(-1);
         if (opts.json) {
           io.out(
@@ -94,14 +96,14 @@ export function registerRunsCommand(program: Command, io: CliIo): void {
           `started   ${run.createdAt}`,
           `finished  ${run.finishedAt ?? "—"}`,
           `usage     ${usageLine(run)}`,
-          `events    ${services.store.events.lastSeq(run.id)}`,
+          `events    ${lastSeq}`,
         ];
         if (run.error) lines.push(`error     [${run.error.code}] ${run.error.message}`);
         if (report?.type === "report-ready" && report.paths?.length)
           lines.push(`report    ${report.paths.join(", ")}`);
         io.out(`${lines.map(terminalLine).join("\n")}\n`);
       } finally {
-        services.close();
+        await services.close();
       }
     });
 
@@ -111,11 +113,11 @@ export function registerRunsCommand(program: Command, io: CliIo): void {
     .option("--type <types>", "only these event types (comma list)")
     .option("--after <seq>", "only events after this sequence number", "0")
     .option("--json", "print one JSON event per line")
-    .action((id: string, opts: { type?: string; after: string; json?: boolean }, cmd: Command) => {
+    .action(async (id: string, opts: { type?: string; after: string; json?: boolean }, cmd: Command) => {
       const services = openCliServices(io, cmd.optsWithGlobals<GlobalFlags>());
       try {
-        const runId = services.store.runs.resolveId(id);
-        const events = services.store.events.list(runId, {
+        const runId = await services.dossier.runs.resolveId(id);
+        const events = await services.store.events.list(runId, {
           afterSeq: Number(opts.after) || 0,
           ...(opts.type ? { types: opts.type.split(",").map((t) => t.trim()) } : {}),
         });
@@ -124,7 +126,7 @@ export function registerRunsCommand(program: Command, io: CliIo): void {
             (events.length ? "\n" : ""),
         );
       } finally {
-        services.close();
+        await services.close();
       }
     });
 

@@ -19,11 +19,11 @@ export function registerProcessEval(evalCommand: Command, io: CliIo): void {
     )
     .option("--json", "print the metrics as one JSON line")
     .option("--out <file>", "write the metrics and one line per tool as JSON Lines")
-    .action((runId: string, flags: { json?: boolean; out?: string }, cmd: Command) => {
+    .action(async (runId: string, flags: { json?: boolean; out?: string }, cmd: Command) => {
       const services = openCliServices(io, cmd.optsWithGlobals<GlobalFlags>());
       try {
-        const id = services.store.runs.resolveId(runId);
-        const metrics = computeProcessMetrics(services.store.events.list(id));
+        const id = await services.store.runs.resolveId(runId);
+        const metrics = computeProcessMetrics(await services.store.events.list(id));
         writeDetails(io, flags.out, [
           { kind: "metrics", ...metrics },
           ...metrics.tools.perTool.map((t) => ({ kind: "tool", runId: id, ...t })),
@@ -34,7 +34,7 @@ export function registerProcessEval(evalCommand: Command, io: CliIo): void {
         }
         io.out(`Process metrics of run ${id}\n\n${formatProcessMetrics(metrics)}`);
       } finally {
-        services.close();
+        await services.close();
       }
     });
 }

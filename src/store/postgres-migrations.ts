@@ -1,0 +1,60 @@
+/**
+ * Schema migrations of the PostgreSQL store. The version is the row count of
+ * `dossier_migrations`; migration N brings the schema from version N-1 to N. Never edit a
+ * released migration: append a new one. Times are ISO text and JSON is stored as text, as in
+ * the SQLite store, so both backends read back exactly what was written.
+ */
+
+/** Migrations in order; index 0 is version 1. */
+export const POSTGRES_MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE runs (
+    id TEXT PRIMARY KEY,
+    query TEXT NOT NULL,
+    strategy TEXT NOT NULL,
+    options_json TEXT NOT NULL,
+    status TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    finished_at TEXT,
+    stop_reason TEXT,
+    usage_json TEXT,
+    error_json TEXT,
+    owner_json TEXT,
+    heartbeat_at TEXT,
+    cancel_reason TEXT,
+    cancel_requested_at TEXT,
+    last_seq INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE INDEX runs_by_created ON runs (created_at);
+  CREATE INDEX runs_by_status ON runs (status);
+
+  CREATE TABLE events (
+    run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    ts TEXT NOT NULL,
+    type TEXT NOT NULL,
+    data_json TEXT NOT NULL,
+    PRIMARY KEY (run_id, seq)
+  );
+
+  CREATE TABLE steps (
+    run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    key TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    value_json TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (run_id, key)
+  );
+
+  CREATE TABLE cache (
+    namespace TEXT NOT NULL,
+    key TEXT NOT NULL,
+    value_json TEXT NOT NULL,
+    created_at BIGINT NOT NULL,
+    expires_at BIGINT,
+    PRIMARY KEY (namespace, key)
+  );
+  CREATE INDEX cache_by_expiry ON cache (expires_at);
+  `,
+];

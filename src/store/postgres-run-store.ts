@@ -1,0 +1,125 @@
+/**
+ * RunStore on PostgreSQL. Claims, heartbeats and cancellation requests are single conditional
+ * UPDATEs, so two processes racing for one run cannot both win.
+ */
+
+import { DossierError } from "../core/errors.ts";
+import type { RunRecord } from "../core/run.ts";
+import type { PostgresDatabase } from "./postgres-database.ts";
+import { ownerText } from "./run-owner.ts";
+import { pickRunId, prefixPatterns, type RunRow, runFromRow } from "./run-row.ts";
+import type { RunStore } from "./types.ts";
+
+const COLUMNS =
+  "id, query, strategy, options_json, status, created_at, updated_at, finished_at, stop_reason, usage_json, error_json, owner_json, heartbeat_at";
+
+/** Creates the PostgreSQL RunStore. */
+export function createPostgresRunStore(db: PostgresDatabase): RunStore {
+  const get = async (id: string): Promise<RunRecord | undefined> => {
+    const { rows } = await db.query<RunRow>(`SELECT ${COLUMNS} FROM runs WHERE id = $1`, [id]);
+    return rows[0] ? runFromRow(rows[0]) : undefined;
+  };
+
+  return {
+    async create(run) {
+      try {
+        const { rows } = await db.query<RunRow>(
+          `INSERT INTO runs (id, query, strategy, options_json, status, created_at, updated_at, owner_json, heartbeat_at)
+           VALUES ($1, $2, $3, $4, 'running', $5, $5, $6, $7) RETURNING ${COLUMNS}`,
+          [
+            run.id,
+            run.query,
+            run.strategy,
+            JSON.stringify(run.options),
+            run.createdAt,
+            run.owner ? ownerText(run.owner) : null,
+            run.owner ? run.createdAt : null,
+          ],
+        );
+        return runFromRow(rows[0]!);
+      } catch (cause) {
+        throw new DossierError("STORE_ERROR", `cannot create run ${run.id}: ${(cause as Error).message}`, {
+          cause,
+        });
+      }
+    },
+    get,
+    async update(id, update) {
+      const sets: string[] = [];
+      const values: (string | null)[] = [];
+      const put = (column: string, value: string | null) => {
+        values.push(value);
+        sets.push(`${column} = $${values.length}`);
+      };
+      put("updated_at", update.updatedAt);
+      if (update.status !== undefined) put("status", update.status);
+      if (update.finishedAt !== undefined) put("finished_at", update.finishedAt);
+      if (update.stopReason !== undefined) put("stop_reason", update.stopReason);
+      if (update.usage !== undefined)
+        put("usage_json", update.usage === null ? null : JSON.stringify(update.usage));
+      if (update.error !== undefined)
+        put("error_json", update.error === null ? null : JSON.stringify(update.error));
+      if (update.heartbeatAt !== undefined) put("heartbeat_at", update.heartbeatAt);
+      values.push(id);
+      const { rows } = await db.query<RunRow>(
+        `UPDATE runs SET ${sets.join(", ")} WHERE id = $${values.length} RETURNING ${COLUMNS}`,
+        values,
+      );
+      if (!rows[0]) throw new DossierError("NOT_FOUND", `no run ${id}`, { details: { runId: id } });
+      return runFromRow(rows[0]);
+    },
+    async claim(id, owner, now, options = {}) {
+      const { rows } = await db.query<RunRow>(
+        `UPDATE runs SET status = 'running', owner_json = $1, heartbeat_at = $2, updated_at = $2,
+           finished_at = NULL, stop_reason = NULL, error_json = NULL, cancel_reason = NULL, cancel_requested_at = NULL
+         WHERE id = $3 AND (status IN ('interrupted', 'cancelled', 'failed')
+           OR ($4::text IS NOT NULL AND status = 'running' AND (heartbeat_at IS NULL OR heartbeat_at < $4::text)))
+         RETURNING ${COLUMNS}`,
+        [ownerText(owner), now, id, options.staleBefore ?? null],
+      );
+      return rows[0] ? runFromRow(rows[0]) : null;
+    },
+    async heartbeat(id, owner, now) {
+      const { rows } = await db.query<{ cancel_reason: string | null }>(
+        `UPDATE runs SET heartbeat_at = $1, updated_at = $1
+         WHERE id = $2 AND status = 'running' AND owner_json = $3 RETURNING cancel_reason`,
+        [now, id, ownerText(owner)],
+      );
+      return { held: rows.length === 1, cancelRequested: rows[0]?.cancel_reason ?? null };
+    },
+    async requestCancel(id, reason, now) {
+      const { rowCount } = await db.query(
+        "UPDATE runs SET cancel_reason = $1, cancel_requested_at = $2 WHERE id = $3 AND status = 'running'",
+        [reason, now, id],
+      );
+      return rowCount === 1;
+    },
+    async list(options = {}) {
+      const limit = options.limit ?? 50;
+      const { rows } = options.status
+        ? await db.query<RunRow>(
+            `SELECT ${COLUMNS} FROM runs WHERE status = $1 ORDER BY created_at COLLATE "C" DESC, id COLLATE "C" DESC LIMIT $2`,
+            [options.status, limit],
+          )
+        : await db.query<RunRow>(
+            `SELECT ${COLUMNS} FROM runs ORDER BY created_at COLLATE "C" DESC, id COLLATE "C" DESC LIMIT $1`,
+            [limit],
+          );
+      return rows.map(runFromRow);
+    },
+    async resolveId(prefix) {
+      // A prefix of the id, or of its random suffix (the part after the date: `…-s3skuk`);
+      // case-insensitive, as in the SQLite store.
+      const [idPrefix, suffixPrefix] = prefixPatterns(prefix);
+      const { rows } = await db.query<{ id: string }>(
+        `SELECT id FROM runs WHERE id = $1 OR id ILIKE $2 ESCAPE '\\' OR id ILIKE $3 ESCAPE '\\'
+         ORDER BY id = $1 DESC, id COLLATE "C" LIMIT 4`,
+        [prefix, idPrefix, suffixPrefix],
+      );
+      return pickRunId(
+        prefix,
+        rows.map((r) => r.id),
+      );
+    },
+  };
+}

@@ -1,0 +1,47 @@
+/**
+ * A separate process working on a store, for the contract suite's multi-process tests. Its one
+ * argument is JSON: `{ store: { home, databaseUrl? }, action, runId, startAt, … }`. It waits
+ * until `startAt` (epoch ms) so that all children start together, does its action and prints
+ * one JSON line with the outcome.
+ */
+
+import { openStore } from "../../src/store/open-store.ts";
+
+interface ChildOrder {
+  store: { home: string; databaseUrl?: string };
+  action: "append" | "claim" | "cancel";
+  runId: string;
+  startAt: number;
+  /** append: how many events, tagged `tag`, with a pause of `pauseMs` after each. */
+  count?: number;
+  pauseMs?: number;
+  tag?: string;
+}
+
+const order = JSON.parse(process.argv[2]!) as ChildOrder;
+const store = openStore(order.store);
+await store.ready();
+await new Promise((resolve) => setTimeout(resolve, Math.max(0, order.startAt - Date.now())));
+const ts = () => new Date().toISOString();
+let outcome: unknown;
+if (order.action === "append") {
+  const seqs: number[] = [];
+  for (let i = 0; i < (order.count ?? 1); i++) {
+    const stored = await store.events.append(
+      order.runId,
+      { type: "phase", phase: `${order.tag}:${i}` },
+      ts(),
+    );
+    seqs.push(stored.seq);
+    if (order.pauseMs) await new Promise((resolve) => setTimeout(resolve, order.pauseMs));
+  }
+  outcome = { seqs };
+} else if (order.action === "claim") {
+  const owner = { host: "child", pid: process.pid, startedAt: ts() };
+  const claimed = await store.runs.claim(order.runId, owner, ts());
+  outcome = { claimed: claimed !== null, pid: process.pid };
+} else {
+  outcome = { requested: await store.runs.requestCancel(order.runId, `cancelled by ${process.pid}`, ts()) };
+}
+await store.close();
+process.stdout.write(`${JSON.stringify(outcome)}\n`);
