@@ -1,7 +1,8 @@
 /**
  * The training toolkit: the data model of recorded runs and calls, the seeds' rewards, group
- * advantages, curation and training-data exports. Everything here is pure (judges and scorers
- * are injected) except the small file writer; see docs/training.md.
+ * advantages, curation, training-data exports and benchmark row readers. Everything here is
+ * pure (judges and scorers are injected) except the small file readers and writer; see
+ * docs/training.md.
  */
 
 export * from "./advantages/dapo-filter.ts";
@@ -38,6 +39,11 @@ export * from "./rewards/smtl.ts";
 export * from "./rewards/warp.ts";
 export * from "./rewards/warp-atomic.ts";
 export * from "./rewards/warp-pipeline.ts";
+export * from "./rows/benchmark-files.ts";
+export * from "./rows/deepconsult.ts";
+export * from "./rows/deepresearch-bench.ts";
+export * from "./rows/read-file.ts";
+export * from "./rows/xbench.ts";
 export * from "./run-from-events.ts";
 export * from "./run-steps.ts";
 export * from "./seeded-random.ts";
