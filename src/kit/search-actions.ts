@@ -8,7 +8,7 @@ import type { Evidence } from "../core/source.ts";
 import { type SearchResult, timeRangeSchema } from "../tools/types.ts";
 import { recordLocalResults, recordPageReading, recordSearchResultsPaired } from "./evidence-recorder.ts";
 import type { Observation } from "./observation.ts";
-import type { ResearchToolName, ResearchTools } from "./research-tools.ts";
+import type { PageWindow, ResearchToolName, ResearchTools } from "./research-tools.ts";
 import type { RunContext } from "./run-context.ts";
 
 // Each action's description is what the tool does: the schema is the agent's tool list (the
@@ -104,12 +104,13 @@ function searchObservation<R extends SearchResult>(
   return { action, ok: true, evidence, lines, heads };
 }
 
-/** Runs one action and records its evidence; never throws. */
+/** Runs one action and records its evidence; never throws. `window` sizes a page read. */
 export async function runAction(
   ctx: RunContext,
   tools: ResearchTools,
   action: SearchAction,
   topK: number,
+  window?: PageWindow,
 ): Promise<Observation> {
   const label = describeAction(action);
   switch (action.tool) {
@@ -126,7 +127,9 @@ export async function runAction(
       );
     }
     case "read_page": {
-      const r = await tools.readPage(action.url, action.goal);
+      const r = window
+        ? await tools.readPage(action.url, action.goal, window)
+        : await tools.readPage(action.url, action.goal);
       if (!r.ok) return { action: label, ok: false, error: r.error, evidence: [], lines: [] };
       const evidence = recordPageReading(ctx, r.value, action.goal, r.callId);
       return {

@@ -27,7 +27,8 @@ describe("strategy options for the form", () => {
       ["maxSteps", 100],
       ["refineEvery", 5],
       ["errorBudget", 10],
-      ["contextTokens", 64_000],
+      ["contextTokens", undefined],
+      ["contextWindow", undefined],
       ["topK", 5],
     ]);
   });

@@ -182,7 +182,10 @@ export function registerAskCommand(program: Command, io: CliIo): void {
     .option("--max-steps <n>", "tool-calling steps at most (default 100)")
     .option("--refine-every <n>", "steps between plan refinements (default 5)")
     .option("--error-budget <n>", "malformed model replies tolerated (default 10)")
-    .option("--context-tokens <n>", "conversation size that forces a reset to the plan (default 64000)")
+    .option(
+      "--context-tokens <n>",
+      "conversation size that forces a reset to the plan (default: the model's context window, at most 131072)",
+    )
     .option("--max-tokens <n>", "token budget (input + output)")
     .option("--max-tool-calls <n>", "tool call budget")
     .option("--max-minutes <n>", "wall time budget")

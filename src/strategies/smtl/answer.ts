@@ -12,8 +12,10 @@ import { createOutline } from "../../core/outline.ts";
 import { type Evidence, type Source, sourceLocator } from "../../core/source.ts";
 import { assembleReport, type ReportPart } from "../../kit/report-assembly.ts";
 import type { RunContext } from "../../kit/run-context.ts";
+import type { ChatMessage } from "../../llm/client.ts";
+import { estimatePromptTokens, estimateTokens } from "../../llm/token-estimate.ts";
 import type { ResearchOutcome } from "../types.ts";
-import { finalPrompt, finalSystem } from "./prompts.ts";
+import { FINAL_REQUEST, finalPrompt, finalSystem } from "./prompts.ts";
 import {
   type AnswerReply,
   evidenceId,
@@ -60,6 +62,10 @@ export interface SmtlFigures {
   refinements: number;
   contextResets: number;
   malformedActions: number;
+  /** The conversation size (estimated tokens) that triggers a reset (from the model's window). */
+  contextTokens: number;
+  /** Estimated tokens of page text a page read shows the reader. */
+  pageTokens: number;
 }
 
 /** What the smtl strategy returns: a research outcome with the short answer. */
@@ -195,24 +201,60 @@ function evidenceForAnswer(ctx: RunContext, plan: SmtlPlan | null, retrieved: Re
 }
 
 /**
- * The answer written from the evidence gathered when the loop ended without a verified one;
- * null (with an `ANSWER_FALLBACK` warning) when no model answer could be had.
+ * The conversation as the answer from evidence reads it (seed: the agent's history, oldest turns
+ * dropped first, the first message kept): its turns but the last, and the last user message,
+ * dropped in assistant/user pairs after the first until it fits `budget` with `extra`.
+ */
+export function fitConversation(
+  turns: readonly ChatMessage[],
+  budget: number,
+  extra: string,
+): { messages: ChatMessage[]; last: string } {
+  if (turns.length === 0) return { messages: [], last: "" };
+  const [first, ...rest] = turns;
+  let kept = [...rest];
+  const size = () => estimatePromptTokens([first!.content, ...kept.map((t) => t.content), extra]);
+  while (kept.length > 1 && size() > budget) kept = kept.slice(2);
+  const all = [first!, ...kept];
+  return { messages: all.slice(0, -1), last: all.at(-1)!.content };
+}
+
+/**
+ * The answer written over the conversation and the evidence gathered when the loop ended
+ * without a verified one; null (with an `ANSWER_FALLBACK` warning) when no model answer could
+ * be had.
  */
 export async function answerFromEvidence(
   ctx: RunContext,
-  options: { plan: SmtlPlan | null; retrieved: ReadonlySet<string>; language: string },
+  options: {
+    plan: SmtlPlan | null;
+    retrieved: ReadonlySet<string>;
+    language: string;
+    /** The agent's conversation (the task message first). */
+    conversation?: readonly ChatMessage[];
+    /** Estimated tokens the call may hold (conversation and evidence). */
+    contextTokens?: number;
+  },
 ): Promise<{ answer: string; citations: string[] } | null> {
   const evidence = evidenceForAnswer(ctx, options.plan, options.retrieved);
   if (evidence.length === 0) {
     ctx.emit({ type: "warning", code: "ANSWER_FALLBACK", message: "no evidence was gathered; no answer" });
     return null;
   }
+  const request = finalPrompt(ctx.query, options.plan, evidence);
+  const system = finalSystem(ctx.currentDate, options.language);
+  const { messages, last } = fitConversation(
+    options.conversation ?? [],
+    (options.contextTokens ?? Number.POSITIVE_INFINITY) - estimateTokens(system) - 2048,
+    request,
+  );
   try {
     const { value } = await ctx.structured({
       role: "searcher",
       schema: finalReplySchema,
-      system: finalSystem(ctx.currentDate, options.language),
-      prompt: finalPrompt(ctx.query, options.plan, evidence),
+      system,
+      ...(messages.length ? { messages } : {}),
+      prompt: last ? `${last}\n\n${FINAL_REQUEST}\n\n${request}` : request,
       maxOutputTokens: 2048,
     });
     const shown = new Set(evidence.map((e) => e.id));

@@ -30,8 +30,19 @@ export const smtlOptionsSchema = z
       .int()
       .min(1000)
       .max(2_000_000)
-      .default(64_000)
-      .describe("conversation size (estimated tokens) that forces a refinement and a reset to the plan"),
+      .optional()
+      .describe(
+        "conversation size (estimated tokens) that forces a refinement and a reset to the plan (default: the model's context window, at most 131072)",
+      ),
+    contextWindow: z
+      .number()
+      .int()
+      .min(2000)
+      .max(10_000_000)
+      .optional()
+      .describe(
+        "the models' context window in tokens, for models the table does not know (default: the seed's 131072); sizes the reset and the page window",
+      ),
     topK: z.number().int().min(1).max(20).default(5).describe("results per web search"),
   })
   .strict();
@@ -63,14 +74,15 @@ export const smtlStrategy: StrategyDefinition<z.infer<typeof smtlOptionsSchema>>
   },
   async run(ctx, input) {
     const { runSmtl } = await import("./run.ts");
-    const { maxSteps, refineEvery, errorBudget, contextTokens, topK } = input.options;
+    const { maxSteps, refineEvery, errorBudget, contextTokens, contextWindow, topK } = input.options;
     return runSmtl(ctx, {
       tools: input.tools,
       language: input.language,
       maxSteps,
       refineEvery,
       errorBudget,
-      contextTokens,
+      ...(contextTokens === undefined ? {} : { contextTokens }),
+      ...(contextWindow === undefined ? {} : { contextWindow }),
       topK,
     });
   },

@@ -20,7 +20,15 @@ import {
   startSmtlKit,
 } from "../../../test/smtl/kit.ts";
 import type { DossierEvent, EventOf } from "../../core/events.ts";
+import { estimatePromptTokens } from "../../llm/token-estimate.ts";
 import type { AskResult } from "../../runtime/ask-run.ts";
+import { FINAL_REQUEST } from "./prompts.ts";
+
+/** The text of a prompt message as the model received it. */
+const contentOf = (m: { content: unknown }): string =>
+  typeof m.content === "string"
+    ? m.content
+    : (m.content as { type: string; text?: string }[]).map((p) => p.text ?? "").join("");
 
 let kit: SmtlKit | undefined;
 afterEach(async () => {
@@ -321,6 +329,86 @@ describe("smtl", () => {
     expect(kit.queries).toEqual([]);
     expect(result.citations[0]!.locator).toMatch(/stations\.md#/);
     expectCitedPassagesRetrieved(result, events);
+  });
+});
+
+describe("smtl: windows sized from the model's context", () => {
+  /** Four steps of two searches each (each adds about 440 estimated tokens to the conversation). */
+  const fourSteps = () => [
+    plan(1, [search("q 1"), search("q 2")]),
+    step([search("q 3"), search("q 4")]),
+    step([search("q 5"), search("q 6")]),
+    step([search("q 7"), search("q 8")]),
+  ];
+
+  it("the reset comes when the conversation passes the model's window, not before; the page window is the seed's share at 60/40", async () => {
+    const window = 2000;
+    const { result, events } = await ask(
+      [
+        ...fourSteps().slice(0, 3),
+        on("refine", (call: ScriptedCall) => ({
+          json: {
+            recap: "progress",
+            goals: [{ id: "G1", status: "in-progress", analysis: `found [${shownIds(call.prompt)[0]}]` }],
+            nextPaths: ["read the page"],
+          },
+        })),
+        step([{ tool: "crawl_page", url: "PAGE3", goal: "who designed it" }]),
+        on("reader", readerReply),
+        answer(1),
+      ].map((s) => withPageUrl(s)),
+      { contextWindow: window },
+    );
+    const resets = ofType(events, "context-reset");
+    expect(resets).toHaveLength(1);
+    const [reset] = resets;
+    // Reset at the first step whose conversation passed the window: the step before fitted.
+    expect(reset!.tokensBefore).toBeGreaterThan(window);
+    expect(reset!.tokensAfter).toBeLessThan(window);
+    const sizes = kit!.model.calls
+      .filter(
+        (c) => kindOf(c) === "step" && c.index < kit!.model.calls.findIndex((x) => kindOf(x) === "refine"),
+      )
+      .map((c) => estimatePromptTokens([c.system, ...c.options.prompt.slice(1).map(contentOf)]));
+    expect(sizes.length).toBeGreaterThan(0);
+    for (const size of sizes) expect(size).toBeLessThanOrEqual(window);
+    expect(ofType(events, "plan-refine")).toMatchObject([{ forced: true }]);
+    // The crawl showed the reader at most the seed's share of the window, 60 % head, 40 % tail.
+    const crawl = ofType(events, "tool-start").find((e) => e.tool === "crawl_page")!;
+    expect(crawl.args).toMatchObject({
+      maxPageTokens: Math.floor((window * 115_904) / 131_072),
+      headShare: 0.6,
+    });
+    expect(result).toMatchObject({ stopReason: "answered", verified: true });
+    expect(result.research.report).not.toBeNull();
+  });
+
+  it("a model whose window is unknown gets the seed's 128K: the same steps never reset", async () => {
+    const { result, events } = await ask([...fourSteps(), answer(1)]);
+    expect(ofType(events, "context-reset")).toEqual([]);
+    expect(ofType(events, "task-framed")[0]!.spec).toMatchObject({
+      contextTokens: 131_072,
+      pageTokens: 115_904,
+    });
+    expect(result).toMatchObject({ stopReason: "answered", steps: 4 });
+  });
+});
+
+describe("smtl: the answer when the search ends unanswered", () => {
+  it("is written over the conversation (the agent's turns and tool results) and the evidence gathered", async () => {
+    const { result, kinds } = await ask([plan(1, [search("q 1")]), step([search("q 4")]), final], {
+      maxSteps: 2,
+    });
+    expect(kinds).toEqual(["plan", "step", "final"]);
+    const call = kit!.model.calls.at(-1)!;
+    const roles = call.options.prompt.map((m) => m.role);
+    expect(roles).toEqual(["system", "user", "assistant", "user", "assistant", "user"]);
+    expect(call.prompt).toContain("Results of step 1");
+    expect(call.prompt).toContain("two facts to establish");
+    expect(call.lastUser).toContain(FINAL_REQUEST);
+    expect(call.lastUser).toMatch(/<evidence>\n\[E\d+\]/);
+    expect(result).toMatchObject({ stopReason: "step-cap", verified: false });
+    expect(result.answer).toMatch(/^Mara Vell \[1\]$/);
   });
 });
 

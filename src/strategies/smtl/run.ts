@@ -9,11 +9,14 @@
  *    through the gateway; the observations come back as one turn.
  * 3. Every `refineEvery` steps (default 5) a plan refinement: status per goal (completed / in
  *    progress / blocked), analysis of the paths tried, next parallel sub-paths.
- * 4. When the conversation reaches the context budget, a forced refinement and a reset to the
- *    system prompt + task + refreshed plan; older turns are dropped.
+ * 4. When the conversation reaches the context budget — the searcher model's context window,
+ *    the seed's 128K at most (windows.ts) — a forced refinement and a reset to the system prompt
+ *    + task + refreshed plan; older turns are dropped. A page read shows the reader the seed's
+ *    share of the reader model's window (≈116K of 128K), 60 % head and 40 % tail.
  * 5. The answer is accepted only when it cites evidence retrieved in this run and every goal
  *    is verified by such evidence. At the step cap, when the error budget for malformed actions
- *    is spent or a budget limit is reached, the answer is written from the evidence gathered.
+ *    is spent or a budget limit is reached, the answer is written over the conversation (its
+ *    oldest turns dropped to fit) and the evidence gathered.
  *
  * Fallbacks, each a `warning` event: a malformed reply is fed back and counted
  * (`MALFORMED_ACTION`); a failed refinement keeps the plan as it was (`REFINE_FALLBACK`); a
@@ -27,6 +30,7 @@ import { requireResearch } from "../../kit/research-done.ts";
 import type { ResearchTools } from "../../kit/research-tools.ts";
 import type { RunContext } from "../../kit/run-context.ts";
 import { runAction } from "../../kit/search-actions.ts";
+import { jsonInstruction } from "../../llm/structured.ts";
 import { type AskOutcome, answerFromEvidence, finishAnswer, type SmtlFigures } from "./answer.ts";
 import { SmtlConversation } from "./conversation.ts";
 import {
@@ -52,6 +56,7 @@ import {
   stepReplySchema,
   toAction,
 } from "./protocol.ts";
+import { smtlWindows } from "./windows.ts";
 
 /** Options of {@link runSmtl}. */
 export interface SmtlOptions {
@@ -64,8 +69,13 @@ export interface SmtlOptions {
   refineEvery?: number;
   /** Malformed actions tolerated before the run answers from evidence. Default 10. */
   errorBudget?: number;
-  /** Estimated tokens of the conversation that trigger a forced refinement and reset. Default 64 000. */
+  /**
+   * Estimated tokens of the conversation that trigger a forced refinement and reset. Default:
+   * the searcher model's context window, at most the seed's 131,072.
+   */
   contextTokens?: number;
+  /** The models' context window in tokens, when the model table does not know it (local models). */
+  contextWindow?: number;
   /** Results per search. Default 5. */
   topK?: number;
   /** Share of the token, cost and time budget the loop may use before answering. Default 0.9. */
@@ -81,7 +91,12 @@ async function smtlLoop(ctx: RunContext, options: SmtlOptions): Promise<AskOutco
   const maxSteps = options.maxSteps ?? 100;
   const refineEvery = options.refineEvery ?? 5;
   const errorBudget = options.errorBudget ?? 10;
-  const contextTokens = options.contextTokens ?? 64_000;
+  const windows = smtlWindows(ctx, {
+    contextWindow: options.contextWindow,
+    contextTokens: options.contextTokens,
+  });
+  const { contextTokens } = windows;
+  const pageWindow = { maxPageTokens: windows.pageTokens, headShare: windows.headShare };
   const topK = options.topK ?? 5;
   const tools = options.tools.available;
   const guard = explorationGuard(ctx, options.explorationShare ?? 0.9);
@@ -94,6 +109,8 @@ async function smtlLoop(ctx: RunContext, options: SmtlOptions): Promise<AskOutco
     refinements: 0,
     contextResets: 0,
     malformedActions: 0,
+    contextTokens,
+    pageTokens: windows.pageTokens,
   };
   /** Evidence ids this agent's calls retrieved, in order. */
   const retrieved = new Set<string>();
@@ -154,7 +171,7 @@ async function smtlLoop(ctx: RunContext, options: SmtlOptions): Promise<AskOutco
     for (const call of batch) made.set(keyOf(call), step);
     ctx.emit({ type: "phase", phase: "searching", detail: `step ${step}: ${batch.length} calls` });
     const observations = await Promise.all(
-      batch.map((call) => runAction(ctx, options.tools, toAction(call), topK)),
+      batch.map((call) => runAction(ctx, options.tools, toAction(call), topK, pageWindow)),
     );
     for (const o of observations) for (const e of o.evidence) retrieved.add(e.id);
     figures.toolCalls += batch.length;
@@ -229,7 +246,10 @@ async function smtlLoop(ctx: RunContext, options: SmtlOptions): Promise<AskOutco
     if (figures.steps % refineEvery === 0 && figures.steps < maxSteps) await refine(false);
   };
 
-  const contextSize = () => talk.size(system("step"));
+  // What a step call sends: the system prompt with the reply's schema (in the instructions, or
+  // in the provider's response format, counted as input either way) and the conversation.
+  const stepInstructions = `${system("step")}\n\n${jsonInstruction(stepReplySchema(tools))}`;
+  const contextSize = () => talk.size(stepInstructions);
 
   // 1. The plan, with the first parallel calls; no tool runs before a valid plan.
   ctx.emit({ type: "phase", phase: "planning" });
@@ -249,7 +269,16 @@ async function smtlLoop(ctx: RunContext, options: SmtlOptions): Promise<AskOutco
     else if (r.kind === "malformed") malformed(r.error);
     else {
       plan = { goals: planFrom(r.value.goals), nextPaths: [] };
-      ctx.emit({ type: "task-framed", spec: { mode: "smtl", thought: r.value.thought, goals: plan.goals } });
+      ctx.emit({
+        type: "task-framed",
+        spec: {
+          mode: "smtl",
+          thought: r.value.thought,
+          goals: plan.goals,
+          contextTokens,
+          pageTokens: windows.pageTokens,
+        },
+      });
       talk.accept(r.raw);
       await runStep(freshCalls(r.value.calls));
       await refineWhenDue();
@@ -352,7 +381,13 @@ async function smtlLoop(ctx: RunContext, options: SmtlOptions): Promise<AskOutco
   });
   ctx.emit({ type: "decision", decision: "stop", reason: `${reason}: answering from the evidence gathered` });
   ctx.emit({ type: "phase", phase: "answering", detail: reason });
-  const fromEvidence = await answerFromEvidence(ctx, { plan, retrieved, language: options.language });
+  const fromEvidence = await answerFromEvidence(ctx, {
+    plan,
+    retrieved,
+    language: options.language,
+    conversation: talk.turns,
+    contextTokens,
+  });
   return finishAnswer(ctx, {
     text: fromEvidence?.answer ?? "",
     citations: fromEvidence?.citations ?? [],
