@@ -28,7 +28,7 @@ describe("runs resume", () => {
     const env = worldEnv(world);
     // Kill it once a few model answers are in the journal.
     const w = world;
-    await killedResearch(w, { ready: () => w.model.requests.length >= 6, maxWaitMs: 15_000 });
+    await killedResearch(w, { ready: () => w.model.requests.length >= 6, maxWaitMs: 45_000 });
     const firstPhase = world.model.requests.length;
     const firstSearches = world.search.requests.length;
     expect(firstPhase).toBeGreaterThanOrEqual(6);
@@ -101,7 +101,7 @@ describe("runs resume", () => {
     expect(numbers.length).toBeGreaterThan(0);
     for (const n of numbers) expect(markdown).toMatch(new RegExp(`^${n}\\. `, "m"));
     expect(previousWallMs(before)).toBeGreaterThan(0);
-  }, 60_000);
+  }, 120_000);
 
   it("refuses to resume a completed run or one still running here", async () => {
     world = await startResearchWorld({ subtasks: 3, expectCalls: {} });
