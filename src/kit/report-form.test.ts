@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { normalizeReport, outlineOfReport } from "./report.ts";
+import { normalizeReport, outlineOfReport } from "./report-form.ts";
 
 describe("normalizeReport", () => {
   it("drops every references section the model wrote, in any language, and keeps what follows", () => {

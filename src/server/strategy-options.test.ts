@@ -30,6 +30,7 @@ describe("strategy options for the form", () => {
       ["contextTokens", undefined],
       ["contextWindow", undefined],
       ["topK", 5],
+      ["mode", "search"],
     ]);
   });
 

@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { type CliOutcome, runCliInProcess } from "../../../test/cli-io.ts";
 import { type ResearchWorld, startResearchWorld } from "../../../test/research/world.ts";
+import { requestFromFlags } from "./research.ts";
 
 let world: ResearchWorld | undefined;
 afterEach(async () => {
@@ -201,5 +202,14 @@ describe("dossier research", () => {
     expect(md).toContain("Offline mode");
     expect(md).toMatch(/\.md#[a-z0-9-]+`/);
     expect(existsSync(join(world.home, "report.html"))).toBe(true);
+  });
+});
+
+describe("research --mode", () => {
+  it("passes smtl's mode: --mode research asks for the deep-research report", () => {
+    expect(requestFromFlags("q", { strategy: "smtl", mode: "research" }, {}).strategyOptions).toEqual({
+      mode: "research",
+    });
+    expect(requestFromFlags("q", { strategy: "smtl" }, {}).strategyOptions).toBeUndefined();
   });
 });

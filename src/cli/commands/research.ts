@@ -29,6 +29,7 @@ export interface ResearchFlags extends GlobalFlags {
   maxSteps?: string;
   maxExpansions?: string;
   forceExpand?: string;
+  mode?: string;
   language?: string;
   out?: string;
   format?: string;
@@ -111,6 +112,7 @@ export function requestFromFlags(
   const strategyOptions = {
     ...(flags.maxExpansions === undefined ? {} : { maxExpansions: Number(flags.maxExpansions) }),
     ...(flags.forceExpand === undefined ? {} : { forceExpand: Number(flags.forceExpand) }),
+    ...(flags.mode === undefined ? {} : { mode: flags.mode }),
   };
   return {
     query,
@@ -213,6 +215,10 @@ export function registerResearchCommand(program: Command, io: CliIo): void {
     .option("--max-steps <n>", "model-driven steps per search agent (minddr; default 12)")
     .option("--max-expansions <n>", "sections the draft may be deepened by (warp; default 12)")
     .option("--force-expand <n>", "always deepen n times, score every draft and keep the best (warp)")
+    .option(
+      "--mode <mode>",
+      "smtl: research (subtasks, then a full cited report: the seed's deep-research mode) or search (a short verified answer; default)",
+    )
     .option("--language <code>", "report language (default: the question's)")
     .option("--out <path>", "file base (report → report.md …) or directory for the report")
     .option("--format <list>", "md, html, json (comma list)", "md")

@@ -4,6 +4,7 @@
  */
 
 import { describe, expect, it } from "vitest";
+import { normalizeReport } from "../../kit/report-form.ts";
 import { estimateTokens } from "../../llm/token-estimate.ts";
 import { mamsOptionsSchema, mamsStrategy } from "./definition.ts";
 import { pagePassages } from "./page-text.ts";
@@ -16,7 +17,6 @@ import {
   onlyAppended,
   planAsList,
 } from "./protocol.ts";
-import { normalizeReport } from "./report.ts";
 
 const para = (n: number, len: number) => `P${n} ${"x".repeat(len - String(n).length - 2)}`;
 

@@ -44,6 +44,12 @@ export const smtlOptionsSchema = z
         "the models' context window in tokens, for models the table does not know (default: the seed's 131072); sizes the reset and the page window",
       ),
     topK: z.number().int().min(1).max(20).default(5).describe("results per web search"),
+    mode: z
+      .enum(["search", "research"])
+      .default("search")
+      .describe(
+        "search: a short verified answer (deep search, dossier ask); research: subtasks, then a full cited report (deep research, dossier research)",
+      ),
   })
   .strict();
 
@@ -73,8 +79,20 @@ export const smtlStrategy: StrategyDefinition<z.infer<typeof smtlOptionsSchema>>
     };
   },
   async run(ctx, input) {
+    const { maxSteps, refineEvery, errorBudget, contextTokens, contextWindow, topK, mode } = input.options;
+    if (mode === "research") {
+      const { runSmtlResearch } = await import("./research.ts");
+      return runSmtlResearch(ctx, {
+        tools: input.tools,
+        language: input.language,
+        maxSteps,
+        errorBudget,
+        ...(contextTokens === undefined ? {} : { contextTokens }),
+        ...(contextWindow === undefined ? {} : { contextWindow }),
+        topK,
+      });
+    }
     const { runSmtl } = await import("./run.ts");
-    const { maxSteps, refineEvery, errorBudget, contextTokens, contextWindow, topK } = input.options;
     return runSmtl(ctx, {
       tools: input.tools,
       language: input.language,
