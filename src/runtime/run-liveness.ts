@@ -34,14 +34,17 @@ function pidAlive(pid: number): boolean {
   }
 }
 
-/** True when a `running` run's owner is gone. Runs recorded without an owner are never judged. */
-export function ownerGone(run: RunRecord, nowMs: number): boolean {
+/**
+ * True when a `running` run's owner is gone: a process of this host that no longer exists, or a
+ * heartbeat silent for more than `staleMs`. Runs recorded without an owner are never judged.
+ */
+export function ownerGone(run: RunRecord, nowMs: number, staleMs = STALE_HEARTBEAT_MS): boolean {
   if (run.status !== "running" || !run.owner) return false;
   const self = currentOwner();
   if (run.owner.host === self.host && run.owner.pid === self.pid) return false;
   if (run.owner.host === self.host && !pidAlive(run.owner.pid)) return true;
   const beat = run.heartbeatAt ? Date.parse(run.heartbeatAt) : Number.NaN;
-  return Number.isFinite(beat) && nowMs - beat > STALE_HEARTBEAT_MS;
+  return Number.isFinite(beat) && nowMs - beat > staleMs;
 }
 
 /** Marks every `running` run whose owner is gone as `interrupted`; returns their ids. */

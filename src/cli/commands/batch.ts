@@ -34,6 +34,7 @@ export interface BatchFlags extends GlobalFlags {
   maxIterations?: string;
   language?: string;
   date?: string;
+  queue?: string;
   json?: boolean;
 }
 
@@ -69,6 +70,9 @@ export async function runBatchCommand(io: CliIo, file: string, flags: BatchFlags
   const path = resolve(io.cwd, file);
   const questions = batch.readQuestions(path).slice(0, limit);
   const dossier = createDossierForCli(io, flags);
+  // With a queue (--queue or DOSSIER_REDIS_URL) the runs are enqueued for `dossier worker`s.
+  const queueUrl = flags.queue?.trim() || dossier.config.redisUrl;
+  const queue = queueUrl ? (await import("../../queue/run-queue.ts")).openRunQueue({ url: queueUrl }) : null;
   const interrupt = new AbortController();
   const onSigint = () => {
     io.err("\ndossier: stopping the batch (finished articles are kept; run again to resume)…\n");
@@ -89,6 +93,10 @@ export async function runBatchCommand(io: CliIo, file: string, flags: BatchFlags
     };
     // Everything checkable is checked before the first run: a bad setting fails once, here.
     dossier.estimate(questions[0]!.prompt, research);
+    if (queue) await Promise.all([queue.ready(), dossier.store.ready()]);
+    const researcher = queue
+      ? (await import("../../queue/queued-research.ts")).queuedResearch(dossier, queue)
+      : dossier;
     process.on("SIGINT", onSigint);
     let last = "";
     const show = (p: BatchProgress) => {
@@ -105,7 +113,7 @@ export async function runBatchCommand(io: CliIo, file: string, flags: BatchFlags
     const result = await batch.runBatch({
       questions,
       out,
-      dossier,
+      dossier: researcher,
       concurrency,
       research,
       signal: interrupt.signal,
@@ -131,6 +139,7 @@ export async function runBatchCommand(io: CliIo, file: string, flags: BatchFlags
     return progress.failed > 0 || progress.done + progress.skipped < progress.total ? 1 : 0;
   } finally {
     process.off("SIGINT", onSigint);
+    await queue?.close();
     await dossier.close();
   }
 }
@@ -156,6 +165,10 @@ export function registerBatchCommand(program: Command, io: CliIo): void {
     .option("--max-iterations <n>", "iterations of each run's outer loop")
     .option("--language <code>", "report language (default: the file's language field, else the question's)")
     .option("--date <YYYY-MM-DD>", "the current date the runs reason with (default today)")
+    .option(
+      "--queue <url>",
+      "enqueue the runs on Redis for dossier worker processes, redis://host:port (default DOSSIER_REDIS_URL)",
+    )
     .option("--json", "print one JSON summary line instead of the table")
     .action(async (questions: string, _opts: BatchFlags, cmd: Command) => {
       const code = await runBatchCommand(io, questions, cmd.optsWithGlobals<BatchFlags>());

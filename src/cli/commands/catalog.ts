@@ -86,6 +86,13 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./serve.ts")).registerServeCommand,
   },
   {
+    name: "worker",
+    args: "",
+    description:
+      "take runs from the queue on Redis and execute them into the shared store (any number of workers, on any machine)",
+    load: async () => (await import("./worker.ts")).registerWorkerCommand,
+  },
+  {
     name: "mcp",
     args: "",
     description: "serve MCP over stdio for assistants: deep_research, ask, search, fetch, report resources",

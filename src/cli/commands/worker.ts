@@ -1,0 +1,141 @@
+/**
+ * `dossier worker`: takes runs from the queue on Redis (`--queue`, else DOSSIER_REDIS_URL) and
+ * executes them with this machine's configuration and the shared store (DOSSIER_DATABASE_URL),
+ * `--concurrency` at once. Any number of workers, on any machine that reaches both services. A
+ * run whose worker died is resumed from its journal by another. `--status` prints the queue
+ * (jobs by state, workers connected) and exits. SIGINT or SIGTERM stops taking jobs and waits
+ * for the runs under way; a second SIGINT leaves at once (those runs are then resumed elsewhere).
+ */
+
+import type { Command } from "commander";
+import { DossierError } from "../../core/errors.ts";
+import { terminalJson, terminalLine } from "../../core/terminal-text.ts";
+import { CliExit } from "../errors.ts";
+import type { CliIo } from "../io.ts";
+import type { GlobalFlags } from "../settings.ts";
+import { commandEntry } from "./catalog.ts";
+
+/** Flags of `dossier worker`. */
+export interface WorkerFlags extends GlobalFlags {
+  queue?: string;
+  concurrency?: string;
+  lockMs?: string;
+  staleMs?: string;
+  status?: boolean;
+  json?: boolean;
+}
+
+function whole(flag: string, value: string | undefined, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || n < min || n > max)
+    throw new DossierError(
+      "INPUT_INVALID",
+      `${flag} must be a whole number from ${min} to ${max}, got "${value}"`,
+    );
+  return n;
+}
+
+/** The queue URL of a command: its `--queue` flag, else the configuration's `redisUrl`. */
+export function queueUrlOf(flag: string | undefined, configured: string | undefined): string | undefined {
+  return flag?.trim() || configured;
+}
+
+/** Runs `dossier worker`; resolves to the exit code. */
+export async function runWorker(io: CliIo, flags: WorkerFlags): Promise<number> {
+  const concurrency = whole("--concurrency", flags.concurrency, 1, 256) ?? 1;
+  const lockDurationMs = whole("--lock-ms", flags.lockMs, 1_000, 3_600_000);
+  const staleAfterMs = whole("--stale-ms", flags.staleMs, 1_000, 3_600_000);
+  const [{ createDossierForCli }, { startRunWorker }, { openRunQueue }] = await Promise.all([
+    import("../dossier-cli.ts"),
+    import("../../queue/run-worker.ts"),
+    import("../../queue/run-queue.ts"),
+  ]);
+  const dossier = createDossierForCli(io, flags);
+  const url = queueUrlOf(flags.queue, dossier.config.redisUrl);
+  if (!url) {
+    await dossier.close();
+    throw new DossierError(
+      "CONFIG_INVALID",
+      "dossier worker needs a queue: --queue redis://host:port or DOSSIER_REDIS_URL",
+    );
+  }
+  const queue = openRunQueue({ url });
+  try {
+    // Both services must answer before any job is taken.
+    await Promise.all([queue.ready(), dossier.store.ready()]);
+    if (flags.status) {
+      const status = await queue.status();
+      io.out(
+        flags.json
+          ? `${terminalJson(status)}\n`
+          : `queue ${queue.target.display}: ${status.waiting} waiting, ${status.active} active, ${status.delayed} delayed, ${status.completed} completed, ${status.failed} failed; ${status.workers.length} workers${status.workers.length ? ` (${status.workers.map(terminalLine).join(", ")})` : ""}\n`,
+      );
+      return 0;
+    }
+  } finally {
+    await queue.close();
+    if (flags.status) await dossier.close();
+  }
+
+  const worker = startRunWorker({
+    dossier,
+    url,
+    concurrency,
+    ...(lockDurationMs ? { lockDurationMs } : {}),
+    ...(staleAfterMs ? { staleAfterMs } : {}),
+    onNote: (note) => {
+      if (flags.json) {
+        io.out(`${terminalJson({ ...note, at: new Date().toISOString() })}\n`);
+        return;
+      }
+      const line =
+        note.type === "start"
+          ? `run ${note.runId}: ${note.resumed ? "resumed from its journal" : "started"} (attempt ${note.attempt})`
+          : note.type === "end"
+            ? `run ${note.runId}: ${note.status} (${note.stopReason})`
+            : note.type === "stalled"
+              ? `run ${note.runId}: its worker stopped; handed to a worker again`
+              : `error${note.runId ? ` in run ${note.runId}` : ""}: ${note.message}`;
+      io.err(`dossier worker: ${terminalLine(line)}\n`);
+    },
+  });
+  await worker.ready();
+  io.err(
+    `dossier worker ${worker.name}: taking runs from ${terminalLine(queue.target.display)} into ${terminalLine(dossier.store.location)}, ${concurrency} at once\n`,
+  );
+  const signal = await new Promise<"SIGINT" | "SIGTERM">((resolve) => {
+    process.once("SIGINT", () => resolve("SIGINT"));
+    process.once("SIGTERM", () => resolve("SIGTERM"));
+  });
+  const onSecond = () => process.exit(130);
+  process.once("SIGINT", onSecond);
+  io.err(`dossier worker: stopping (${signal}); waiting for ${worker.running().length} runs under way\n`);
+  try {
+    await worker.close();
+    await dossier.close();
+  } finally {
+    process.off("SIGINT", onSecond);
+  }
+  return signal === "SIGINT" ? 130 : 143;
+}
+
+/** Registers `dossier worker`. */
+export function registerWorkerCommand(program: Command, io: CliIo): void {
+  program
+    .command("worker")
+    .description(commandEntry("worker").description)
+    .option("--queue <url>", "the run queue, redis://host:port[?prefix=name] (default DOSSIER_REDIS_URL)")
+    .option("--concurrency <n>", "runs at once in this process (default 1)")
+    .option(
+      "--lock-ms <n>",
+      "a worker silent this long has stalled and its runs go to others (default 30000)",
+    )
+    .option("--stale-ms <n>", "take over a run whose heartbeat is older than this (default 30000)")
+    .option("--status", "print the queue's jobs by state and the workers connected, and exit")
+    .option("--json", "print JSON lines")
+    .action(async (_opts: WorkerFlags, cmd: Command) => {
+      const code = await runWorker(io, cmd.optsWithGlobals<WorkerFlags>());
+      if (code !== 0) throw new CliExit(code);
+    });
+}

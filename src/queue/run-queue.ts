@@ -1,0 +1,148 @@
+/**
+ * The run queue on Redis (BullMQ): `serve` and `batch` enqueue runs here instead of running them,
+ * and `dossier worker` processes take them (see run-worker.ts). A new run's job has the run's id,
+ * so a run is queued at most once; a resume's job is named after the run and the time. Jobs are retried (a failed run is resumed from its
+ * journal) and a job whose worker died is found stalled and handed to another worker.
+ */
+
+import { type Job, Queue, QueueEvents } from "bullmq";
+import { DossierError } from "../core/errors.ts";
+import { RUN_JOB, type RunJob, type RunJobResult, runJobResultSchema, runJobSchema } from "./jobs.ts";
+import { parseRedisUrl, type RedisTarget } from "./redis-target.ts";
+
+/** The queue's name (its keys are `<prefix>:dossier-runs:…`). */
+export const RUN_QUEUE = "dossier-runs";
+
+/** Options of {@link openRunQueue}. */
+export interface RunQueueOptions {
+  /** `redis://host:port[?prefix=name]`. */
+  url: string;
+  /** Attempts per job (the first run and its resumes after a retryable failure). Default 3. */
+  attempts?: number;
+  /** Delay before the first retry (ms, doubled each time). Default 1000. */
+  backoffMs?: number;
+  /** How long `ready` waits for Redis to answer (ms). Default 5000. */
+  readyTimeoutMs?: number;
+}
+
+/** Jobs by state, and the workers connected. */
+export interface QueueStatus {
+  waiting: number;
+  active: number;
+  delayed: number;
+  completed: number;
+  failed: number;
+  /** Worker processes connected to the queue (their Redis client names). */
+  workers: string[];
+}
+
+/** The enqueueing side of the run queue. */
+export interface RunQueue {
+  readonly target: RedisTarget;
+  /** Enqueues a job; returns its id (a job already queued under that id is left as it is). */
+  enqueue(job: RunJob): Promise<string>;
+  /** Waits until the job has finished; rejects with its last failure. */
+  finished(jobId: string): Promise<RunJobResult>;
+  /** Removes the job when no worker has taken it yet; false otherwise. */
+  withdraw(jobId: string): Promise<boolean>;
+  /** Queue depth, active jobs and workers. */
+  status(): Promise<QueueStatus>;
+  /** Resolves once Redis answers; STORE_ERROR naming the server otherwise. */
+  ready(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Opens the run queue at `options.url` (connections are made on first use). */
+export function openRunQueue(options: RunQueueOptions): RunQueue {
+  const target = parseRedisUrl(options.url);
+  const queue = new Queue(RUN_QUEUE, { connection: target.connection, prefix: target.prefix });
+  queue.on("error", () => {});
+  let events: QueueEvents | null = null;
+  const queueEvents = () => {
+    if (!events) {
+      events = new QueueEvents(RUN_QUEUE, { connection: target.connection, prefix: target.prefix });
+      events.on("error", () => {});
+    }
+    return events;
+  };
+  const unreachable = (cause: unknown) =>
+    new DossierError(
+      "STORE_ERROR",
+      `cannot use the run queue at ${target.display}: ${(cause as Error).message || String(cause)}`,
+      { cause, details: { queue: target.display } },
+    );
+
+  return {
+    target,
+    async enqueue(job) {
+      const data = runJobSchema.parse(job);
+      const jobId =
+        data.kind === "research" ? data.runId : `${data.runId}.resume-${Date.parse(data.enqueuedAt)}`;
+      try {
+        await queue.add(RUN_JOB, data, {
+          jobId,
+          attempts: options.attempts ?? 3,
+          backoff: { type: "exponential", delay: options.backoffMs ?? 1_000 },
+          removeOnComplete: { age: 7 * 24 * 3600, count: 10_000 },
+          removeOnFail: { age: 30 * 24 * 3600 },
+        });
+      } catch (cause) {
+        throw unreachable(cause);
+      }
+      return jobId;
+    },
+    async finished(jobId) {
+      const job = (await queue.getJob(jobId)) as Job | undefined;
+      if (!job) throw new DossierError("NOT_FOUND", `no queued job ${jobId}`, { details: { jobId } });
+      const value = await job.waitUntilFinished(queueEvents());
+      return runJobResultSchema.parse(value);
+    },
+    async withdraw(jobId) {
+      const job = (await queue.getJob(jobId)) as Job | undefined;
+      if (!job) return false;
+      const state = await job.getState();
+      if (state !== "waiting" && state !== "delayed" && state !== "prioritized") return false;
+      try {
+        return (await queue.remove(jobId)) === 1;
+      } catch {
+        return false; // a worker took it meanwhile
+      }
+    },
+    async status() {
+      const counts = await queue.getJobCounts(
+        "waiting",
+        "active",
+        "delayed",
+        "completed",
+        "failed",
+        "prioritized",
+      );
+      const workers = await queue.getWorkers();
+      return {
+        waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0),
+        active: counts.active ?? 0,
+        delayed: counts.delayed ?? 0,
+        completed: counts.completed ?? 0,
+        failed: counts.failed ?? 0,
+        workers: workers.map((w) => String(w.name ?? w.id ?? "")).filter(Boolean),
+      };
+    },
+    async ready() {
+      // The client retries while Redis is away, so the answer is awaited for a while only.
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error("no answer within 5 s")), options.readyTimeoutMs ?? 5_000);
+      });
+      try {
+        await Promise.race([queue.getJobCounts("waiting"), timeout]);
+      } catch (cause) {
+        throw unreachable(cause);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    async close() {
+      await Promise.allSettled([queue.close(), (events as QueueEvents | null)?.close()]);
+    },
+  };
+}

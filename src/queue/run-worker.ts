@@ -1,0 +1,192 @@
+/**
+ * `dossier worker`: a process that takes runs from the queue and executes them with its own
+ * Dossier (the shared PostgreSQL store, its models and tools). A new run starts from its request;
+ * a run that was started before — its job retried after a retryable failure, or found stalled
+ * because the worker running it died — is resumed from its journal, so no completed model or tool
+ * call is made twice. A run whose owner may still be alive is taken over only once its heartbeat
+ * has gone stale. Cancelling through the store reaches the run at its next heartbeat.
+ */
+
+import { readFileSync } from "node:fs";
+import { hostname } from "node:os";
+import { type Job, UnrecoverableError, Worker } from "bullmq";
+import { type DossierError, toDossierError } from "../core/errors.ts";
+import type { RunRecord } from "../core/run.ts";
+import type { Dossier } from "../runtime/dossier.ts";
+import type { ResearchHandle, ResearchResult } from "../runtime/research-handle.ts";
+import { ownerGone, STALE_HEARTBEAT_MS } from "../runtime/run-liveness.ts";
+import { type RunJobResult, runJobSchema } from "./jobs.ts";
+import { parseRedisUrl } from "./redis-target.ts";
+import { RUN_QUEUE } from "./run-queue.ts";
+
+/** What a worker reports as it works. */
+export type WorkerNote =
+  | { type: "start"; runId: string; resumed: boolean; attempt: number }
+  | { type: "end"; runId: string; status: string; stopReason: string }
+  | { type: "stalled"; runId: string }
+  | { type: "error"; runId: string | null; message: string };
+
+/** Options of {@link startRunWorker}. */
+export interface RunWorkerOptions {
+  dossier: Dossier;
+  /** The queue: `redis://host:port[?prefix=name]`. */
+  url: string;
+  /** Runs at once in this process. Default 1. */
+  concurrency?: number;
+  /** How long a job's lock lasts without renewal: a worker silent this long has stalled (ms). Default 30 000. */
+  lockDurationMs?: number;
+  /** How often stalled jobs are looked for (ms). Default: the lock duration. */
+  stalledIntervalMs?: number;
+  /** A run whose owner's heartbeat is older than this is taken over (ms). Default STALE_HEARTBEAT_MS. */
+  staleAfterMs?: number;
+  onNote?: (note: WorkerNote) => void;
+}
+
+/** A running worker. */
+export interface RunWorker {
+  /** `host:pid`. */
+  readonly name: string;
+  /** Ids of the runs under way here. */
+  running(): string[];
+  /** Resolves once connected to Redis. */
+  ready(): Promise<void>;
+  /** Stops taking jobs and waits for the runs under way (`force`: cancels nothing, waits for nothing). */
+  close(force?: boolean): Promise<void>;
+}
+
+/** Starts a worker on the run queue. */
+export function startRunWorker(options: RunWorkerOptions): RunWorker {
+  const { dossier } = options;
+  const target = parseRedisUrl(options.url);
+  const name = `${hostname()}:${process.pid}`;
+  const staleAfterMs = options.staleAfterMs ?? STALE_HEARTBEAT_MS;
+  const lockDuration = options.lockDurationMs ?? 30_000;
+  const running = new Map<string, ResearchHandle>();
+  const note = (n: WorkerNote) => options.onNote?.(n);
+
+  const processJob = async (job: Job, _token?: string, signal?: AbortSignal): Promise<RunJobResult> => {
+    const data = runJobSchema.parse(job.data);
+    const { runId } = data;
+    const queueWaitMs = Math.max(0, (job.processedOn ?? Date.now()) - job.timestamp);
+    let record = await dossier.store.runs.get(runId);
+    if (record?.status === "completed" || record?.status === "cancelled") {
+      // Its worker recorded the end but died before the job was marked done.
+      return await resultOfRecord(record, queueWaitMs, true);
+    }
+    if (record?.status === "running") record = await waitForOwner(runId, signal);
+    const resumed = record !== undefined;
+    if (!record && data.kind === "resume")
+      throw new UnrecoverableError(`run ${runId} is not in the store; nothing to resume`);
+    note({ type: "start", runId, resumed, attempt: job.attemptsMade + 1 });
+    const handle = resumed
+      ? dossier.runs.resume(runId, signal ? { signal } : {})
+      : dossier.research(data.kind === "research" ? data.question : "", {
+          ...(data.kind === "research" ? data.options : {}),
+          runId,
+          ...(signal ? { signal } : {}),
+        });
+    running.set(runId, handle);
+    let result: ResearchResult;
+    try {
+      result = await handle.done;
+    } catch (error) {
+      // Nothing ran: the request or this worker's configuration is wrong; retrying will not help.
+      const e = toDossierError(error);
+      note({ type: "error", runId, message: `${e.code}: ${e.message}` });
+      throw new UnrecoverableError(`${e.code}: ${e.message}`);
+    } finally {
+      running.delete(runId);
+    }
+    note({ type: "end", runId, status: result.status, stopReason: result.stopReason });
+    if (result.status === "failed") {
+      const e = result.error as DossierError | null;
+      const message = `${e?.code ?? "INTERNAL"}: ${e?.message ?? result.stopReason}`;
+      // A retryable failure is tried again (resumed from the journal) while attempts remain.
+      if (e?.retryable) throw new Error(message);
+      throw new UnrecoverableError(message);
+    }
+    return {
+      runId,
+      status: result.status,
+      stopReason: result.stopReason,
+      markdown: result.markdown,
+      report: null,
+      paths: result.paths,
+      usage: result.usage,
+      error: null,
+      worker: name,
+      queueWaitMs,
+      resumed,
+    };
+  };
+
+  /**
+   * A run recorded as running belongs to a worker that stopped renewing its job (BullMQ handed
+   * the job on): waits until that owner is gone — its process ended on this host, or its
+   * heartbeat is stale — and records the run as interrupted, ready to be resumed.
+   */
+  const waitForOwner = async (runId: string, signal?: AbortSignal): Promise<RunRecord | undefined> => {
+    for (;;) {
+      const record = await dossier.store.runs.get(runId);
+      if (record?.status !== "running") return record;
+      const now = dossier.clock.now();
+      if (ownerGone(record, now, staleAfterMs)) {
+        return dossier.store.runs.update(runId, {
+          status: "interrupted",
+          updatedAt: new Date(now).toISOString(),
+          stopReason: "interrupted: its worker stopped (the job stalled)",
+        });
+      }
+      if (signal?.aborted) throw new Error(`run ${runId} is still running elsewhere`);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  };
+
+  const resultOfRecord = async (
+    record: RunRecord,
+    queueWaitMs: number,
+    resumed: boolean,
+  ): Promise<RunJobResult> => {
+    const ready = (await dossier.store.events.list(record.id, { types: ["report-ready"] })).at(-1);
+    const paths = ready?.type === "report-ready" ? (ready.paths ?? []) : [];
+    const md = paths.find((p) => p.endsWith(".md"));
+    let markdown: string | null = null;
+    try {
+      markdown = md ? readFileSync(md, "utf8") : null;
+    } catch {
+      markdown = null;
+    }
+    return {
+      runId: record.id,
+      status: record.status,
+      stopReason: record.stopReason ?? record.status,
+      markdown,
+      report: null,
+      paths,
+      usage: record.usage,
+      error: null,
+      worker: name,
+      queueWaitMs,
+      resumed,
+    };
+  };
+
+  const worker = new Worker(RUN_QUEUE, processJob, {
+    connection: target.connection,
+    prefix: target.prefix,
+    name,
+    concurrency: options.concurrency ?? 1,
+    lockDuration,
+    stalledInterval: options.stalledIntervalMs ?? lockDuration,
+    maxStalledCount: 3,
+  });
+  worker.on("error", (error) => note({ type: "error", runId: null, message: error.message }));
+  worker.on("stalled", (jobId) => note({ type: "stalled", runId: jobId }));
+
+  return {
+    name,
+    running: () => [...running.keys()],
+    ready: () => worker.waitUntilReady().then(() => {}),
+    close: (force = false) => worker.close(force),
+  };
+}
