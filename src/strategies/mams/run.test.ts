@@ -13,6 +13,7 @@ import { citedNumbers } from "../../core/citations.ts";
 import type { DossierEvent, EventOf } from "../../core/events.ts";
 import { NO_CALL_YET } from "../../kit/research-done.ts";
 import { COMPRESS_LINE, EXHAUSTED_LINE, MAMS_MARKERS } from "./prompts.ts";
+import { type MemoryFact, mergeMemory, planAsList, renderMemory, type StateReply } from "./protocol.ts";
 
 let kit: SmtlKit | undefined;
 afterEach(async () => {
@@ -272,6 +273,65 @@ describe("mams: the state agent updates memory and plan (Eq. 4) and compresses t
     expect(memory).toEqual([expect.stringMatching(/^F1\. Stations opened from 1901 .* \[E\d+\]$/)]);
     expect(ofType(events, "decision").at(-1)!.details).toMatchObject({ memoryCompressions: 1 });
     expect(result.status).toBe("completed");
+  });
+});
+
+describe("mams: the trajectory", () => {
+  it("is replayable: each action's whole reply, the observation ids it saw, and the tool calls after it", async () => {
+    const { result, events, calls } = await research(
+      [
+        turn("- [ ] opening years\n- [ ] architect", searches("station 1", "station 4")),
+        on("report", (call) => ({ json: { report: `## Openings\n\nOpened [${fragmentIds(call)[0]}].` } })),
+        on("state", (call) => ({
+          json: {
+            add: [`Station A opened in 1901 [${fragmentIds(call)[0]}]`],
+            correct: [],
+            plan: "- [x] opening years\n- [ ] architect",
+          },
+        })),
+        on("report", (call) => ({
+          json: { report: `## Openings\n\nOpened in 1901 [${fragmentIds(call)[0]}], designed by Mara Vell.` },
+        })),
+        on("state", (call) => ({
+          json: {
+            add: [`Mara Vell designed them [${fragmentIds(call)[0]}]`],
+            correct: [{ fact: "F1", text: `Station A opened in 1904 [${fragmentIds(call)[0]}]` }],
+          },
+        })),
+        finish,
+      ],
+      { chunkChars: 1000 },
+    );
+    const steps = ofType(events, "trajectory-step");
+    expect(steps.map((s) => s.action)).toEqual(["search", "state", "report", "state", "report", "search"]);
+    expect(steps.map((s) => s.step)).toEqual([1, 2, 3, 4, 5, 6]);
+    // The tool calls between the first search action and the next action are that action's, in its scope.
+    const tools = ofType(events, "tool-start").filter((t) => t.seq > steps[0]!.seq && t.seq < steps[1]!.seq);
+    expect(tools.map((t) => t.tool)).toEqual(["web_search", "web_search"]);
+    for (const t of tools) expect(t.scope).toBe(steps[0]!.scope);
+    // The observation ids: what the turn returned, read in chunks by the state agent, seen by the next search.
+    const added = ofType(events, "evidence-add")
+      .filter((e) => e.seq > steps[0]!.seq && e.seq < steps[1]!.seq)
+      .map((e) => (e.evidence as { id: string }).id);
+    const chunked = steps
+      .filter((s) => s.action === "state")
+      .flatMap((s) => (s.state as { evidence: string[] }).evidence);
+    expect([...chunked].sort()).toEqual([...added].sort());
+    expect((steps[5]!.state as { observations: string[] }).observations).toEqual(added);
+    // Replaying the recorded replies rebuilds the state the last search agent read.
+    let memory: MemoryFact[] = [];
+    let plan = (steps[0]!.answer as { plan: string }).plan;
+    for (const s of steps.filter((x) => x.action === "state")) {
+      const reply = s.answer as StateReply;
+      memory = mergeMemory(memory, reply).memory;
+      if (reply.plan) plan = planAsList(reply.plan);
+    }
+    const last = calls.at(-1)!.lastUser;
+    expect(renderMemory(memory)).toBe(block(last, "memory"));
+    expect(plan).toBe(block(last, "plan"));
+    const report = (steps[4]!.answer as { report: string }).report;
+    expect(block(last, "report")).toBe(report);
+    expect(result.report!.body).toContain("designed by Mara Vell");
   });
 });
 

@@ -148,6 +148,8 @@ async function mamsLoop(ctx: RunContext, options: MamsOptions): Promise<Research
   const shown = new Set<string>();
   const made = new Set<string>();
   let lastTurn: string[] = [];
+  /** Evidence ids the last turn's calls returned (what the next search step saw, in chunks). */
+  let lastObserved: string[] = [];
   let stopReason: string | null = null;
   let step = 0;
 
@@ -204,7 +206,12 @@ async function mamsLoop(ctx: RunContext, options: MamsOptions): Promise<Research
       unread: unread(),
       ...(note ? { note } : {}),
     });
-    const before = { turnsLeft, memory: state.memory.length, reportChars: state.report.length };
+    const before = {
+      turnsLeft,
+      memory: state.memory.length,
+      reportChars: state.report.length,
+      observations: lastObserved,
+    };
     const reply = await act("SEARCH_FALLBACK", "search agent failed; finishing the report", () =>
       ctx.inScope("search", () =>
         ctx.structured({
@@ -314,6 +321,7 @@ async function mamsLoop(ctx: RunContext, options: MamsOptions): Promise<Research
       failed: observations.filter((o) => !o.ok).length,
     });
     lastTurn = turnLines(observations, repeats, fresh.slice(batch.length));
+    lastObserved = [...new Set(observations.flatMap((o) => o.evidence.map((e) => e.id)))];
 
     const chunks = chunkObservation(observationBlocks(ctx, observations), chunkWindow, chunkSize);
     for (const [i, chunk] of chunks.entries()) {
@@ -391,11 +399,7 @@ async function mamsLoop(ctx: RunContext, options: MamsOptions): Promise<Research
           code: after > memoryBudget ? "MEMORY_OVER_BUDGET" : "MEMORY_COMPRESSED",
           message: `chunk ${index}: memory compressed from ${before.memory.length} facts (~${memoryTokens} tokens) to ${state.memory.length} (~${after}); budget ${memoryBudget}`,
         });
-        record(
-          "state",
-          { chunk: index, of, evidence: ids },
-          { compressed: true, facts: state.memory.length, planChanged },
-        );
+        record("state", { chunk: index, of, evidence: ids, compress: true }, { ...value, planChanged });
       } else {
         const merged = mergeMemory(before.memory, value);
         state.memory = merged.memory;
@@ -404,7 +408,7 @@ async function mamsLoop(ctx: RunContext, options: MamsOptions): Promise<Research
         record(
           "state",
           { chunk: index, of, evidence: ids },
-          { added: merged.added, corrected: merged.corrected, planChanged },
+          { ...value, added: merged.added, corrected: merged.corrected, planChanged },
         );
       }
     }
@@ -419,7 +423,7 @@ async function mamsLoop(ctx: RunContext, options: MamsOptions): Promise<Research
         });
       }
       state.report = next;
-      record("report", { chunk: index, of, evidence: ids }, { chars: next.length });
+      record("report", { chunk: index, of, evidence: ids }, { report: next });
     }
   }
 

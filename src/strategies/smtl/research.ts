@@ -165,7 +165,7 @@ async function researchLoop(ctx: RunContext, options: SmtlResearchOptions): Prom
       batch.map((call) => runAction(ctx, options.tools, toAction(call), topK, pageWindow)),
     );
     for (const o of observations) for (const e of o.evidence) retrieved.add(e.id);
-    lastObserved = observations.flatMap((o) => o.evidence.map((e) => e.id));
+    lastObserved = [...new Set(observations.flatMap((o) => o.evidence.map((e) => e.id)))];
     figures.toolCalls += batch.length;
     figures.callsByStep.push(batch.length);
     ctx.emit({

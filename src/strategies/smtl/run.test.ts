@@ -332,6 +332,44 @@ describe("smtl", () => {
   });
 });
 
+describe("smtl: the trajectory", () => {
+  it("is replayable: every action with its reply, the observation ids it saw and the tool calls after it", async () => {
+    const { result, events } = await ask(
+      [
+        plan(2, [search("opened 3"), search("architect 5")]),
+        step([{ tool: "crawl_page", url: "PAGE3", goal: "who designed it" }, search("flood 9")]),
+        on("reader", readerReply),
+        answer(2),
+      ].map((s) => withPageUrl(s)),
+    );
+    const steps = ofType(events, "trajectory-step");
+    expect(steps.map((s) => s.action)).toEqual(["plan", "search", "answer"]);
+    expect((steps[0]!.answer as { goals: unknown[]; calls: unknown[] }).calls).toHaveLength(2);
+    expect((steps[1]!.answer as { thought: string }).thought).toBe("next");
+    const between = <T extends DossierEvent["type"]>(type: T, a: number, b: number) =>
+      ofType(events, type).filter((e) => e.seq > steps[a]!.seq && e.seq < (steps[b]?.seq ?? Infinity));
+    // Each action's tool calls follow it, in its scope, before the next action.
+    expect(between("tool-start", 0, 1).map((t) => t.tool)).toEqual(["web_search", "web_search"]);
+    expect(
+      between("tool-start", 1, 2)
+        .map((t) => t.tool)
+        .sort(),
+    ).toEqual(["crawl_page", "fetch_page", "web_search"]); // crawl_page fetches its page through fetch_page
+    for (const t of ofType(events, "tool-start")) expect(t.scope).toBe(steps[0]!.scope);
+    // Each action saw the evidence the previous action's calls returned.
+    const ids = (a: number, b: number) =>
+      between("evidence-add", a, b).map((e) => (e.evidence as { id: string }).id);
+    expect((steps[0]!.state as { observations: string[] }).observations).toEqual([]);
+    expect([...(steps[1]!.state as { observations: string[] }).observations].sort()).toEqual(
+      ids(0, 1).sort(),
+    );
+    expect([...(steps[2]!.state as { observations: string[] }).observations].sort()).toEqual(
+      ids(1, 2).sort(),
+    );
+    expect(result).toMatchObject({ stopReason: "answered", verified: true });
+  });
+});
+
 describe("smtl: windows sized from the model's context", () => {
   /** Four steps of two searches each (each adds about 440 estimated tokens to the conversation). */
   const fourSteps = () => [

@@ -134,8 +134,26 @@ async function smtlLoop(ctx: RunContext, options: SmtlOptions): Promise<AskOutco
     return talk.call(schema, system(mode), extra);
   };
 
+  /**
+   * The trajectory: every model action as a `trajectory-step` event — what it saw (the step, the
+   * evidence ids of the observations just before it), what it answered (thought and calls, the
+   * plan, the refinement or the answer). An action that runs tools is recorded before they start,
+   * so the tool calls that follow belong to it.
+   */
+  let trajectory = 0;
+  let lastObserved: string[] = [];
+  const record = (action: string, answer: unknown, extra: Record<string, unknown> = {}) =>
+    ctx.emit({
+      type: "trajectory-step",
+      step: ++trajectory,
+      action,
+      state: { step: figures.steps, observations: lastObserved, ...extra },
+      answer,
+    });
+
   /** Counts a malformed action; true when the error budget is spent. */
   const malformed = (error: string): boolean => {
+    record("malformed", { error: error.slice(0, 600) });
     figures.malformedActions++;
     ctx.emit({
       type: "warning",
@@ -174,6 +192,7 @@ async function smtlLoop(ctx: RunContext, options: SmtlOptions): Promise<AskOutco
       batch.map((call) => runAction(ctx, options.tools, toAction(call), topK, pageWindow)),
     );
     for (const o of observations) for (const e of o.evidence) retrieved.add(e.id);
+    lastObserved = [...new Set(observations.flatMap((o) => o.evidence.map((e) => e.id)))];
     figures.toolCalls += batch.length;
     figures.callsByStep.push(batch.length);
     ctx.emit({
@@ -218,6 +237,7 @@ async function smtlLoop(ctx: RunContext, options: SmtlOptions): Promise<AskOutco
       if (figures.malformedActions >= errorBudget) stopReason = "error-budget";
       return false;
     }
+    record("refine", r.value, { forced });
     plan = refinePlan(plan, r.value);
     figures.refinements++;
     ctx.emit({ type: "plan-refine", step: figures.steps, forced, plan });
@@ -279,6 +299,7 @@ async function smtlLoop(ctx: RunContext, options: SmtlOptions): Promise<AskOutco
           pageTokens: windows.pageTokens,
         },
       });
+      record("plan", r.value);
       talk.accept(r.raw);
       await runStep(freshCalls(r.value.calls));
       await refineWhenDue();
@@ -337,6 +358,7 @@ async function smtlLoop(ctx: RunContext, options: SmtlOptions): Promise<AskOutco
         malformed(problem);
         continue;
       }
+      record("answer", r.value);
       talk.accept(r.raw);
       answer = proposed;
       break;
@@ -350,6 +372,7 @@ async function smtlLoop(ctx: RunContext, options: SmtlOptions): Promise<AskOutco
       malformed(`every call repeats one already made: ${calls.map(describeCall).join("; ").slice(0, 300)}`);
       continue;
     }
+    record("search", r.value);
     talk.accept(r.raw);
     await runStep(
       fresh,
@@ -388,6 +411,7 @@ async function smtlLoop(ctx: RunContext, options: SmtlOptions): Promise<AskOutco
     conversation: talk.turns,
     contextTokens,
   });
+  record("final-answer", fromEvidence, { reason });
   return finishAnswer(ctx, {
     text: fromEvidence?.answer ?? "",
     citations: fromEvidence?.citations ?? [],
