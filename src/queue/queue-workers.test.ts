@@ -25,11 +25,15 @@ import {
 import { citedNumbers } from "../core/citations.ts";
 import type { DossierEvent } from "../core/events.ts";
 import { createDossier, type Dossier } from "../runtime/dossier.ts";
+import { startServer } from "../server/listen.ts";
+import { readSse } from "../server/test-fixtures.ts";
 import { queuedResearch } from "./queued-research.ts";
 import { openRunQueue, type RunQueue } from "./run-queue.ts";
 
 const CLI = fileURLToPath(new URL("../cli/main.ts", import.meta.url));
+/** Runs enqueued directly, and through the HTTP API of a server that only enqueues. */
 const RUNS = 4;
+const API_RUNS = 1;
 
 /** The model calls of one minddr run of the world (subtasks: 2), by role. */
 const PER_RUN = {
@@ -85,7 +89,10 @@ if (servicesAnswer([await postgresProblem(), await redisProblem()])) {
       const queueUrl = `${TEST_REDIS_URL}?prefix=${schema}`;
       const expectCalls = Object.fromEntries(
         // The killed run may have one call per agent in flight, asked again after the resume.
-        Object.entries(PER_RUN).map(([role, n]) => [role, [n * RUNS, n * RUNS + 2] as const]),
+        Object.entries(PER_RUN).map(([role, n]) => [
+          role,
+          [n * (RUNS + API_RUNS), n * (RUNS + API_RUNS) + 2] as const,
+        ]),
       );
       const world = await startResearchWorld({ subtasks: 2, latencyMs: 120, expectCalls });
       cleanups.push(() => world.close());
@@ -122,6 +129,22 @@ if (servicesAnswer([await postgresProblem(), await redisProblem()])) {
       await until(async () => (await queue.status()).workers.length >= 2, 20_000, "two workers");
 
       const research = queuedResearch(dossier, queue, { pollMs: 100 });
+      const server = await startServer({ dossier, port: 0, token: null, mcp: false, queued: research });
+      cleanups.push(() => server.close("test over"));
+      const created = await fetch(`${server.url}/v1/runs`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          question: "How is topic 9 adoption changing?",
+          strategy: "minddr",
+          formats: ["md"],
+        }),
+      });
+      expect(created.status).toBe(201);
+      const apiRun = ((await created.json()) as { run: { id: string; status: string } }).run;
+      expect(apiRun.status).toBe("queued");
+      // An SSE client of this server follows the run on a worker: three events, then it reconnects.
+      const firstPart = await readSse(await fetch(`${server.url}/v1/runs/${apiRun.id}/events`), 3);
       const handles = Array.from({ length: RUNS }, (_, i) =>
         research.research(`How is topic ${i + 1} adoption changing?`, {
           strategy: "minddr",
@@ -153,6 +176,17 @@ if (servicesAnswer([await postgresProblem(), await redisProblem()])) {
       const askedBeforeKill = world.model.requests.filter(ofVictim).length;
 
       const results = await Promise.all(handles.map((h) => h.done));
+      const rest = await readSse(
+        await fetch(`${server.url}/v1/runs/${apiRun.id}/events`, {
+          headers: { "last-event-id": firstPart.at(-1)!.id! },
+        }),
+      );
+      const streamed = [...firstPart, ...rest].map((e) => Number(e.id));
+      expect(streamed).toEqual(streamed.map((_, i) => i + 1));
+      expect(rest.at(-1)).toMatchObject({ event: "run-end" });
+      expect(JSON.parse(rest.at(-1)!.data)).toMatchObject({ status: "completed" });
+      const apiView = await (await fetch(`${server.url}/v1/runs/${apiRun.id}`)).json();
+      expect(apiView).toMatchObject({ run: { id: apiRun.id, status: "completed" } });
       for (const result of results) {
         expect(result).toMatchObject({ status: "completed" });
         const numbers = citedNumbers(result.markdown!);

@@ -17,6 +17,8 @@ import type { RunQueue } from "./run-queue.ts";
 /** A handle on a queued run; `remote` tells it from a run in this process. */
 export interface QueuedHandle extends ResearchHandle {
   readonly remote: true;
+  /** Resolves with the job's id once it is queued; rejects when the request was refused. */
+  readonly enqueued: Promise<string>;
 }
 
 /** Options of {@link queuedHandle}. */
@@ -135,6 +137,7 @@ export function queuedHandle(runId: string, options: QueuedHandleOptions): Queue
   return {
     runId,
     remote: true,
+    enqueued: options.enqueued,
     done,
     cancel,
     events,

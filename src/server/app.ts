@@ -7,6 +7,7 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import pkg from "../../package.json" with { type: "json" };
+import type { QueuedResearch } from "../queue/queued-research.ts";
 import type { Dossier } from "../runtime/dossier.ts";
 import { apiRoutes } from "./api.ts";
 import type { ApiServices } from "./api-services.ts";
@@ -34,6 +35,8 @@ export interface ServerAppOptions {
   keepAliveMs?: number;
   /** The folder of the built web UI (default: `dist/web` of the package). */
   webRoot?: string;
+  /** Research through the run queue: runs are enqueued for `dossier worker` processes. */
+  queued?: QueuedResearch;
 }
 
 /** The app and what it keeps running. */
@@ -54,7 +57,11 @@ export const DEFAULT_MAX_RUNS = 2;
 export function createServerApp(options: ServerAppOptions): ServerApp {
   const { dossier } = options;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const runs = createRunManager({ dossier, maxRuns: options.maxRuns ?? DEFAULT_MAX_RUNS });
+  const runs = createRunManager({
+    dossier,
+    maxRuns: options.maxRuns ?? DEFAULT_MAX_RUNS,
+    ...(options.queued ? { queued: options.queued } : {}),
+  });
   const services: ApiServices = {
     dossier,
     runs,

@@ -5,6 +5,7 @@
 
 import { DossierError } from "../core/errors.ts";
 import type { RunRecord } from "../core/run.ts";
+import type { QueuedResearch } from "../queue/queued-research.ts";
 import type { AskResult } from "../runtime/ask-run.ts";
 import type { Dossier } from "../runtime/dossier.ts";
 import type { ResearchHandle } from "../runtime/research-handle.ts";
@@ -22,6 +23,11 @@ export interface RunManagerOptions {
   maxRuns: number;
   /** The path prefix report links are built under (default `/v1`). */
   base?: string;
+  /**
+   * Runs go to this queue instead of running here: `dossier worker` processes execute them
+   * (no limit of runs at once applies here; shutting the server down leaves them running).
+   */
+  queued?: QueuedResearch;
 }
 
 /** The server's runs. */
@@ -48,6 +54,11 @@ export interface RunManager {
   cancelAll(reason: string): Promise<void>;
 }
 
+/** True for the handle of a run that a worker executes. */
+export function isQueued(handle: ResearchHandle): boolean {
+  return (handle as { remote?: boolean }).remote === true;
+}
+
 /** Builds the run manager of a server. */
 export function createRunManager(options: RunManagerOptions): RunManager {
   const { dossier, maxRuns } = options;
@@ -59,6 +70,10 @@ export function createRunManager(options: RunManagerOptions): RunManager {
 
   const inUse = () => running.size + asks + reserved;
   const reserve = () => {
+    if (options.queued) {
+      reserved++;
+      return;
+    }
     if (inUse() >= maxRuns) {
       throw new ApiError(
         429,
@@ -98,12 +113,22 @@ export function createRunManager(options: RunManagerOptions): RunManager {
       });
       try {
         const { question, ...rest } = body;
-        handle = dossier.research(question, {
+        const request = {
           ...rest,
           formats: body.formats ?? [...DEFAULT_FORMATS],
-          onPrepared: () => onPrepared(),
           ...(startOptions.signal ? { signal: startOptions.signal } : {}),
-        });
+        };
+        if (options.queued) {
+          const queuedHandle = options.queued.research(question, request);
+          // Checked and queued is as far as this server prepares it.
+          void queuedHandle.enqueued.then(
+            () => onPrepared(),
+            () => {},
+          );
+          handle = queuedHandle;
+        } else {
+          handle = dossier.research(question, { ...request, onPrepared: () => onPrepared() });
+        }
       } finally {
         reserved--;
       }
@@ -150,10 +175,17 @@ export function createRunManager(options: RunManagerOptions): RunManager {
         onPrepared = resolve;
       });
       try {
-        handle = dossier.runs.resume(runId, {
-          onPrepared: () => onPrepared(),
-          ...(resumeOptions.signal ? { signal: resumeOptions.signal } : {}),
-        });
+        const signal = resumeOptions.signal ? { signal: resumeOptions.signal } : {};
+        if (options.queued) {
+          const queuedHandle = options.queued.runs.resume(runId, signal);
+          void queuedHandle.enqueued.then(
+            () => onPrepared(),
+            () => {},
+          );
+          handle = queuedHandle;
+        } else {
+          handle = dossier.runs.resume(runId, { onPrepared: () => onPrepared(), ...signal });
+        }
       } finally {
         reserved--;
       }
@@ -163,6 +195,12 @@ export function createRunManager(options: RunManagerOptions): RunManager {
     },
     async cancel(idOrPrefix) {
       const runId = await resolveId(idOrPrefix);
+      const tracked = running.get(runId);
+      if (tracked && isQueued(tracked)) {
+        // A queued run is withdrawn, or its worker is asked to cancel it.
+        tracked.cancel("cancelled over the HTTP API");
+        return { runId, status: "cancelling" };
+      }
       // Here at once; in another process (a worker) at its next heartbeat.
       if (await dossier.runs.requestCancel(runId, "cancelled over the HTTP API"))
         return { runId, status: "cancelling" };
@@ -199,7 +237,8 @@ export function createRunManager(options: RunManagerOptions): RunManager {
     handle: (runId) => running.get(runId) ?? dossier.runs.handle(runId),
     active: () => [...running.keys()],
     async cancelAll(reason) {
-      const handles = [...running.values()];
+      // Runs on workers go on without this server.
+      const handles = [...running.values()].filter((h) => !isQueued(h));
       for (const handle of handles) handle.cancel(reason);
       await Promise.allSettled(handles.map((h) => h.done));
     },

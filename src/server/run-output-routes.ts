@@ -9,6 +9,7 @@ import type { ApiServices } from "./api-services.ts";
 import { Event, runIdParam } from "./components.ts";
 import { REPORT_CONTENT_TYPES, readReport } from "./reports.ts";
 import { createRouter, errorResponses } from "./route-kit.ts";
+import { isQueued } from "./run-manager.ts";
 import { reportFormatSchema } from "./schemas.ts";
 import { resumeSeq, streamRunEvents } from "./sse.ts";
 
@@ -76,7 +77,11 @@ export function runOutputRoutes(services: () => ApiServices): OpenAPIHono {
       log: dossier.store.events,
       runId,
       afterSeq: resumeSeq(c),
-      isLocal: () => handle() !== undefined,
+      // A run on a worker appends elsewhere: its log is polled.
+      isLocal: () => {
+        const h = handle();
+        return h !== undefined && !isQueued(h);
+      },
       isLive: async () =>
         handle() !== undefined || (await dossier.store.runs.get(runId))?.status === "running",
       ...(handle() ? { settled: handle()!.done } : {}),

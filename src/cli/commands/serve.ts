@@ -20,6 +20,7 @@ export interface ServeFlags extends GlobalFlags {
   maxBody?: string;
   auth?: boolean;
   mcp?: boolean;
+  queue?: string;
 }
 
 function whole(flag: string, value: string | undefined, min: number, max: number): number | undefined {
@@ -45,9 +46,21 @@ export async function runServe(io: CliIo, flags: ServeFlags): Promise<number> {
     import("../../server/web.ts"),
   ]);
   const dossier = createDossierForCli(io, flags);
+  // With a queue (--queue or DOSSIER_REDIS_URL) runs are enqueued for `dossier worker`s.
+  const queueUrl = flags.queue?.trim() || dossier.config.redisUrl;
+  let queue: import("../../queue/run-queue.ts").RunQueue | null = null;
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
+    if (queueUrl) {
+      const { openRunQueue } = await import("../../queue/run-queue.ts");
+      queue = openRunQueue({ url: queueUrl });
+      await Promise.all([queue.ready(), dossier.store.ready()]);
+    }
+    const queued = queue
+      ? (await import("../../queue/queued-research.ts")).queuedResearch(dossier, queue)
+      : null;
     server = await startServer({
+      ...(queued ? { queued } : {}),
       dossier,
       env: io.env,
       ...(flags.host ? { host: flags.host } : {}),
@@ -58,6 +71,7 @@ export async function runServe(io: CliIo, flags: ServeFlags): Promise<number> {
       ...(flags.mcp === false ? { mcp: false } : {}),
     });
   } catch (error) {
+    await queue?.close();
     await dossier.close();
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL") {
@@ -74,6 +88,7 @@ export async function runServe(io: CliIo, flags: ServeFlags): Promise<number> {
   io.out(
     `Dossier API listening on ${server.url} (OpenAPI: ${server.url}/openapi.json${flags.mcp === false ? "" : `, MCP: ${server.url}/mcp`})\n`,
   );
+  if (queue) io.out(`Runs go to the queue at ${queue.target.display} for dossier worker processes\n`);
   if (server.token === null) io.err("dossier: warning: authentication is off (--no-auth)\n");
   else if (server.tokenCreated) {
     io.out(`Token (shown once; kept in ${server.tokenPath}): ${server.token}\n`);
@@ -92,6 +107,7 @@ export async function runServe(io: CliIo, flags: ServeFlags): Promise<number> {
   io.err(`\ndossier: shutting down (${signal}); runs under way are cancelled and can be resumed\n`);
   try {
     await server.close(`server stopped (${signal})`);
+    await queue?.close();
     await dossier.close();
   } finally {
     process.off("SIGINT", onSecond);
@@ -110,6 +126,10 @@ export function registerServeCommand(program: Command, io: CliIo): void {
     .option("--max-body <bytes>", "largest request body (default 262144)")
     .option("--no-auth", "serve without the token (only on a trusted machine)")
     .option("--no-mcp", "do not serve MCP at /mcp")
+    .option(
+      "--queue <url>",
+      "enqueue runs on Redis for dossier worker processes instead of running them here, redis://host:port (default DOSSIER_REDIS_URL)",
+    )
     .action(async (_opts: ServeFlags, cmd: Command) => {
       const code = await runServe(io, cmd.optsWithGlobals<ServeFlags>());
       throw new CliExit(code);
