@@ -30,6 +30,9 @@ describe("strategy options for the form", () => {
       ["contextTokens", undefined],
       ["contextWindow", undefined],
       ["topK", 5],
+      ["protocol", "json"],
+      ["temperature", undefined],
+      ["topP", undefined],
       ["mode", "search"],
     ]);
   });

@@ -24,10 +24,13 @@ export class SmtlConversation {
   /** Why the last reply was rejected, sent with the next call only. */
   #note = "";
   readonly #ctx: RunContext;
+  readonly #sampling: { temperature?: number; topP?: number };
 
-  constructor(ctx: RunContext, task: string) {
+  /** `sampling`: the user's temperature and top-p, when set (else the provider's defaults). */
+  constructor(ctx: RunContext, task: string, sampling: { temperature?: number; topP?: number } = {}) {
     this.#ctx = ctx;
     this.#turns = [{ role: "user", content: task }];
+    this.#sampling = sampling;
   }
 
   /** The turns, oldest first; always starts and ends with a user message between calls. */
@@ -48,6 +51,7 @@ export class SmtlConversation {
         prompt: [last, extra, this.#note].filter(Boolean).join("\n\n"),
         maxRepairs: 0,
         maxOutputTokens: 4096,
+        ...this.#sampling,
       });
       return { kind: "ok", value: r.value, raw: r.raw };
     } catch (error) {
@@ -104,4 +108,15 @@ export class SmtlConversation {
   size(system: string): number {
     return estimatePromptTokens([system, ...this.#turns.map((t) => t.content)]);
   }
+}
+
+/** The sampling the user set among `options` (temperature, top-p), nothing else. */
+export function samplingOf(options: { temperature?: number | undefined; topP?: number | undefined }): {
+  temperature?: number;
+  topP?: number;
+} {
+  return {
+    ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+    ...(options.topP === undefined ? {} : { topP: options.topP }),
+  };
 }

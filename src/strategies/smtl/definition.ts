@@ -1,10 +1,13 @@
 /**
  * The `smtl` strategy (SMTL, "search more, think less"): a plan of verifiable goals, several
  * tool calls per step run at once, plan refinement every few steps, a plan-centric context
- * reset, and a short answer verified by the evidence it cites. `dossier ask` uses it.
+ * reset, and a short answer verified by the evidence it cites. `dossier ask` uses it. Options
+ * choose the protocol (JSON, or SMTL's own tags for its checkpoints) and the mode (deep search,
+ * or deep research: subtasks, then a full cited report).
  */
 
 import { z } from "zod";
+import { DossierError } from "../../core/errors.ts";
 import type { StrategyDefinition } from "../types.ts";
 
 /** Options of the smtl strategy. */
@@ -44,6 +47,24 @@ export const smtlOptionsSchema = z
         "the models' context window in tokens, for models the table does not know (default: the seed's 131072); sizes the reset and the page window",
       ),
     topK: z.number().int().min(1).max(20).default(5).describe("results per web search"),
+    protocol: z
+      .enum(["json", "native"])
+      .default("json")
+      .describe(
+        "json: structured output (any model); native: SMTL's own tags (<plan>, <summary>, <tool_call>, <answer>) for its checkpoints, deep search only",
+      ),
+    temperature: z
+      .number()
+      .min(0)
+      .max(2)
+      .optional()
+      .describe("sampling temperature of the agent's calls (native default 1.0; json: the provider's)"),
+    topP: z
+      .number()
+      .gt(0)
+      .max(1)
+      .optional()
+      .describe("nucleus sampling of the agent's calls (native default 0.9; json: the provider's)"),
     mode: z
       .enum(["search", "research"])
       .default("search")
@@ -79,7 +100,31 @@ export const smtlStrategy: StrategyDefinition<z.infer<typeof smtlOptionsSchema>>
     };
   },
   async run(ctx, input) {
-    const { maxSteps, refineEvery, errorBudget, contextTokens, contextWindow, topK, mode } = input.options;
+    const { maxSteps, refineEvery, errorBudget, contextTokens, contextWindow, topK, mode, protocol } =
+      input.options;
+    const sampling = {
+      ...(input.options.temperature === undefined ? {} : { temperature: input.options.temperature }),
+      ...(input.options.topP === undefined ? {} : { topP: input.options.topP }),
+    };
+    if (protocol === "native") {
+      if (mode === "research")
+        throw new DossierError(
+          "INPUT_INVALID",
+          "smtl's native protocol speaks the deep-search tags; mode research runs with protocol json",
+        );
+      const { runSmtlNative } = await import("./native.ts");
+      return runSmtlNative(ctx, {
+        tools: input.tools,
+        language: input.language,
+        maxSteps,
+        refineEvery,
+        errorBudget,
+        ...(contextTokens === undefined ? {} : { contextTokens }),
+        ...(contextWindow === undefined ? {} : { contextWindow }),
+        topK,
+        ...sampling,
+      });
+    }
     if (mode === "research") {
       const { runSmtlResearch } = await import("./research.ts");
       return runSmtlResearch(ctx, {
@@ -90,6 +135,7 @@ export const smtlStrategy: StrategyDefinition<z.infer<typeof smtlOptionsSchema>>
         ...(contextTokens === undefined ? {} : { contextTokens }),
         ...(contextWindow === undefined ? {} : { contextWindow }),
         topK,
+        ...sampling,
       });
     }
     const { runSmtl } = await import("./run.ts");
@@ -102,6 +148,7 @@ export const smtlStrategy: StrategyDefinition<z.infer<typeof smtlOptionsSchema>>
       ...(contextTokens === undefined ? {} : { contextTokens }),
       ...(contextWindow === undefined ? {} : { contextWindow }),
       topK,
+      ...sampling,
     });
   },
 };

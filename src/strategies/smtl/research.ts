@@ -33,7 +33,7 @@ import { jsonInstruction } from "../../llm/structured.ts";
 import { estimateTokens } from "../../llm/token-estimate.ts";
 import type { ResearchOutcome } from "../types.ts";
 import { fitConversation } from "./answer.ts";
-import { SmtlConversation } from "./conversation.ts";
+import { SmtlConversation, samplingOf } from "./conversation.ts";
 import { renderStep } from "./prompts.ts";
 import { describeCall, MAX_CALLS_PER_STEP, type SmtlCall, toAction } from "./protocol.ts";
 import {
@@ -63,6 +63,9 @@ export interface SmtlResearchOptions {
   contextTokens?: number;
   contextWindow?: number;
   topK?: number;
+  /** Sampling of the agent's calls, when the user sets it (else the provider's defaults). */
+  temperature?: number;
+  topP?: number;
   explorationShare?: number;
 }
 
@@ -116,7 +119,7 @@ async function researchLoop(ctx: RunContext, options: SmtlResearchOptions): Prom
   };
   const retrieved = new Set<string>();
   const made = new Map<string, number>();
-  const talk = new SmtlConversation(ctx, researchTask(ctx.query, null, 0));
+  const talk = new SmtlConversation(ctx, researchTask(ctx.query, null, 0), samplingOf(options));
   let subtasks: Subtask[] | null = null;
   let current = 0;
   let stopReason: string | null = null;

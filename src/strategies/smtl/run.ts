@@ -32,7 +32,7 @@ import type { RunContext } from "../../kit/run-context.ts";
 import { runAction } from "../../kit/search-actions.ts";
 import { jsonInstruction } from "../../llm/structured.ts";
 import { type AskOutcome, answerFromEvidence, finishAnswer, type SmtlFigures } from "./answer.ts";
-import { SmtlConversation } from "./conversation.ts";
+import { SmtlConversation, samplingOf } from "./conversation.ts";
 import {
   agentSystem,
   type MODE_LINES,
@@ -78,6 +78,9 @@ export interface SmtlOptions {
   contextWindow?: number;
   /** Results per search. Default 5. */
   topK?: number;
+  /** Sampling of the agent's calls, when the user sets it (else the provider's defaults). */
+  temperature?: number;
+  topP?: number;
   /** Share of the token, cost and time budget the loop may use before answering. Default 0.9. */
   explorationShare?: number;
 }
@@ -115,7 +118,7 @@ async function smtlLoop(ctx: RunContext, options: SmtlOptions): Promise<AskOutco
   /** Evidence ids this agent's calls retrieved, in order. */
   const retrieved = new Set<string>();
   let plan: SmtlPlan | null = null;
-  const talk = new SmtlConversation(ctx, taskMessage(ctx.query, null, 0));
+  const talk = new SmtlConversation(ctx, taskMessage(ctx.query, null, 0), samplingOf(options));
   let stopReason: string | null = null;
   let answer: AnswerReply | null = null;
 
