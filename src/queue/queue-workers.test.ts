@@ -55,7 +55,7 @@ afterEach(async () => {
 function startWorker(world: ResearchWorld, env: Record<string, string>, queueUrl: string): ChildProcess {
   const child = spawn(
     process.execPath,
-    [CLI, "worker", "--queue", queueUrl, "--concurrency", "2", "--lock-ms", "2000", "--json"],
+    [CLI, "worker", "--queue", queueUrl, "--concurrency", "2", "--lock-ms", "4000", "--json"],
     { cwd: world.home, env: { ...worldEnv(world), ...env }, stdio: ["ignore", "pipe", "pipe"] },
   );
   child.stdout?.resume();
@@ -188,7 +188,8 @@ if (servicesAnswer([await postgresProblem(), await redisProblem()])) {
       const apiView = await (await fetch(`${server.url}/v1/runs/${apiRun.id}`)).json();
       expect(apiView).toMatchObject({ run: { id: apiRun.id, status: "completed" } });
       for (const result of results) {
-        expect(result).toMatchObject({ status: "completed" });
+        const { status, stopReason, error } = result;
+        expect({ status, stopReason, error: error?.message }).toMatchObject({ status: "completed" });
         const numbers = citedNumbers(result.markdown!);
         expect(numbers.length).toBeGreaterThan(0);
         for (const n of numbers) expect(result.markdown).toMatch(new RegExp(`^${n}\\. `, "m"));

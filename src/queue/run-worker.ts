@@ -69,11 +69,12 @@ export function startRunWorker(options: RunWorkerOptions): RunWorker {
     const { runId } = data;
     const queueWaitMs = Math.max(0, (job.processedOn ?? Date.now()) - job.timestamp);
     let record = await dossier.store.runs.get(runId);
+    // A worker that lost the job (stalled while alive) may still be running it: wait for it.
+    if (record?.status === "running") record = await waitForOwner(runId, signal);
     if (record?.status === "completed" || record?.status === "cancelled") {
-      // Its worker recorded the end but died before the job was marked done.
+      // Its worker recorded the end but lost the job before marking it done.
       return await resultOfRecord(record, queueWaitMs, true);
     }
-    if (record?.status === "running") record = await waitForOwner(runId, signal);
     const resumed = record !== undefined;
     if (!record && data.kind === "resume")
       throw new UnrecoverableError(`run ${runId} is not in the store; nothing to resume`);

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { memoryStore, scriptedRegistry } from "../../test/scripted/harness.ts";
 import { scriptedModel } from "../../test/scripted/scripted-model.ts";
 import { startRun } from "./run.ts";
+import { currentOwner } from "./run-liveness.ts";
 
 /** Resolves once `check()` is true (polled every 5 ms, at most 5 s). */
 async function until(check: () => boolean | Promise<boolean>): Promise<void> {
@@ -74,5 +75,42 @@ describe("a run's lease in the store", () => {
     const { record, error } = await waitingRun(failing).done;
     expect(error).toMatchObject({ code: "STORE_ERROR" });
     expect(record).toMatchObject({ status: "failed", stopReason: "error: STORE_ERROR" });
+  });
+
+  it("keeps a resumed run that this process claimed through many heartbeats", async () => {
+    const store = memoryStore();
+    const first = waitingRun(store);
+    await until(async () => (await store.events.lastSeq(first.runId)) >= 2);
+    first.cancel("pause");
+    await first.done;
+    // As a resume does: the claim names this process, then the run beats under its own name.
+    expect(await store.runs.claim(first.runId, currentOwner(), new Date().toISOString())).not.toBeNull();
+    let beats = 0;
+    const counting = {
+      ...store,
+      runs: {
+        ...store.runs,
+        heartbeat: (...args: Parameters<typeof store.runs.heartbeat>) => {
+          beats++;
+          return store.runs.heartbeat(...args);
+        },
+      },
+    };
+    const resumed = startRun({
+      store: counting,
+      registry: scriptedRegistry({ default: scriptedModel([]) }),
+      query: "q",
+      options: { strategy: "waiting" },
+      runId: first.runId,
+      resume: { previousStatus: "cancelled", previousWallMs: 0, journaledSteps: 0 },
+      heartbeatMs: 5,
+      strategy: async () => {
+        await until(() => beats >= 10);
+        return {};
+      },
+    });
+    const { record, error } = await resumed.done;
+    expect(error).toBeNull();
+    expect(record).toMatchObject({ status: "completed" });
   });
 });

@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { hostname } from "node:os";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { instantClock } from "../../test/scripted/clocks.ts";
 import { memoryStore } from "../../test/scripted/harness.ts";
 import { currentOwner, markInterruptedRuns, ownerGone, STALE_HEARTBEAT_MS } from "./run-liveness.ts";
@@ -56,5 +56,18 @@ describe("run liveness", () => {
     // A finished run is never judged.
     expect(ownerGone({ ...(await store.runs.get("dead"))!, status: "completed" }, now)).toBe(false);
     await store.close();
+  });
+
+  it("names this process the same way for its whole life, whatever the clock says later", () => {
+    const first = currentOwner();
+    const now = vi.spyOn(Date, "now").mockReturnValue(Date.now() + 60_000.7);
+    const uptime = vi.spyOn(process, "uptime").mockReturnValue(1);
+    try {
+      // A store compares owners exactly: a start time computed again would not match.
+      expect(currentOwner()).toEqual(first);
+    } finally {
+      now.mockRestore();
+      uptime.mockRestore();
+    }
   });
 });

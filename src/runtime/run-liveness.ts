@@ -15,13 +15,20 @@ export const HEARTBEAT_MS = 2_000;
 /** A heartbeat older than this means the owner is gone (owners on other hosts, pid reuse). */
 export const STALE_HEARTBEAT_MS = 30_000;
 
-/** This process as a run owner. */
+let self: RunOwner | null = null;
+
+/**
+ * This process as a run owner: the same value for the life of the process (its start time is
+ * computed once: computed again it could differ by a millisecond, and the store compares owners
+ * exactly).
+ */
 export function currentOwner(): RunOwner {
-  return {
+  self ??= {
     host: hostname(),
     pid: process.pid,
     startedAt: new Date(Math.round(Date.now() - process.uptime() * 1000)).toISOString(),
   };
+  return { ...self };
 }
 
 /** True when a process with this pid exists on this host. */

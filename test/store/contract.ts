@@ -57,26 +57,55 @@ async function rejection(promise: Promise<unknown>, code: string): Promise<Dossi
   return thrown as DossierError;
 }
 
-/** Runs the store-child script with `order`; resolves with its JSON outcome. */
-function child(spec: StoreSpec, order: Record<string, unknown>): Promise<Record<string, unknown>> {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [CHILD, JSON.stringify({ store: spec, ...order })], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let out = "";
-    let err = "";
-    proc.stdout.on("data", (d) => {
-      out += d;
-    });
-    proc.stderr.on("data", (d) => {
-      err += d;
-    });
-    proc.on("error", reject);
-    proc.on("close", (code) => {
-      if (code === 0) resolve(JSON.parse(out.trim().split("\n").at(-1)!));
-      else reject(new Error(`store child exited ${code}: ${err}`));
-    });
-  });
+/**
+ * Runs the store-child script once per order, all at once: each opens the store and says it is
+ * ready, then all are told to go together. Resolves with their JSON outcomes, in order.
+ */
+async function children(
+  spec: StoreSpec,
+  orders: Record<string, unknown>[],
+): Promise<Record<string, unknown>[]> {
+  const procs = orders.map((order) =>
+    spawn(process.execPath, [CHILD, JSON.stringify({ store: spec, ...order })], {
+      stdio: ["pipe", "pipe", "pipe"],
+    }),
+  );
+  const outcomes = procs.map(
+    (proc) =>
+      new Promise<{ ready: Promise<void>; outcome: Promise<Record<string, unknown>> }>((resolveStarted) => {
+        let out = "";
+        let err = "";
+        let onReady!: () => void;
+        const ready = new Promise<void>((r) => {
+          onReady = r;
+        });
+        const outcome = new Promise<Record<string, unknown>>((resolve, reject) => {
+          proc.stdout.on("data", (d) => {
+            out += d;
+            if (out.startsWith("ready\n")) onReady();
+          });
+          proc.stderr.on("data", (d) => {
+            err += d;
+          });
+          proc.on("error", reject);
+          proc.on("close", (code) => {
+            onReady();
+            if (code === 0) resolve(JSON.parse(out.trim().split("\n").at(-1)!));
+            else reject(new Error(`store child exited ${code}: ${err}`));
+          });
+        });
+        resolveStarted({ ready, outcome });
+      }),
+  );
+  const started = await Promise.all(outcomes);
+  await Promise.all(started.map((s) => s.ready));
+  for (const proc of procs) proc.stdin.end("go\n");
+  return Promise.all(started.map((s) => s.outcome));
+}
+
+/** Runs one store child with `order`; resolves with its JSON outcome. */
+async function child(spec: StoreSpec, order: Record<string, unknown>): Promise<Record<string, unknown>> {
+  return (await children(spec, [order]))[0]!;
 }
 
 /** Registers the contract suite for `backend`. */
@@ -357,9 +386,9 @@ export function describeStoreContract(backend: StoreBackend): void {
         const { store, spec } = await fresh();
         await store.runs.create({ ...newRun("contested"), owner });
         await store.runs.update("contested", { updatedAt: TS, status: "interrupted" });
-        const startAt = Date.now() + 1_500;
-        const outcomes = await Promise.all(
-          [1, 2, 3, 4].map(() => child(spec, { action: "claim", runId: "contested", startAt })),
+        const outcomes = await children(
+          spec,
+          [1, 2, 3, 4].map(() => ({ action: "claim", runId: "contested" })),
         );
         const winners = outcomes.filter((o) => o.claimed === true);
         expect(winners).toHaveLength(1);
@@ -383,7 +412,7 @@ export function describeStoreContract(backend: StoreBackend): void {
         await runs.update("r1", { updatedAt: TS, status: "cancelled" });
         await runs.claim("r1", other, TS);
         expect(await runs.heartbeat("r1", other, TS)).toEqual({ held: true, cancelRequested: null });
-        expect(await child(spec, { action: "cancel", runId: "r1", startAt: 0 })).toEqual({ requested: true });
+        expect(await child(spec, { action: "cancel", runId: "r1" })).toEqual({ requested: true });
         expect((await runs.heartbeat("r1", other, TS)).cancelRequested).toMatch(/^cancelled by \d+$/);
       }, 30_000);
     });
@@ -537,12 +566,10 @@ export function describeStoreContract(backend: StoreBackend): void {
       it("keeps a contiguous sequence when several processes append to one run together", async () => {
         const { store, spec } = await fresh();
         await store.runs.create(newRun("busy"));
-        const startAt = Date.now() + 1_500;
         const tags = ["a", "b", "c", "d"];
-        const outcomes = await Promise.all(
-          tags.map((tag) =>
-            child(spec, { action: "append", runId: "busy", count: 50, pauseMs: 1, tag, startAt }),
-          ),
+        const outcomes = await children(
+          spec,
+          tags.map((tag) => ({ action: "append", runId: "busy", count: 50, pauseMs: 1, tag })),
         );
         const listed = await store.events.list("busy");
         expect(listed.map((e) => e.seq)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));

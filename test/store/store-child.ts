@@ -1,8 +1,8 @@
 /**
  * A separate process working on a store, for the contract suite's multi-process tests. Its one
- * argument is JSON: `{ store: { home, databaseUrl? }, action, runId, startAt, … }`. It waits
- * until `startAt` (epoch ms) so that all children start together, does its action and prints
- * one JSON line with the outcome.
+ * argument is JSON: `{ store: { home, databaseUrl? }, action, runId, … }`. Once its store is
+ * open it prints `ready` and waits for a line on its standard input, so that all children start
+ * together; then it does its action and prints one JSON line with the outcome.
  */
 
 import { openStore } from "../../src/store/open-store.ts";
@@ -11,7 +11,6 @@ interface ChildOrder {
   store: { home: string; databaseUrl?: string };
   action: "append" | "claim" | "cancel";
   runId: string;
-  startAt: number;
   /** append: how many events, tagged `tag`, with a pause of `pauseMs` after each. */
   count?: number;
   pauseMs?: number;
@@ -21,7 +20,9 @@ interface ChildOrder {
 const order = JSON.parse(process.argv[2]!) as ChildOrder;
 const store = openStore(order.store);
 await store.ready();
-await new Promise((resolve) => setTimeout(resolve, Math.max(0, order.startAt - Date.now())));
+process.stdout.write("ready\n");
+await new Promise((resolve) => process.stdin.once("data", resolve));
+process.stdin.pause();
 const ts = () => new Date().toISOString();
 let outcome: unknown;
 if (order.action === "append") {
