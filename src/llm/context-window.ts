@@ -7,6 +7,7 @@
  */
 
 import type { ModelSpec } from "./model-spec.ts";
+import { lookupModel } from "./model-table.ts";
 
 /** Context windows in tokens, per provider and model id (or id prefix). */
 export const CONTEXT_WINDOWS: Readonly<Record<string, Readonly<Record<string, number>>>> = {
@@ -41,13 +42,5 @@ export const CONTEXT_WINDOWS: Readonly<Record<string, Readonly<Record<string, nu
 
 /** The context window of a model in tokens; null when unknown. */
 export function contextWindowFor(spec: ModelSpec): number | null {
-  const table = CONTEXT_WINDOWS[spec.provider];
-  if (!table) return null;
-  const exact = table[spec.modelId];
-  if (exact) return exact;
-  let best: string | undefined;
-  for (const key of Object.keys(table)) {
-    if (spec.modelId.startsWith(`${key}-`) && (!best || key.length > best.length)) best = key;
-  }
-  return best ? table[best]! : null;
+  return lookupModel(CONTEXT_WINDOWS, spec);
 }

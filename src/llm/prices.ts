@@ -7,6 +7,7 @@
 
 import type { ModelPrice } from "../core/usage.ts";
 import type { ModelSpec } from "./model-spec.ts";
+import { lookupModel } from "./model-table.ts";
 
 /**
  * List prices of well-known hosted models (standard tier, short context). Keys are matched
@@ -53,15 +54,7 @@ export function priceFor(
 ): ModelPrice | null {
   const configured = overrides[`${spec.provider}:${spec.modelId}`];
   if (configured) return configured;
-  const table = PRICE_TABLE[spec.provider];
-  if (!table) return null;
-  const exact = table[spec.modelId];
-  if (exact) return exact;
-  let best: string | undefined;
-  for (const key of Object.keys(table)) {
-    if (spec.modelId.startsWith(`${key}-`) && (!best || key.length > best.length)) best = key;
-  }
-  return best ? table[best]! : null;
+  return lookupModel(PRICE_TABLE, spec);
 }
 
 /** Price per single token, as the budget ledger wants it. */
