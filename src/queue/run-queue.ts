@@ -94,7 +94,11 @@ export function openRunQueue(options: RunQueueOptions): RunQueue {
     async finished(jobId) {
       const job = (await queue.getJob(jobId)) as Job | undefined;
       if (!job) throw new DossierError("NOT_FOUND", `no queued job ${jobId}`, { details: { jobId } });
-      const value = await job.waitUntilFinished(queueEvents());
+      // The events' stream must be read before the check for an already finished job: a job
+      // finishing in between would otherwise be missed and the wait would never end.
+      const listener = queueEvents();
+      await listener.waitUntilReady();
+      const value = await job.waitUntilFinished(listener);
       return runJobResultSchema.parse(value);
     },
     async withdraw(jobId) {
