@@ -63,6 +63,11 @@ export const ERROR_CODES = [
    * from the evidence gathered.
    */
   "NO_RESEARCH",
+  /**
+   * A run made tool calls but gathered no evidence: every search and page read failed or found
+   * nothing; `details.failures` counts the failed calls by tool and error code.
+   */
+  "NO_EVIDENCE",
   /** A bug: an invariant that should hold did not. */
   "INTERNAL",
 ] as const;

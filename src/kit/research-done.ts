@@ -3,8 +3,9 @@
  * when it gathered evidence its report says something beyond headings. A strategy calls
  * {@link requireResearch} where it declares completion; a run that did no research fails with
  * `NO_RESEARCH` — or with `BUDGET_EXCEEDED` when a budget stopped it before it could — instead
- * of ending `completed` with an empty report. (A run whose every tool call failed did try: it
- * ends as its strategy says, with whatever report the strategy writes for that case.)
+ * of ending `completed` with an empty report. (A run whose tool calls gathered no evidence did
+ * try: the strategy writes what it can, and the runtime then fails the run with `NO_EVIDENCE`,
+ * see runtime/run-did-work.ts.)
  */
 
 import { DossierError } from "../core/errors.ts";

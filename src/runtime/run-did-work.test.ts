@@ -2,7 +2,9 @@
  * A run is completed only when it did its work: a budget already spent when the first model
  * call is asked for ends the run failed, with the budget's stop reason and a BUDGET_EXCEEDED
  * error — for every strategy that needs a model, and through the CLI (exit 1). A budget stop
- * after the model has been called stays a completed run with that stop reason.
+ * after the model has been called stays a completed run with that stop reason. A run whose tool
+ * calls gathered no evidence ends failed with NO_EVIDENCE naming the failures (exit 1); one
+ * whose calls partly failed but gathered evidence completes.
  */
 
 import { describe, expect, it } from "vitest";
@@ -11,6 +13,7 @@ import { startResearchWorld } from "../../test/research/world.ts";
 import { instantClock } from "../../test/scripted/clocks.ts";
 import { memoryStore, scriptedRegistry } from "../../test/scripted/harness.ts";
 import { scriptedModel } from "../../test/scripted/scripted-model.ts";
+import type { RunContext } from "../kit/run-context.ts";
 import { startRun } from "./run.ts";
 
 /** A strategy that writes once, then once more, and falls back to no text when the budget refuses. */
@@ -82,6 +85,78 @@ describe("completed only when the run did its work", () => {
     });
   });
 
+  /** A strategy that makes `calls` tool calls, the first `failing` of them failing, and keeps what the others found. */
+  const searching = (calls: number, failing: number) => async (ctx: RunContext) => {
+    await ctx.generate({ role: "writer", prompt: "plan" });
+    for (let i = 0; i < calls; i++) {
+      ctx.budget.reserveToolCall();
+      const ok = i >= failing;
+      const tool = i % 2 ? "crawl_page" : "web_search";
+      ctx.emit({
+        type: "tool-end",
+        callId: `T${i}`,
+        tool,
+        ok,
+        cached: false,
+        latencyMs: 1,
+        ...(ok ? {} : { error: { code: i % 2 ? "NETWORK_ERROR" : "PROVIDER_ERROR", message: "HTTP 500" } }),
+      });
+      if (!ok) continue;
+      const { source } = ctx.evidence.addSource({
+        kind: "web",
+        url: `https://a.example/${i}`,
+        title: "A",
+        fetchedAt: "2026-01-01T00:00:00Z",
+      });
+      ctx.evidence.addEvidence({
+        sourceId: source.id,
+        text: `fact ${i}`,
+        retrievedBy: { tool, callId: `T${i}` },
+      });
+    }
+    return { stopReason: "completed" };
+  };
+  const runSearching = async (calls: number, failing: number) => {
+    const store = memoryStore();
+    const handle = startRun({
+      store,
+      registry: scriptedRegistry({ default: scriptedModel([{ text: "plan" }]) }),
+      clock: instantClock(),
+      query: "q",
+      options: { strategy: "t" },
+      strategy: searching(calls, failing),
+    });
+    const done = await handle.done;
+    return { ...done, events: await store.events.list(handle.runId) };
+  };
+
+  it("tool calls that all failed: failed with NO_EVIDENCE naming the failures, its events kept", async () => {
+    const { record, error, outcome, events } = await runSearching(3, 3);
+    expect(record).toMatchObject({
+      status: "failed",
+      stopReason: "error: NO_EVIDENCE",
+      error: { code: "NO_EVIDENCE" },
+    });
+    expect(error!.message).toBe(
+      "the run gathered no evidence: every one of its 3 tool call(s) failed (web_search: PROVIDER_ERROR ×2, crawl_page: NETWORK_ERROR ×1)",
+    );
+    expect(error!.details).toMatchObject({ toolCalls: 3, failed: 3, stopReason: "completed" });
+    // The strategy's outcome and the events stay: only the status says the run failed.
+    expect(outcome).toEqual({ stopReason: "completed" });
+    expect(events.filter((e) => e.type === "tool-end")).toHaveLength(3);
+    expect(events.at(-1)).toMatchObject({
+      type: "run-end",
+      status: "failed",
+      error: { code: "NO_EVIDENCE" },
+    });
+  });
+
+  it("tool calls that partly failed but gathered evidence: completed", async () => {
+    const { record, error } = await runSearching(3, 2);
+    expect(error).toBeNull();
+    expect(record).toMatchObject({ status: "completed", stopReason: "completed" });
+  });
+
   for (const strategy of ["graph", "minddr", "warp", "mams", "smtl"]) {
     it(`${strategy} with maxWallMs 1 makes no model call and is not completed`, async () => {
       const world = await startResearchWorld({ subtasks: 2 });
@@ -103,6 +178,38 @@ describe("completed only when the run did its work", () => {
       }
     });
   }
+
+  it("dossier research whose every search fails exits 1 with NO_EVIDENCE, not 0", async () => {
+    const world = await startResearchWorld({
+      subtasks: 3,
+      searchFailsWith: 500,
+      expectCalls: { planner: 1, "search-step": 3, outline: 1 },
+    });
+    try {
+      const env = {
+        DOSSIER_HOME: world.home,
+        DOSSIER_MODEL: "openai-compatible:fake-model",
+        DOSSIER_BASE_URL: world.model.url,
+        DOSSIER_API_KEY: "sk-test",
+        DOSSIER_SEARCH: "searxng",
+        SEARXNG_URL: world.search.baseUrl("searxng"),
+        DOSSIER_ALLOW_PRIVATE_NETWORK: "1",
+      };
+      const r = await runCliInProcess(
+        ["research", "What drives topic growth?", "--strategy", "minddr", "--json"],
+        { cwd: world.home, env },
+      );
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/NO_EVIDENCE.*every one of its \d+ tool call\(s\) failed \(web_search: /);
+      const summary = JSON.parse(r.stdout.trim().split("\n").at(-1)!) as {
+        status: string;
+        stopReason: string;
+      };
+      expect(summary).toMatchObject({ status: "failed", stopReason: "error: NO_EVIDENCE" });
+    } finally {
+      await world.close();
+    }
+  });
 
   it("dossier research --max-minutes near zero exits 1 with the budget stop, not 0", async () => {
     const world = await startResearchWorld({ subtasks: 2 });

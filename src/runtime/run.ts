@@ -6,7 +6,7 @@
  */
 
 import { AsyncLocalStorage } from "node:async_hooks";
-import { BudgetLedger, type BudgetLimitName, type BudgetSnapshot, exceededLimit } from "../core/budget.ts";
+import { BudgetLedger, exceededLimit } from "../core/budget.ts";
 import { type Clock, isoDate, systemClock } from "../core/clock.ts";
 import { DossierError, toDossierError } from "../core/errors.ts";
 import { dossierEventSchema, type EventInput } from "../core/events.ts";
@@ -17,11 +17,13 @@ import type { RunRecord } from "../core/run.ts";
 import { type RunOptionsInput, runOptionsSchema } from "../core/run-options.ts";
 import { addCallUsage, emptyUsage, type UsageTotals } from "../core/usage.ts";
 import { contextMethods, type RunContext } from "../kit/run-context.ts";
+import { CallRecorder } from "../llm/call-recorder.ts";
 import type { LlmClientOptions } from "../llm/client.ts";
 import type { ModelRegistry } from "../llm/registry.ts";
 import { openRunWriter, type RunWriter } from "../store/run-writer.ts";
 import type { Store } from "../store/types.ts";
 import { GuardedLlmClient } from "./guarded-llm.ts";
+import { didWorkError, ToolTally } from "./run-did-work.ts";
 import { createRunId } from "./run-id.ts";
 import { currentOwner, HEARTBEAT_MS } from "./run-liveness.ts";
 
@@ -108,7 +110,9 @@ export function startRun<T extends StrategyOutcome>(opts: StartRunOptions<T>): R
   // Set before the strategy starts (the run record and its journal are read first).
   let writer: RunWriter | null = null;
   const scopes = new AsyncLocalStorage<string>();
+  const tools = new ToolTally();
   const emit = (event: EventInput) => {
+    tools.see(event);
     const scope = scopes.getStore();
     const stored = writer!.emit((scope ? { ...event, scope } : event) as EventInput, now());
     const check = dossierEventSchema.safeParse(stored);
@@ -127,9 +131,15 @@ export function startRun<T extends StrategyOutcome>(opts: StartRunOptions<T>): R
     get: (key) => writer!.journal.get(key),
     put: (key, entry) => writer!.journal.put(key, entry),
   };
+  // `recordCalls` and `seed` are run options (stored with the run, so a resumed run keeps them).
+  const { recordCalls, seed } = options as { recordCalls?: unknown; seed?: unknown };
   const llm = new GuardedLlmClient(
     {
       ...opts.llm,
+      ...(recordCalls === true
+        ? { recorder: new CallRecorder({ emit, scope: () => scopes.getStore() }) }
+        : {}),
+      ...(Number.isSafeInteger(seed) ? { seed: seed as number } : {}),
       registry: opts.registry,
       budget,
       emit,
@@ -220,22 +230,15 @@ export function startRun<T extends StrategyOutcome>(opts: StartRunOptions<T>): R
       clearInterval(heartbeat);
     }
     if (fatal) error = fatal;
-    // A run is completed only when it did its work: a strategy that stopped because a budget
-    // was already spent before any model call was made did no research, whatever it wrote.
-    const budgetStop = /^budget:(.+)$/.exec(outcome?.stopReason ?? "")?.[1] as BudgetLimitName | undefined;
-    const used = budget.snapshot();
-    if (
-      !error &&
-      !controller.signal.aborted &&
-      budgetStop &&
-      used.used.llmCalls === 0 &&
-      spent(used, budgetStop)
-    ) {
-      error = new DossierError(
-        "BUDGET_EXCEEDED",
-        `the ${budgetStop} budget was spent before the first model call: the run did no research`,
-        { details: { limit: budgetStop } },
-      );
+    // A run is completed only when it did its work (run-did-work.ts): no budget spent before
+    // its first model call, no tool calls that gathered no evidence.
+    if (!error && !controller.signal.aborted && outcome) {
+      error = didWorkError({
+        stopReason: outcome.stopReason,
+        budget: budget.snapshot(),
+        evidence: ctx.evidence.evidence().length,
+        tools,
+      });
     }
     const cancelled = controller.signal.aborted && !fatal;
     const status = cancelled ? "cancelled" : error ? "failed" : "completed";
@@ -281,19 +284,6 @@ export function startRun<T extends StrategyOutcome>(opts: StartRunOptions<T>): R
     cancel: (reason = "cancelled by user") => controller.abort(reason),
     done,
   };
-}
-
-/** True when the limit `name` is used up (not merely too small for the next call). */
-function spent({ limits, used }: BudgetSnapshot, name: BudgetLimitName): boolean {
-  const pairs: Record<BudgetLimitName, [number, number | undefined]> = {
-    wallTime: [used.wallMs, limits.maxWallMs],
-    tokens: [used.tokens, limits.maxTokens],
-    cost: [used.costUsd, limits.maxCostUsd],
-    toolCalls: [used.toolCalls, limits.maxToolCalls],
-    iterations: [used.iterations, limits.maxIterations],
-  };
-  const [value, limit] = pairs[name] ?? [0, undefined];
-  return limit !== undefined && value >= limit;
 }
 
 const NOTHING_USED = {

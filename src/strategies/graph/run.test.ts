@@ -236,7 +236,7 @@ describe("graph strategy", () => {
     expect(result.events.some((e) => e.type === "node-start" && e.nodeId === "T-7")).toBe(false);
   });
 
-  it("survives failing searches: nodes fail, the run completes with a report", async () => {
+  it("every search failing: nodes fail, a report is written, and the run fails with NO_EVIDENCE (nothing gathered is no success)", async () => {
     world = await startResearchWorld({
       searchFailsWith: 500,
       expectCalls: {
@@ -249,12 +249,17 @@ describe("graph strategy", () => {
       },
     });
     const result = await world.research({ query });
-    expect(result.record.status).toBe("completed");
+    expect(result.record).toMatchObject({ status: "failed", stopReason: "error: NO_EVIDENCE" });
+    expect(result.error?.message).toMatch(
+      /every one of its \d+ tool call\(s\) failed \(web_search: PROVIDER_ERROR/,
+    );
     const failed = result.events.flatMap((e) =>
       e.type === "node-end" && e.status === "failed" ? [e.nodeId] : [],
     );
     expect(new Set(failed)).toEqual(new Set(["T-1", "T-2", "T-5", "T-6", "T-7"]));
+    // The partial output stays: the report written from nothing, and the events.
     expect(result.outcome!.paths).toHaveLength(1);
+    expect(result.events.some((e) => e.type === "report-ready")).toBe(true);
   });
 
   it("asks clarifying questions through the callback and records assumptions without one", async () => {

@@ -160,13 +160,13 @@ describe("warp in the research world", () => {
     expectFullyCited(report, new Set(report.sources.map((s) => s.id)));
   });
 
-  it("keeps going when every search fails: sections without evidence are left out, no deepening", async () => {
+  it("when every search fails: sections without evidence are left out, no deepening, and the run fails with NO_EVIDENCE", async () => {
     world = await startResearchWorld({
       searchFailsWith: 500,
       expectCalls: { "warp-search": 4, "warp-init": 1 },
     });
     const result = await world.research({ query: "How did battery costs change?", strategy: "warp" });
-    expect(result.record.status).toBe("completed");
+    expect(result.record).toMatchObject({ status: "failed", error: { code: "NO_EVIDENCE" } });
     const warnings = result.events.flatMap((e) => (e.type === "warning" ? [e.code] : []));
     expect(warnings).toEqual(["NO_EVIDENCE", "NO_EVIDENCE", "NO_EVIDENCE"]);
     const stop = result.events.filter((e) => e.type === "decision").at(-1);
