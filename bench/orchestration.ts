@@ -1,32 +1,48 @@
 /**
- * Orchestration benchmark: each strategy runs in the loopback research world with injected
+ * Orchestration benchmark: each strategy runs in a loopback research world with injected
  * latencies (a model call and a search cost `--latency` ms, a page `--page` ms), and the figures
  * of the run are printed: wall time; the critical-path bound at those NOMINAL latencies over the
  * run's own dependency structure (see critical-path.ts — queue waits, retries and CPU are not in
  * it); their ratio; the chain's depth (calls, and model calls, on it); the total wait for
- * provider slots; retries; model calls; tool calls per agent step; tokens.
+ * provider slots; retries; model calls; tool calls per agent step; tokens; the share of input
+ * tokens a prompt cache could serve (see prompt-figures.ts); and input tokens per role.
  *
- * Run: node bench/orchestration.ts [--latency 200,500] [--page 100] [--subtasks 5] [--runs 3]
- *      [--concurrency N (default: the run's default)] [--strategies minddr,graph,warp,smtl,mams]
+ * Worlds (`--world`):
+ * - `real` (default): pages are the sections of DeepResearch Bench's English reports, read from
+ *   `../shared/benchmarks` at run time, found by a lexical ranking (drb-pages.ts); run `i` asks
+ *   the i-th English task's question, so token and depth figures reflect real reading;
+ * - `short`: twenty pages of three short sentences and one fixed question.
  *
- * With `--runs N` each strategy runs N times per latency; the row shown is the run with the
- * median ratio, and the last column gives the lowest and highest ratio of the N runs.
+ * Run: node bench/orchestration.ts [--world real|short] [--latency 200,500] [--page 100]
+ *      [--subtasks 5] [--runs 3] [--concurrency N (default: the run's default)]
+ *      [--strategies minddr,graph,warp,smtl,mams] [--chain]
+ *
+ * With `--runs N` each strategy runs N times per latency (in the real world, over N questions):
+ * every figure shown is the median of the N runs, and the last column gives the lowest and
+ * highest ratio. `--chain` prints the critical chain of each strategy's first run.
  */
 
 import type { DossierEvent } from "../src/core/events.ts";
 import { startResearchWorld } from "../test/research/world.ts";
-import { calls, criticalPath } from "./critical-path.ts";
+import { type Call, calls, criticalPath } from "./critical-path.ts";
+import { loadRealPages } from "./drb-pages.ts";
+import { MIN_CACHED_PREFIX, type PromptFigures, promptFigures, recordCalls } from "./prompt-figures.ts";
 
 const arg = (name: string): string | undefined => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? process.argv[i + 1] : undefined;
 };
+const worldName = arg("world") ?? "real";
+if (worldName !== "real" && worldName !== "short") throw new Error("--world is real or short");
 const latencies = (arg("latency") ?? "200,500").split(",").map(Number);
 const pageMs = Number(arg("page") ?? 100);
 const subtasks = Number(arg("subtasks") ?? 5);
 const concurrency = arg("concurrency") ? Number(arg("concurrency")) : undefined;
 const strategies = (arg("strategies") ?? "minddr,graph,warp,smtl,mams").split(",");
 const runs = Math.max(1, Number(arg("runs") ?? 1));
+const showChain = process.argv.includes("--chain");
+const real = worldName === "real" ? loadRealPages() : null;
+const SHORT_QUESTION = "How did battery costs and adoption change?";
 
 /** What a seed requires to run in sequence, said next to its figures. */
 const SEQUENTIAL_BY_SEED: Record<string, string> = {
@@ -49,9 +65,9 @@ interface Row {
   agentSteps: number;
   input: number | null;
   output: number | null;
+  prompts: PromptFigures;
+  chain: Call[];
   status: string;
-  /** Lowest and highest ratio over the runs (one run: both its own). */
-  range: [number, number];
 }
 
 function agentSteps(
@@ -73,16 +89,21 @@ function agentSteps(
   );
 }
 
-async function run(strategy: string, latencyMs: number): Promise<Row> {
-  const world = await startResearchWorld({
+async function run(strategy: string, latencyMs: number, seed: number, world = worldName): Promise<Row> {
+  const recorder = recordCalls();
+  const pages = world === "real" ? real : null;
+  const started = await startResearchWorld({
     subtasks,
     latencyMs,
     searchLatencyMs: latencyMs,
     toolLatencyMs: pageMs,
+    override: recorder.override,
+    ...(pages ? { pages } : {}),
   });
   try {
-    const result = await world.research({
-      query: "How did battery costs and adoption change?",
+    const query = pages ? pages.questions[(seed - 1) % pages.questions.length]! : SHORT_QUESTION;
+    const result = await started.research({
+      query,
       strategy,
       ...(concurrency ? { concurrency } : {}),
     });
@@ -109,37 +130,42 @@ async function run(strategy: string, latencyMs: number): Promise<Row> {
           e.type === "tool-start" &&
           ["web_search", "crawl_page", "fetch_page", "local_search", "academic_search"].includes(e.tool),
       ).length,
-      agentSteps: agentSteps(strategy, events, world.script.counts as Record<string, number>),
+      agentSteps: agentSteps(strategy, events, started.script.counts as Record<string, number>),
       input: u.inputTokens,
       output: u.outputTokens,
+      prompts: promptFigures(recorder.calls),
+      chain: path.chain,
       status: result.record.status,
-      range: [0, 0],
     };
   } finally {
-    await world.close();
+    await started.close();
   }
 }
 
 // Warm-up: the first page extraction and the first model call load modules; not measured.
-await run("smtl", 0).catch(() => undefined);
+await run("smtl", 0, 1, "short").catch(() => undefined);
 
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
 const ratio = (r: Row) => (r.boundMs > 0 ? r.wallMs / r.boundMs : Number.POSITIVE_INFINITY);
-const rows: Row[] = [];
+const samples: Row[][] = [];
 for (const latencyMs of latencies)
   for (const s of strategies) {
     try {
       const sample: Row[] = [];
-      for (let i = 0; i < runs; i++) sample.push(await run(s, latencyMs));
-      sample.sort((a, b) => ratio(a) - ratio(b));
-      const median = sample[Math.floor((sample.length - 1) / 2)]!;
-      rows.push({ ...median, range: [ratio(sample[0]!), ratio(sample.at(-1)!)] });
+      for (let i = 1; i <= runs; i++) sample.push(await run(s, latencyMs, i));
+      samples.push(sample);
     } catch (error) {
       console.log(`${s} @ ${latencyMs} ms: did not run (${error instanceof Error ? error.message : error})`);
     }
   }
 
+const pct = (part: number, whole: number) => (whole > 0 ? `${((100 * part) / whole).toFixed(0)}%` : "n/a");
+const fmt = (x: number, digits = 0) => x.toFixed(digits);
 console.log(
-  `orchestration: model call and search ${latencies.join(" / ")} ms, page ${pageMs} ms, ${subtasks} minddr subtasks, concurrency ${concurrency ?? "default"}, ${runs} run(s) each${runs > 1 ? " (the median-ratio run shown)" : ""}`,
+  `orchestration, ${worldName} world${real ? ` (${real.pages.length} pages from DeepResearch Bench reports)` : ""}: model call and search ${latencies.join(" / ")} ms, page ${pageMs} ms, ${subtasks} minddr subtasks, concurrency ${concurrency ?? "default"}, ${runs} run(s) each${runs > 1 ? ` (${real ? `questions 1–${runs}; ` : ""}medians shown)` : ""}`,
 );
 const head = [
   "strategy",
@@ -155,30 +181,79 @@ const head = [
   "tools/step",
   "input tok",
   "output tok",
+  "prefix",
+  "cacheable",
   "ratio range",
 ];
 console.log(head.map((h, i) => (i === 0 ? h.padEnd(9) : h.padStart(12))).join(""));
-for (const r of rows) {
+for (const sample of samples) {
+  const m = (f: (r: Row) => number) => median(sample.map(f));
+  const r0 = sample[0]!;
+  const ratios = sample.map(ratio).sort((a, b) => a - b);
+  const input = m((r) => r.prompts.inputTokens);
   const cells = [
-    r.strategy.padEnd(9),
-    String(r.latencyMs),
-    r.wallMs.toFixed(0),
-    r.boundMs.toFixed(0),
-    r.boundMs > 0 ? (r.wallMs / r.boundMs).toFixed(2) : "n/a",
-    String(r.depth),
-    String(r.llmDepth),
-    r.queueMs.toFixed(0),
-    String(r.retries),
-    String(r.llmCalls),
-    r.agentSteps > 0 ? (r.toolCalls / r.agentSteps).toFixed(2) : "n/a",
-    String(r.input ?? "unknown"),
-    String(r.output ?? "unknown"),
-    `${r.range[0].toFixed(2)}–${r.range[1].toFixed(2)}`,
+    r0.strategy.padEnd(9),
+    String(r0.latencyMs),
+    fmt(m((r) => r.wallMs)),
+    fmt(m((r) => r.boundMs)),
+    m(ratio).toFixed(2),
+    fmt(
+      m((r) => r.depth),
+      1,
+    ),
+    fmt(
+      m((r) => r.llmDepth),
+      1,
+    ),
+    fmt(m((r) => r.queueMs)),
+    fmt(m((r) => r.retries)),
+    fmt(m((r) => r.llmCalls)),
+    m((r) => (r.agentSteps > 0 ? r.toolCalls / r.agentSteps : 0)).toFixed(2),
+    sample.every((r) => r.input !== null) ? fmt(m((r) => r.input!)) : "unknown",
+    sample.every((r) => r.output !== null) ? fmt(m((r) => r.output!)) : "unknown",
+    pct(
+      m((r) => r.prompts.sharedPrefix),
+      input,
+    ),
+    pct(
+      m((r) => r.prompts.cacheable),
+      input,
+    ),
+    `${ratios[0]!.toFixed(2)}–${ratios.at(-1)!.toFixed(2)}`,
   ];
   console.log(cells.map((c, i) => (i === 0 ? c : c.padStart(12))).join(""));
 }
+console.log(
+  `prefix: input tokens in prefixes shared with an earlier call of the same role; cacheable: the same, prefixes of ${MIN_CACHED_PREFIX}+ tokens only`,
+);
+
+// Input tokens per role (median over the runs), per strategy.
+for (const sample of samples) {
+  const r0 = sample[0]!;
+  const roles = [...new Set(sample.flatMap((r) => Object.keys(r.prompts.byRole)))];
+  const byRole = roles
+    .map((role) => {
+      const of = (r: Row) => r.prompts.byRole[role] ?? { calls: 0, inputTokens: 0, sharedPrefix: 0 };
+      return {
+        role,
+        calls: median(sample.map((r) => of(r).calls)),
+        input: median(sample.map((r) => of(r).inputTokens)),
+        shared: median(sample.map((r) => of(r).sharedPrefix)),
+      };
+    })
+    .sort((a, b) => b.input - a.input);
+  console.log(
+    `${r0.strategy} @ ${r0.latencyMs} ms, input tokens by role: ${byRole
+      .map((x) => `${x.role} ${fmt(x.input)} (${fmt(x.calls, 1)} calls, prefix ${pct(x.shared, x.input)})`)
+      .join("; ")}`,
+  );
+  if (showChain)
+    console.log(
+      `  chain: ${r0.chain.map((c) => (c.kind === "llm" ? `${c.name}@${c.scope ?? "-"}` : c.name)).join(" → ")}`,
+    );
+}
 for (const s of strategies)
-  if (SEQUENTIAL_BY_SEED[s] && rows.some((r) => r.strategy === s))
+  if (SEQUENTIAL_BY_SEED[s] && samples.some((x) => x[0]!.strategy === s))
     console.log(`${s}: ${SEQUENTIAL_BY_SEED[s]}; its depth is the seed's, not a queue's`);
-const bad = rows.filter((r) => r.status !== "completed");
-for (const r of bad) console.log(`${r.strategy} @ ${r.latencyMs} ms ended ${r.status}`);
+for (const r of samples.flat().filter((x) => x.status !== "completed"))
+  console.log(`${r.strategy} @ ${r.latencyMs} ms ended ${r.status}`);

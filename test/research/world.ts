@@ -44,6 +44,19 @@ export interface WorldOptions extends ModelScriptOptions {
    * calls it expects are all in flight.
    */
   hold?: (request: RecordedRequest) => Promise<void>;
+  /**
+   * Other pages instead of the twenty fake ones (benchmarks over real text): page `n` (1-based)
+   * is served at `/page/n` as an article of its paragraphs, and a search answers with the five
+   * pages `rank` puts first for its query.
+   */
+  pages?: WorldPages;
+}
+
+/** The pages of a world and how its search ranks them. */
+export interface WorldPages {
+  pages: readonly { title: string; text: string }[];
+  /** Page numbers (1-based), best first, for a query. */
+  rank(query: string): number[];
 }
 
 /** A running world. */
@@ -69,6 +82,20 @@ export function pageText(n: number): string {
     `Analysts attribute the change in topic ${n} to lower costs and wider adoption across regions.`,
     `Critics of topic ${n} point to open questions about durability and long-term supply.`,
   ].join(" ");
+}
+
+const escapeHtml = (s: string) =>
+  s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+
+/** A page as HTML: a title, then its text's blank-line-separated paragraphs (escaped). */
+function pageHtml(title: string, text: string): string {
+  const paragraphs = text
+    .split(/\n\s*\n/)
+    .map((p) => p.trim())
+    .filter(Boolean)
+    .map((p) => `<p>${escapeHtml(p)}</p>`)
+    .join("");
+  return `<!doctype html><html><head><title>${escapeHtml(title)}</title></head><body><nav>Home | About</nav><article><h1>${escapeHtml(title)}</h1>${paragraphs}</article><footer>Copyright</footer></body></html>`;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -116,11 +143,15 @@ export async function startResearchWorld(options: WorldOptions = {}): Promise<Re
     : script.handler;
   const model = await startFakeOpenAI({ handler });
   const routes: Record<string, (req: unknown, res: import("node:http").ServerResponse) => Promise<void>> = {};
-  for (let n = 1; n <= 20; n++) {
+  const pageCount = options.pages?.pages.length ?? 20;
+  for (let n = 1; n <= pageCount; n++) {
     routes[`/page/${n}`] = async (_req, res) => {
       const latency = options.pageLatencyMs?.(n) ?? options.toolLatencyMs;
       if (latency) await sleep(latency);
-      const html = `<!doctype html><html><head><title>Page ${n}</title></head><body><nav>Home | About</nav><article><h1>Page ${n}</h1><p>${pageText(n)}</p></article><footer>Copyright</footer></body></html>`;
+      const other = options.pages?.pages[n - 1];
+      const html = other
+        ? pageHtml(other.title, other.text)
+        : `<!doctype html><html><head><title>Page ${n}</title></head><body><nav>Home | About</nav><article><h1>Page ${n}</h1><p>${pageText(n)}</p></article><footer>Copyright</footer></body></html>`;
       res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
       res.end(html);
     };
@@ -134,6 +165,19 @@ export async function startResearchWorld(options: WorldOptions = {}): Promise<Re
     handler: (request) => {
       if (options.searchFailsWith) return { kind: "error", status: options.searchFailsWith };
       const q = String(request.query.q ?? "");
+      if (options.pages) {
+        const { pages, rank } = options.pages;
+        return {
+          kind: "results",
+          results: rank(q)
+            .slice(0, 5)
+            .map((n) => ({
+              title: pages[n - 1]!.title,
+              url: web.url(`/page/${n}`),
+              snippet: pages[n - 1]!.text.replace(/\s+/g, " ").slice(0, 200),
+            })),
+        };
+      }
       const k = (Number(/\d+/.exec(q)?.[0] ?? "1") % 20) + 1;
       return {
         kind: "results",
