@@ -6,10 +6,18 @@ import { z } from "zod";
 import { usageTotalsSchema } from "./usage.ts";
 
 /**
- * Lifecycle of a run. `interrupted`: the process running it is gone (killed, crashed) without
- * recording an end; such a run can be resumed.
+ * Lifecycle of a run. `queued`: enqueued for a worker that has not taken it yet (no owner, no
+ * events). `interrupted`: the process running it is gone (killed, crashed) without recording an
+ * end; such a run can be resumed.
  */
-export const runStatusSchema = z.enum(["running", "completed", "failed", "cancelled", "interrupted"]);
+export const runStatusSchema = z.enum([
+  "queued",
+  "running",
+  "completed",
+  "failed",
+  "cancelled",
+  "interrupted",
+]);
 /** Lifecycle of a run. */
 export type RunStatus = z.infer<typeof runStatusSchema>;
 

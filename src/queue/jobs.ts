@@ -5,6 +5,7 @@
  */
 
 import { z } from "zod";
+import { runStatusSchema } from "../core/run.ts";
 import { usageTotalsSchema } from "../core/usage.ts";
 
 /** The name of the queue's jobs. */
@@ -28,7 +29,7 @@ export type RunJob = z.infer<typeof runJobSchema>;
 /** How a queued run ended, as its worker reports it. */
 export const runJobResultSchema = z.object({
   runId: z.string(),
-  status: z.enum(["running", "completed", "failed", "cancelled", "interrupted"]),
+  status: runStatusSchema,
   stopReason: z.string(),
   /** The report as Markdown, when the run wrote one. */
   markdown: z.string().nullable(),

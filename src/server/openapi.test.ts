@@ -72,7 +72,7 @@ describe("OpenAPI document", () => {
         [
           "/v1/runs?status=done",
           undefined,
-          'status: expected one of running, completed, failed, cancelled, interrupted, got "done"',
+          'status: expected one of queued, running, completed, failed, cancelled, interrupted, got "done"',
         ],
         ["/v1/runs/abc/report/pdf", undefined, 'format: expected md, html or json, got "pdf"'],
         [

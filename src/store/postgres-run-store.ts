@@ -7,7 +7,7 @@ import { DossierError } from "../core/errors.ts";
 import type { RunRecord } from "../core/run.ts";
 import type { PostgresDatabase } from "./postgres-database.ts";
 import { ownerText } from "./run-owner.ts";
-import { pickRunId, prefixPatterns, type RunRow, runFromRow } from "./run-row.ts";
+import { existsError, pickRunId, prefixPatterns, type RunRow, runFromRow } from "./run-row.ts";
 import type { RunStore } from "./types.ts";
 
 const COLUMNS =
@@ -22,26 +22,37 @@ export function createPostgresRunStore(db: PostgresDatabase): RunStore {
 
   return {
     async create(run) {
+      const owner = run.owner && !run.queued ? run.owner : null;
+      let rows: RunRow[];
       try {
-        const { rows } = await db.query<RunRow>(
+        // A running create takes up a queued run of the same id (see RunStore.create); any other
+        // existing run makes the upsert return nothing.
+        ({ rows } = await db.query<RunRow>(
           `INSERT INTO runs (id, query, strategy, options_json, status, created_at, updated_at, owner_json, heartbeat_at)
-           VALUES ($1, $2, $3, $4, 'running', $5, $5, $6, $7) RETURNING ${COLUMNS}`,
+           VALUES ($1, $2, $3, $4, $5, $6, $6, $7, $8)
+           ON CONFLICT (id) DO UPDATE SET status = 'running', query = EXCLUDED.query, strategy = EXCLUDED.strategy,
+             options_json = EXCLUDED.options_json, updated_at = EXCLUDED.updated_at, owner_json = EXCLUDED.owner_json,
+             heartbeat_at = EXCLUDED.heartbeat_at
+           WHERE runs.status = 'queued' AND EXCLUDED.status = 'running'
+           RETURNING ${COLUMNS}`,
           [
             run.id,
             run.query,
             run.strategy,
             JSON.stringify(run.options),
+            run.queued ? "queued" : "running",
             run.createdAt,
-            run.owner ? ownerText(run.owner) : null,
-            run.owner ? run.createdAt : null,
+            owner ? ownerText(owner) : null,
+            owner ? run.createdAt : null,
           ],
-        );
-        return runFromRow(rows[0]!);
+        ));
       } catch (cause) {
         throw new DossierError("STORE_ERROR", `cannot create run ${run.id}: ${(cause as Error).message}`, {
           cause,
         });
       }
+      if (!rows[0]) throw existsError(run.id, (await get(run.id))?.status);
+      return runFromRow(rows[0]);
     },
     get,
     async update(id, update) {
@@ -89,7 +100,12 @@ export function createPostgresRunStore(db: PostgresDatabase): RunStore {
     },
     async requestCancel(id, reason, now) {
       const { rowCount } = await db.query(
-        "UPDATE runs SET cancel_reason = $1, cancel_requested_at = $2 WHERE id = $3 AND status = 'running'",
+        `UPDATE runs SET cancel_reason = $1, cancel_requested_at = $2,
+           status = CASE status WHEN 'queued' THEN 'cancelled' ELSE status END,
+           finished_at = CASE status WHEN 'queued' THEN $2 ELSE finished_at END,
+           stop_reason = CASE status WHEN 'queued' THEN 'cancelled: ' || $1 ELSE stop_reason END,
+           updated_at = CASE status WHEN 'queued' THEN $2 ELSE updated_at END
+         WHERE id = $3 AND status IN ('queued', 'running')`,
         [reason, now, id],
       );
       return rowCount === 1;

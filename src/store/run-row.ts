@@ -67,3 +67,12 @@ export function pickRunId(prefix: string, matches: readonly string[]): string {
     { details: { prefix, matches: shown } },
   );
 }
+
+/** The STORE_ERROR of a create whose id exists (in `status`, when known) and cannot be taken up. */
+export function existsError(id: string, status: string | undefined): DossierError {
+  return new DossierError(
+    "STORE_ERROR",
+    `cannot create run ${id}: a run with this id exists${status ? ` (${status})` : ""}`,
+    { details: { runId: id, ...(status ? { status } : {}) } },
+  );
+}

@@ -6,7 +6,7 @@ import type { DatabaseSync } from "node:sqlite";
 import { DossierError } from "../core/errors.ts";
 import type { RunRecord } from "../core/run.ts";
 import { ownerText } from "./run-owner.ts";
-import { pickRunId, prefixPatterns, type RunRow, runFromRow } from "./run-row.ts";
+import { existsError, pickRunId, prefixPatterns, type RunRow, runFromRow } from "./run-row.ts";
 import type { NewRun, RunStore, RunUpdate } from "./types.ts";
 
 /** Statuses a run can be claimed from (see {@link RunStore.claim}). */
@@ -14,8 +14,15 @@ const CLAIMABLE = "('interrupted', 'cancelled', 'failed')";
 
 /** Creates the SQLite RunStore (each call runs synchronously; the promises are already settled). */
 export function createSqliteRunStore(db: DatabaseSync): RunStore {
+  // A running create takes up a queued run of the same id (see RunStore.create); any other
+  // existing run makes the upsert change nothing.
   const insert = db.prepare(
-    "INSERT INTO runs (id, query, strategy, options_json, status, created_at, updated_at, owner_json, heartbeat_at) VALUES (?, ?, ?, ?, 'running', ?, ?, ?, ?)",
+    `INSERT INTO runs (id, query, strategy, options_json, status, created_at, updated_at, owner_json, heartbeat_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (id) DO UPDATE SET status = 'running', query = excluded.query, strategy = excluded.strategy,
+       options_json = excluded.options_json, updated_at = excluded.updated_at, owner_json = excluded.owner_json,
+       heartbeat_at = excluded.heartbeat_at
+     WHERE runs.status = 'queued' AND excluded.status = 'running'`,
   );
   const byId = db.prepare("SELECT * FROM runs WHERE id = ?");
 
@@ -26,22 +33,26 @@ export function createSqliteRunStore(db: DatabaseSync): RunStore {
 
   return {
     async create(run: NewRun) {
+      const owner = run.owner && !run.queued ? run.owner : null;
+      let changes: number | bigint;
       try {
-        insert.run(
+        ({ changes } = insert.run(
           run.id,
           run.query,
           run.strategy,
           JSON.stringify(run.options),
+          run.queued ? "queued" : "running",
           run.createdAt,
           run.createdAt,
-          run.owner ? ownerText(run.owner) : null,
-          run.owner ? run.createdAt : null,
-        );
+          owner ? ownerText(owner) : null,
+          owner ? run.createdAt : null,
+        ));
       } catch (cause) {
         throw new DossierError("STORE_ERROR", `cannot create run ${run.id}: ${(cause as Error).message}`, {
           cause,
         });
       }
+      if (Number(changes) !== 1) throw existsError(run.id, get(run.id)?.status);
       return get(run.id)!;
     },
     get: async (id) => get(id),
@@ -88,7 +99,12 @@ export function createSqliteRunStore(db: DatabaseSync): RunStore {
     async requestCancel(id, reason, now) {
       const result = db
         .prepare(
-          "UPDATE runs SET cancel_reason = ?, cancel_requested_at = ? WHERE id = ? AND status = 'running'",
+          `UPDATE runs SET cancel_reason = ?1, cancel_requested_at = ?2,
+             status = CASE status WHEN 'queued' THEN 'cancelled' ELSE status END,
+             finished_at = CASE status WHEN 'queued' THEN ?2 ELSE finished_at END,
+             stop_reason = CASE status WHEN 'queued' THEN 'cancelled: ' || ?1 ELSE stop_reason END,
+             updated_at = CASE status WHEN 'queued' THEN ?2 ELSE updated_at END
+           WHERE id = ?3 AND status IN ('queued', 'running')`,
         )
         .run(reason, now, id);
       return result.changes === 1;

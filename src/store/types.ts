@@ -18,6 +18,11 @@ export interface NewRun {
   createdAt: string;
   /** The process that runs it (recorded with a first heartbeat at `createdAt`). */
   owner?: RunOwner;
+  /**
+   * Enqueued for a worker: the run is created `queued`, without owner or heartbeat (`owner` is
+   * ignored). A worker takes it up later by creating it again, not queued (see {@link RunStore.create}).
+   */
+  queued?: boolean;
 }
 
 /** A change to a run. */
@@ -50,7 +55,13 @@ export interface HeartbeatAnswer {
 
 /** Runs and their outcomes. */
 export interface RunStore {
-  /** Creates a `running` run; STORE_ERROR when the id exists. */
+  /**
+   * Creates a `running` run (or, with `run.queued`, a `queued` one). When the id names a `queued`
+   * run, a running create takes that run up instead, atomically: it becomes `running` under
+   * `run.owner` with the given query, strategy and options, keeping its `createdAt` (when it was
+   * enqueued). STORE_ERROR when the id exists in any other state — so of two workers starting one
+   * queued run, exactly one wins, and a run cancelled while queued is never started.
+   */
   create(run: NewRun): Promise<RunRecord>;
   get(id: string): Promise<RunRecord | undefined>;
   /** Changes a run; NOT_FOUND when there is none. */
@@ -70,8 +81,9 @@ export interface RunStore {
    */
   heartbeat(id: string, owner: RunOwner, now: string): Promise<HeartbeatAnswer>;
   /**
-   * Asks the owner of a `running` run to cancel it (the owner sees it in its next heartbeat);
-   * false when the run is not running.
+   * Cancels a run: a `queued` run is cancelled at once (status `cancelled`, finished `now`, stop
+   * reason `cancelled: <reason>`; no worker will start it), the owner of a `running` run is asked
+   * to (it sees the request in its next heartbeat). False when the run is neither.
    */
   requestCancel(id: string, reason: string, now: string): Promise<boolean>;
   /** Resolves a unique id prefix to a run id (as `git` does for commits). */

@@ -5,7 +5,7 @@
  * stale), cancellation requests, the event log (contiguous `seq` per run, the order of appends
  * issued without waiting, several store instances and several processes appending to one run,
  * queries, subscriptions), the step journal (isolation, overwrite, replay after a reopen) and
- * the cache (expiry by the caller's clock, purge).
+ * the cache (expiry by the caller's clock, purge); queued runs are in `queued-contract.ts`.
  */
 
 import { spawn } from "node:child_process";
@@ -14,6 +14,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { DossierError } from "../../src/core/errors.ts";
 import type { DossierEvent, EventInput } from "../../src/core/events.ts";
 import type { NewRun, Store } from "../../src/store/types.ts";
+import { describeQueuedRuns } from "./queued-contract.ts";
 
 /** How another process opens the same store (see `openStore`). */
 export interface StoreSpec {
@@ -416,6 +417,8 @@ export function describeStoreContract(backend: StoreBackend): void {
         expect((await runs.heartbeat("r1", other, TS)).cancelRequested).toMatch(/^cancelled by \d+$/);
       }, 30_000);
     });
+
+    describeQueuedRuns({ fresh, children, rejection });
 
     describe("event log", () => {
       it("stamps seq 1, 2, 3… per run, independently across runs", async () => {

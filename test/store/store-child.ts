@@ -9,7 +9,7 @@ import { openStore } from "../../src/store/open-store.ts";
 
 interface ChildOrder {
   store: { home: string; databaseUrl?: string };
-  action: "append" | "claim" | "cancel";
+  action: "append" | "claim" | "cancel" | "start";
   runId: string;
   /** append: how many events, tagged `tag`, with a pause of `pauseMs` after each. */
   count?: number;
@@ -41,6 +41,16 @@ if (order.action === "append") {
   const owner = { host: "child", pid: process.pid, startedAt: ts() };
   const claimed = await store.runs.claim(order.runId, owner, ts());
   outcome = { claimed: claimed !== null, pid: process.pid };
+} else if (order.action === "start") {
+  // A worker starting a queued run: a running create of its id.
+  const owner = { host: "child", pid: process.pid, startedAt: ts() };
+  try {
+    const run = { id: order.runId, query: "q", strategy: "graph", options: {}, createdAt: ts(), owner };
+    await store.runs.create(run);
+    outcome = { started: true, pid: process.pid };
+  } catch (error) {
+    outcome = { started: false, code: (error as { code?: string }).code, pid: process.pid };
+  }
 } else {
   outcome = { requested: await store.runs.requestCancel(order.runId, `cancelled by ${process.pid}`, ts()) };
 }

@@ -5,7 +5,7 @@
 
 import type { Command } from "commander";
 import { DossierError } from "../../core/errors.ts";
-import type { RunRecord } from "../../core/run.ts";
+import { type RunRecord, runStatusSchema } from "../../core/run.ts";
 import { terminalJson, terminalLine } from "../../core/terminal-text.ts";
 import { CliExit } from "../errors.ts";
 import type { CliIo } from "../io.ts";
@@ -45,7 +45,7 @@ export function registerRunsCommand(program: Command, io: CliIo): void {
     .option("--limit <n>", "how many", "20")
     .option(
       "--status <status>",
-      "only runs with this status (running, completed, failed, cancelled, interrupted)",
+      "only runs with this status (queued, running, completed, failed, cancelled, interrupted)",
     )
     .option("--json", "print JSON")
     .action(async (opts: { limit: string; status?: string; json?: boolean }, cmd: Command) => {
@@ -53,10 +53,10 @@ export function registerRunsCommand(program: Command, io: CliIo): void {
       if (!Number.isInteger(limit) || limit < 1)
         throw new DossierError("INPUT_INVALID", `--limit must be a positive integer, got "${opts.limit}"`);
       const status = opts.status as RunRecord["status"] | undefined;
-      if (status && !["running", "completed", "failed", "cancelled", "interrupted"].includes(status)) {
+      if (status && !runStatusSchema.safeParse(status).success) {
         throw new DossierError(
           "INPUT_INVALID",
-          `--status must be running, completed, failed, cancelled or interrupted, got "${status}"`,
+          `--status must be one of ${runStatusSchema.options.join(", ")}, got "${terminalLine(status)}"`,
         );
       }
       const services = openCliServices(io, cmd.optsWithGlobals<GlobalFlags>());
