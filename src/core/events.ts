@@ -77,6 +77,40 @@ export const eventPayloadSchemas = {
     error: z.string(),
     excerpt: z.string(),
   }),
+  /**
+   * One recorded model call (runs with `recordCalls`; see llm/call-recorder.ts): what the model
+   * saw and said, stored compactly — the messages shared with an earlier call of the same agent
+   * and role are named by `prefix`, an assistant turn repeating a call's completion by
+   * `completionOf`, a response schema given before by `schemaOf`. Usage is on the call's llm-end.
+   */
+  "llm-call": z.object({
+    callId: z.string(),
+    role: z.string(),
+    model: z.string(),
+    step: z.number().int().positive(),
+    prefix: z.object({ callId: z.string(), count: z.number().int().positive() }).optional(),
+    messages: z.array(
+      z.object({
+        role: z.enum(["system", "user", "assistant", "tool"]),
+        content: z.string().optional(),
+        completionOf: z.string().optional(),
+      }),
+    ),
+    responseSchema: z.record(z.string(), z.unknown()).optional(),
+    schemaOf: z.string().optional(),
+    sampling: z.object({
+      temperature: z.number().optional(),
+      topP: z.number().optional(),
+      maxOutputTokens: z.number().int().optional(),
+      seed: z.number().int().optional(),
+    }),
+    completion: z.string(),
+    formatErrors: z.array(z.string()),
+    finishReason: z.string().optional(),
+    replayed: z.boolean(),
+    startedAt: z.string(),
+    error: errorShape.optional(),
+  }),
   "tool-start": z.object({
     callId: z.string(),
     tool: z.string(),

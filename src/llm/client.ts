@@ -14,6 +14,7 @@ import { createSequentialIds, type IdGenerator } from "../core/ids.ts";
 import { type StepJournal, StepKeyer } from "../core/journal.ts";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, withRetry } from "../core/retry.ts";
 import { type CallUsage, callUsageSchema, costOf } from "../core/usage.ts";
+import type { CallRecord, CallRecorder } from "./call-recorder.ts";
 import { classifyLlmError, toLlmError } from "./errors.ts";
 import type { Role } from "./model-spec.ts";
 import { pricePerToken } from "./prices.ts";
@@ -81,6 +82,10 @@ export interface LlmClientOptions {
   ids?: IdGenerator;
   /** Receives the usage of every completed call (also replayed ones). */
   onUsage?: (usage: CallUsage, model: string) => void;
+  /** Records every call for training (see call-recorder.ts); calls are made the same without it. */
+  recorder?: CallRecorder;
+  /** The sampling seed sent with every call (rollouts); the provider's default when absent. */
+  seed?: number;
 }
 
 /**
@@ -149,6 +154,7 @@ export class LlmClient {
       );
       this.options.onUsage?.(usage, resolved.name);
       const formatError = inspect?.(value.text) ?? null;
+      const replayedAt = this.#clock.now();
       emit?.({
         type: "llm-end",
         ...base,
@@ -158,6 +164,13 @@ export class LlmClient {
         latencyMs: 0,
         formatErrors: formatError ? 1 : 0,
         retries: 0,
+      });
+      this.#record(request, messages, base, replayedAt, {
+        completion: value.text,
+        formatError,
+        finishReason: value.finishReason,
+        replayed: true,
+        maxOutputTokens: request.maxOutputTokens ?? this.options.defaultMaxOutputTokens ?? 4096,
       });
       const result = {
         text: value.text,
@@ -198,6 +211,7 @@ export class LlmClient {
             ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
             ...(request.topP === undefined ? {} : { topP: request.topP }),
             ...(request.responseSchema ? { responseSchema: request.responseSchema } : {}),
+            ...(this.options.seed === undefined ? {} : { seed: this.options.seed }),
             timeoutMs: this.options.timeoutMs ?? 600_000,
             ...(signal ? { signal } : {}),
           }),
@@ -232,6 +246,13 @@ export class LlmClient {
         retries,
         error: errorShape(typed),
       });
+      this.#record(request, messages, base, started, {
+        completion: "",
+        formatError: null,
+        replayed: false,
+        maxOutputTokens,
+        error: errorShape(typed),
+      });
       throw typed;
     }
 
@@ -261,10 +282,67 @@ export class LlmClient {
       formatErrors: formatError ? 1 : 0,
       retries,
     });
+    this.#record(request, messages, base, started, {
+      completion: text,
+      formatError,
+      finishReason,
+      replayed: false,
+      maxOutputTokens,
+    });
     return {
       result: { text, usage, model: resolved.name, callId, key, replayed: false, finishReason },
       formatError,
     };
+  }
+
+  /** Hands a finished call to the recorder, if any; a recording failure never fails the call. */
+  #record(
+    request: GenerateRequest,
+    messages: readonly ChatMessage[],
+    base: { callId: string; role: string; model: string },
+    startedMs: number,
+    outcome: {
+      completion: string;
+      formatError: string | null;
+      finishReason?: string;
+      replayed: boolean;
+      maxOutputTokens?: number;
+      error?: CallRecord["error"];
+    },
+  ): void {
+    const recorder = this.options.recorder;
+    if (!recorder) return;
+    const maxOutputTokens = outcome.maxOutputTokens;
+    try {
+      recorder.record({
+        callId: base.callId,
+        role: base.role,
+        model: base.model,
+        ...(request.system ? { system: request.system } : {}),
+        messages,
+        ...(request.responseSchema
+          ? { responseSchema: request.responseSchema as Record<string, unknown> }
+          : {}),
+        sampling: {
+          ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+          ...(request.topP === undefined ? {} : { topP: request.topP }),
+          ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }),
+          ...(this.options.seed === undefined ? {} : { seed: this.options.seed }),
+        },
+        completion: outcome.completion,
+        formatErrors: outcome.formatError ? [outcome.formatError] : [],
+        ...(outcome.finishReason ? { finishReason: outcome.finishReason } : {}),
+        replayed: outcome.replayed,
+        startedAt: new Date(startedMs).toISOString(),
+        ...(outcome.error ? { error: outcome.error } : {}),
+      });
+    } catch (error) {
+      this.options.emit?.({
+        type: "warning",
+        code: "CALL_NOT_RECORDED",
+        message: `model call ${base.callId} could not be recorded: ${(error as Error).message}`.slice(0, 500),
+      });
+    }
   }
 }
 

@@ -18,6 +18,8 @@ export interface ProviderCallInput {
   temperature?: number;
   /** Nucleus sampling (top-p). */
   topP?: number;
+  /** Sampling seed. */
+  seed?: number;
   /** Constrains the answer to this JSON schema with the provider's schema mode. */
   responseSchema?: JSONSchema7;
   timeoutMs: number;
@@ -44,6 +46,7 @@ export async function callProvider(input: ProviderCallInput): Promise<ProviderCa
     maxOutputTokens: input.maxOutputTokens,
     ...(input.temperature === undefined ? {} : { temperature: input.temperature }),
     ...(input.topP === undefined ? {} : { topP: input.topP }),
+    ...(input.seed === undefined ? {} : { seed: input.seed }),
     maxRetries: 0,
     abortSignal: AbortSignal.any(signals),
   };

@@ -60,6 +60,15 @@ export const researchRequestSchema = z.object({
    * that articles file when it completes, also when it is resumed on its own.
    */
   batch: batchTagSchema.optional(),
+  /**
+   * Record every model call for training (`llm-call` events: messages, sampling, raw
+   * completion, format errors; see llm/call-recorder.ts). Off by default.
+   */
+  recordCalls: z.boolean().optional(),
+  /** The sampling seed sent with every model call (rollouts use a distinct one per run). */
+  seed: z.number().int().min(0).max(2 ** 31 - 1).optional(),
+  /** The rollout a run is (set by `dossier train rollouts`): its question and its index in the group. */
+  rollout: z.object({ questionId: z.string().min(1), index: z.number().int().nonnegative() }).optional(),
 });
 /** True for a YYYY-MM-DD string naming a real day. */
 function isCalendarDate(value: string): boolean {

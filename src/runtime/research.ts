@@ -263,6 +263,9 @@ export function startResearch(
     ...(prepared.corpus ? { corpus: prepared.corpus.name } : {}),
     reportPaths: prepared.paths,
     ...(request.batch ? { batch: request.batch } : {}),
+    ...(request.recordCalls ? { recordCalls: true } : {}),
+    ...(request.seed === undefined ? {} : { seed: request.seed }),
+    ...(request.rollout ? { rollout: request.rollout } : {}),
   };
   const handle = startRun<ResearchRunOutcome>({
     store: env.store,

@@ -36,6 +36,9 @@ export function requestOfRun(record: RunRecord): ResearchRequest {
     ...pick("concurrency"),
     ...pick("strategyOptions"),
     ...pick("batch"),
+    ...pick("recordCalls"),
+    ...pick("seed"),
+    ...pick("rollout"),
   };
   const parsed = researchRequestSchema.safeParse(request);
   if (!parsed.success) {

@@ -63,6 +63,11 @@ export function streamRunEvents(c: Context, options: RunEventStreamOptions): Res
         const live = await options.isLive();
         for (const event of await log.list(runId, { afterSeq: last })) {
           if (stream.aborted) return;
+          // Recorded model calls (training data, large) stay out of the live stream.
+          if (event.type === "llm-call") {
+            last = event.seq;
+            continue;
+          }
           await stream.writeSSE({ id: String(event.seq), event: event.type, data: JSON.stringify(event) });
           last = event.seq;
           if (event.type === "run-end") return;

@@ -2,6 +2,7 @@
  * Builds a {@link RecordedRun} from a run's event log, its recorded model calls and its final
  * report. What comes from which event:
  *
+ * - model calls: the `llm-call` events of the run's last attempt, unless given;
  * - strategy: `run-start`; status and stop reason: `run-end` (a log without it is refused);
  * - tool calls, in the order they started: `tool-start` (tool, provider, arguments, scope) and
  *   `tool-end` (outcome); one that never ended counts as failed (`CANCELLED`). Its step is the
@@ -18,6 +19,7 @@ import { DossierError } from "../core/errors.ts";
 import type { DossierEvent, EventOf } from "../core/events.ts";
 import { evidenceSchema, sourceSchema } from "../core/source.ts";
 import type { Role } from "../llm/model-spec.ts";
+import { recordedCallsFromEvents } from "./calls-from-events.ts";
 import { parseInput } from "./parse-input.ts";
 import type { QuestionRow } from "./question-row.ts";
 import type { RecordedCall } from "./recorded-call.ts";
@@ -34,7 +36,7 @@ export interface RunFromEventsInput {
   row: QuestionRow;
   /** The run's events (any order; sorted by `seq`). */
   events: readonly DossierEvent[];
-  /** The run's recorded model calls, in the order they started. */
+  /** The run's recorded model calls, in order. Default: the log's `llm-call` events (calls-from-events.ts). */
   calls?: readonly RecordedCall[];
   /** The final report's Markdown, when one was written. */
   report?: string | null;
@@ -62,7 +64,7 @@ export function recordedRunFromEvents(input: RunFromEventsInput): RecordedRun {
   if (!start) throw new DossierError("INPUT_INVALID", `run ${runId}: no run-start event`);
   if (!end) throw new DossierError("INPUT_INVALID", `run ${runId}: the run has not ended (no run-end event)`);
 
-  const calls = input.calls ?? [];
+  const calls = input.calls ?? recordedCallsFromEvents(events);
   const stepOfCall = new Map(calls.map((c) => [c.callId, c.step]));
   const policy = input.policyRoles ? new Set<string>(input.policyRoles) : null;
   const lastCallInScope = new Map<string, string>();

@@ -29,6 +29,8 @@ function describeEvent(e: DossierEvent): string {
       return `${head} ${e.tool}/${e.provider ?? "-"} ${JSON.stringify(e.args).slice(0, 100)}`;
     case "llm-start":
       return `${head} ${e.role} ${e.model}`;
+    case "llm-call":
+      return `${head} ${e.callId} ${e.role} step ${e.step}: ${e.messages.length} new messages, ${e.completion.length} chars${e.formatErrors.length ? ` format-errors=${e.formatErrors.length}` : ""}`;
     case "phase":
       return `${head} ${e.phase}${e.detail ? ` (${e.detail})` : ""}`;
     case "node-start":

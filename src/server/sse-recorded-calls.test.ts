@@ -1,0 +1,60 @@
+/**
+ * Recorded model calls (`llm-call` events, training data) stay out of a run's live event
+ * stream: the web UI and SSE clients get every other event, in order, with their own ids.
+ */
+
+import { afterEach, describe, expect, it } from "vitest";
+import type { DossierEvent, EventInput } from "../core/events.ts";
+import { type RunningServer, startServer } from "./listen.ts";
+import { createProject, type Project, readSse } from "./test-fixtures.ts";
+
+let project: Project | undefined;
+let server: RunningServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  await project?.close();
+});
+
+describe("the event stream of a run that recorded its calls", () => {
+  it("leaves the llm-call events out and keeps the others' sequence ids", async () => {
+    project = await createProject();
+    server = await startServer({ dossier: project.dossier, port: 0, keepAliveMs: 200 });
+    const store = project.dossier.store;
+    const now = new Date().toISOString();
+    await store.runs.create({
+      id: "run-recorded",
+      query: "q?",
+      strategy: "smtl",
+      options: {},
+      createdAt: now,
+    });
+    const inputs: EventInput[] = [
+      { type: "run-start", query: "q?", strategy: "smtl", options: { recordCalls: true } },
+      {
+        type: "llm-call",
+        callId: "L1",
+        role: "searcher",
+        model: "m:p",
+        step: 1,
+        messages: [{ role: "user", content: "q?" }],
+        sampling: {},
+        completion: "a long completion",
+        formatErrors: [],
+        replayed: false,
+        startedAt: now,
+      },
+      { type: "phase", phase: "answer" },
+      { type: "run-end", status: "completed", stopReason: "completed" },
+    ];
+    for (const input of inputs) await store.events.append("run-recorded", input, now);
+    await store.runs.update("run-recorded", { status: "completed", updatedAt: now, finishedAt: now });
+
+    const response = await fetch(`${server.url}/v1/runs/run-recorded/events`, {
+      headers: { authorization: `Bearer ${server.token}` },
+    });
+    const sse = await readSse(response);
+    const seen = sse.map((e) => JSON.parse(e.data) as DossierEvent);
+    expect(seen.map((e) => e.type)).toEqual(["run-start", "phase", "run-end"]);
+    expect(sse.map((e) => e.id)).toEqual(["1", "3", "4"]);
+  });
+});
