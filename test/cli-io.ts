@@ -11,7 +11,13 @@ export interface RecordingIo extends CliIo {
 }
 
 /** Creates a recording CliIo for `cwd` and `env` (not a terminal). */
-export function recordingIo(options: { cwd: string; env?: Record<string, string | undefined> }): RecordingIo {
+export function recordingIo(options: {
+  cwd: string;
+  env?: Record<string, string | undefined>;
+  /** What standard input holds (default: no standard input). */
+  stdin?: string;
+}): RecordingIo {
+  const { stdin } = options;
   const io: RecordingIo = {
     env: options.env ?? {},
     cwd: options.cwd,
@@ -24,6 +30,7 @@ export function recordingIo(options: { cwd: string; env?: Record<string, string 
     err(text) {
       io.stderr += text;
     },
+    ...(stdin === undefined ? {} : { readStdin: async () => stdin }),
   };
   return io;
 }
@@ -42,10 +49,14 @@ export interface CliOutcome {
  */
 export async function runCliInProcess(
   argv: readonly string[],
-  options: { cwd: string; env?: Record<string, string | undefined>; isTty?: boolean },
+  options: { cwd: string; env?: Record<string, string | undefined>; isTty?: boolean; stdin?: string },
 ): Promise<CliOutcome> {
   const { runCli } = await import("../src/cli/program.ts");
-  const io = recordingIo({ cwd: options.cwd, env: options.env ?? {} });
+  const io = recordingIo({
+    cwd: options.cwd,
+    env: options.env ?? {},
+    ...(options.stdin === undefined ? {} : { stdin: options.stdin }),
+  });
   if (options.isTty) io.isTty = true;
   const code = await runCli(argv, io);
   return { code, stdout: io.stdout, stderr: io.stderr };

@@ -3,6 +3,8 @@
  * can run commands in-process.
  */
 
+import { DossierError } from "../core/errors.ts";
+
 /** The CLI's surroundings. */
 export interface CliIo {
   env: Record<string, string | undefined>;
@@ -13,6 +15,11 @@ export interface CliIo {
   err(text: string): void;
   /** True when standard output is a terminal (progress bars, colours). */
   isTty: boolean;
+  /**
+   * Reads standard input to its end as UTF-8 (`dossier research -`); INPUT_INVALID past
+   * `maxBytes`. Absent where there is no standard input.
+   */
+  readStdin?(maxBytes: number): Promise<string>;
 }
 
 /** The process's own surroundings. */
@@ -23,7 +30,23 @@ export function processIo(): CliIo {
     out: pipeWriter(process.stdout),
     err: pipeWriter(process.stderr),
     isTty: Boolean(process.stdout.isTTY),
+    readStdin: (maxBytes) => readAll(process.stdin, maxBytes),
   };
+}
+
+/** Reads a stream to its end as UTF-8, refusing more than `maxBytes`. */
+export async function readAll(stream: AsyncIterable<Buffer | string>, maxBytes: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    const buffer = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
+    size += buffer.length;
+    if (size > maxBytes) {
+      throw new DossierError("INPUT_INVALID", `standard input holds more than ${maxBytes} bytes`);
+    }
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks).toString("utf8");
 }
 
 /**

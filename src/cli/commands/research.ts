@@ -1,12 +1,16 @@
 /**
  * `dossier research "<question>"`: a full research run — plan, search, read, write — ending in
  * a cited report on disk, with live progress on a terminal, a clean cancel on Ctrl-C, and
- * `--json` for one machine-readable summary line.
+ * `--json` for one machine-readable summary line. In a pipeline (research-stdio.ts): `-` reads
+ * the question from standard input, `--events ndjson` streams the events, `--out -` prints the
+ * report, `--quiet` keeps standard error for errors.
  */
 
 import type { Command } from "commander";
 import type { BudgetLimits } from "../../core/budget.ts";
 import { DossierError } from "../../core/errors.ts";
+import type { DossierEvent } from "../../core/events.ts";
+import { isReportFormat, type ReportFormat, reportFormatList } from "../../core/report-formats.ts";
 import { terminalLine } from "../../core/terminal-text.ts";
 import type { ResearchRequest } from "../../runtime/research-request.ts";
 import { createStrategyRegistry } from "../../strategies/registry.ts";
@@ -37,6 +41,8 @@ export interface ResearchFlags extends GlobalFlags {
   concurrency?: string;
   estimate?: boolean;
   json?: boolean;
+  events?: string;
+  quiet?: boolean;
   interactive?: boolean;
 }
 
@@ -96,8 +102,8 @@ export function requestFromFlags(
     .map((f) => f.trim().toLowerCase())
     .filter(Boolean);
   for (const f of formats) {
-    if (!["md", "html", "json"].includes(f))
-      throw new DossierError("INPUT_INVALID", `--format takes md, html and json, got "${f}"`);
+    if (!isReportFormat(f))
+      throw new DossierError("INPUT_INVALID", `--format takes ${reportFormatList("and")}, got "${f}"`);
   }
   const twice = formats.find((f, i) => formats.indexOf(f) !== i);
   if (twice) throw new DossierError("INPUT_INVALID", `--format: "${twice}" is given more than once`);
@@ -121,7 +127,7 @@ export function requestFromFlags(
     ...(flags.docs ? { docs: flags.docs } : {}),
     ...(flags.corpus ? { corpus: flags.corpus } : {}),
     language: flags.language ?? language ?? "auto",
-    formats: formats as ("md" | "html" | "json")[],
+    formats: formats as ReportFormat[],
     budget,
     ...(flags.out ? { out: flags.out } : {}),
     ...(flags.date ? { currentDate: flags.date } : {}),
@@ -132,17 +138,29 @@ export function requestFromFlags(
 }
 
 /** Runs `dossier research`. Resolves to the exit code. */
-export async function runResearch(io: CliIo, query: string, flags: ResearchFlags): Promise<number> {
-  const [{ createDossierForCli }, { printRunResult }, { formatIndexSummary }, { createProgressLine }] =
+export async function runResearch(io: CliIo, question: string, flags: ResearchFlags): Promise<number> {
+  const [{ createDossierForCli }, { printRunResult }, { formatIndexSummary }, { createProgressLine }, stdio] =
     await Promise.all([
       import("../dossier-cli.ts"),
       import("./research-output.ts"),
       import("../../tools/corpus/index-summary.ts"),
       import("../progress.ts"),
+      import("./research-stdio.ts"),
     ]);
+  stdio.checkStdioFlags(flags);
+  const query = await stdio.readQuestion(io, question);
+  const toStdout = flags.out === "-";
+  const ndjson = flags.events === "ndjson";
+  // What the run says besides its result: progress, notices (off with --quiet or machine output).
+  const note = flags.quiet ? () => {} : (text: string) => io.err(text);
   const dossier = createDossierForCli(io, flags);
   const budget = budgetFromFlags(dossier.config.budget, flags);
-  const request = requestFromFlags(query, flags, budget, dossier.config.language);
+  const request = requestFromFlags(
+    query,
+    toStdout ? { ...flags, out: undefined } : flags,
+    budget,
+    dossier.config.language,
+  );
   // Ctrl-C or SIGTERM aborts indexing or the run (recorded as cancelled); a second Ctrl-C quits at once.
   const interrupt = new AbortController();
   let interrupts = 0;
@@ -162,32 +180,42 @@ export async function runResearch(io: CliIo, query: string, flags: ResearchFlags
     if (flags.estimate) {
       const estimate = dossier.estimate(query, options);
       const { formatEstimate } = await import("../../runtime/estimate.ts");
-      io.out(flags.json ? `${JSON.stringify(estimate)}\n` : formatEstimate(estimate));
+      io.out(flags.json || ndjson ? `${JSON.stringify(estimate)}\n` : formatEstimate(estimate));
       return 0;
     }
     process.on("SIGINT", onSigint);
     process.on("SIGTERM", onSigterm);
     const interactive = flags.interactive === true && io.isTty && Boolean(process.stdin.isTTY);
+    const machine = flags.json === true || ndjson;
     const progress =
-      io.isTty && !flags.json ? createProgressLine((t) => io.err(t), process.stderr.columns ?? 120) : null;
+      io.isTty && !machine && !flags.quiet
+        ? createProgressLine((t) => io.err(t), process.stderr.columns ?? 120)
+        : null;
+    const onEvent = ndjson
+      ? stdio.ndjsonWriter(io)
+      : progress
+        ? (e: DossierEvent) => progress.update(e)
+        : null;
     const handle = dossier.research(query, {
       ...options,
       signal: interrupt.signal,
-      onIndexed: (summary) => io.err(`${formatIndexSummary(summary)}\n`),
+      onIndexed: (summary) => note(`${formatIndexSummary(summary)}\n`),
       onPrepared: (prepared) => {
-        for (const notice of prepared.notices) io.err(`dossier: ${notice}\n`);
+        for (const notice of prepared.notices) note(`dossier: ${notice}\n`);
         if (flags.interactive && !interactive) {
-          io.err("dossier: --interactive needs a terminal; continuing and recording assumptions instead\n");
+          note("dossier: --interactive needs a terminal; continuing and recording assumptions instead\n");
         }
-        if (!flags.json && !io.isTty) io.err(`dossier: run ${handle.runId} started (${prepared.strategy})\n`);
+        if (!machine && !io.isTty) note(`dossier: run ${handle.runId} started (${prepared.strategy})\n`);
       },
-      ...(progress ? { onEvent: (e) => progress.update(e) } : {}),
+      ...(onEvent ? { onEvent } : {}),
       ...(interactive ? { clarify: askOnTerminal } : {}),
     });
     const result = await handle.done;
     progress?.done();
 
-    return printRunResult(io, result, { json: flags.json === true, terminated });
+    if (!toStdout) return printRunResult(io, result, { json: machine, terminated });
+    stdio.printReport(io, result);
+    return printRunResult(stdio.summaryToStderr(io, flags.quiet === true), result, { terminated });
   } finally {
     process.off("SIGINT", onSigint);
     process.off("SIGTERM", onSigterm);
@@ -199,6 +227,7 @@ export async function runResearch(io: CliIo, query: string, flags: ResearchFlags
 export function registerResearchCommand(program: Command, io: CliIo): void {
   program
     .command("research <question>")
+    .usage("[options] <question> (- reads it from stdin)")
     .description(commandEntry("research").description)
     .option(
       "--strategy <name>",
@@ -220,13 +249,21 @@ export function registerResearchCommand(program: Command, io: CliIo): void {
       "smtl: research (subtasks, then a full cited report: the seed's deep-research mode) or search (a short verified answer; default)",
     )
     .option("--language <code>", "report language (default: the question's)")
-    .option("--out <path>", "file base (report → report.md …) or directory for the report")
-    .option("--format <list>", "md, html, json (comma list)", "md")
+    .option(
+      "--out <path>",
+      "file base (report → report.md …) or directory for the report; - prints it on stdout",
+    )
+    .option("--format <list>", "md, html, json, pdf, docx (comma list; pdf needs chromium)", "md")
     .option("--date <YYYY-MM-DD>", "the current date the run reasons with (default today)")
     .option("--concurrency <n>", "agents and calls at once")
     .option("--interactive", "on a terminal, answer clarifying questions about an ambiguous question (graph)")
     .option("--estimate", "print the expected calls and cost, run nothing")
     .option("--json", "print one JSON summary line at the end")
+    .option(
+      "--events <format>",
+      "ndjson: every event live on stdout as one JSON line, the --json summary last",
+    )
+    .option("--quiet", "no progress or notices on stderr (errors only)")
     .action(async (question: string, _opts: ResearchFlags, cmd: Command) => {
       const code = await runResearch(io, question, cmd.optsWithGlobals<ResearchFlags>());
       if (code !== 0) throw new CliExit(code);
