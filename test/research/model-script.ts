@@ -23,6 +23,7 @@ import {
   revisionAnswer,
   routerAnswer,
 } from "./graph-answers.ts";
+import { DEFECTS, malformJson } from "./malform-json.ts";
 import { MAMS_MARKERS, mamsReportAnswer, mamsSearchAnswer, mamsStateAnswer } from "./mams-answers.ts";
 import {
   citedIds,
@@ -91,6 +92,12 @@ export interface ModelScriptOptions extends GraphScriptOptions, MinddrScriptOpti
   latencyMs?: number;
   /** Chaos: this share (0–1) of JSON answers is cut short, chosen by a seeded generator. */
   truncateJson?: { share: number; seed?: number };
+  /**
+   * Chaos: this share (0–1) of JSON answers is written as a local model might write it — a
+   * trailing comma, single quotes, Python literals, a raw newline in a string, some in a code
+   * fence (see malform-json.ts) — chosen by a seeded generator.
+   */
+  malformJson?: { share: number; seed?: number };
   /** Called before each answer (e.g. to advance a test clock). */
   onCall?: (role: ScriptRole) => void;
   /** Overrides the answer for a role (return undefined to use the default). */
@@ -175,6 +182,7 @@ export function createModelScript(options: ModelScriptOptions = {}): ModelScript
   const unexpected: string[] = [];
   let expectations: CallExpectations<ScriptRole> | null = options.expectCalls ?? null;
   const chaos = options.truncateJson ? seeded(options.truncateJson.seed ?? 7) : null;
+  const sloppy = options.malformJson ? seeded(options.malformJson.seed ?? 7) : null;
 
   const answer = (role: ScriptRole, user: string, body: ChatBody): Reply => {
     const custom = options.override?.(role, body);
@@ -245,6 +253,12 @@ export function createModelScript(options: ModelScriptOptions = {}): ModelScript
   };
 
   const disturb = (reply: Reply): Reply => {
+    if (sloppy && reply.kind === "text" && reply.text.trimStart().startsWith("{")) {
+      if (sloppy() < options.malformJson!.share) {
+        const defect = DEFECTS[Math.floor(sloppy() * DEFECTS.length)]!;
+        return { ...reply, text: malformJson(reply.text, defect, sloppy() < 0.3) };
+      }
+    }
     if (!chaos || reply.kind !== "text" || !reply.text.trimStart().startsWith("{")) return reply;
     if (chaos() >= options.truncateJson!.share) return reply;
     const cut = Math.floor(reply.text.length * (0.3 + 0.6 * chaos()));
