@@ -2,7 +2,7 @@
  * One model action of an agent loop whose failure must not end the run: a budget limit stops
  * exploration (the caller's `stop` gets `budget:<limit>`), any other failure becomes a warning
  * with the caller's code; either way the action yields null and the loop goes on to write.
- * Cancellation is rethrown.
+ * Cancellation is rethrown, and so is `NO_RESEARCH` (the run did no research: nothing to write).
  */
 
 import { exceededLimit } from "../core/budget.ts";
@@ -21,7 +21,8 @@ export function guardedAction(
     try {
       return await fn();
     } catch (error) {
-      if (isDossierError(error, "CANCELLED") || ctx.signal.aborted) throw error;
+      if (isDossierError(error, "CANCELLED") || isDossierError(error, "NO_RESEARCH") || ctx.signal.aborted)
+        throw error;
       const limit = exceededLimit(error);
       if (limit) stop(`budget:${limit}`);
       ctx.emit({

@@ -417,6 +417,29 @@ describe("warp protocol", () => {
   });
 });
 
+describe("warp: no research, no completed run", () => {
+  it("a policy that terminates instead of its first search is re-asked, then the engine searches the question", async () => {
+    const { dossier, model, docs } = warpDossier([
+      step("search", terminate),
+      step("search", terminate),
+      step("search", terminate),
+      step("initialize", outline("Efficiency", "Costs", "Grid")),
+      ...drafts(["S1", "S2", "S3"]),
+      step("deepen", terminate),
+    ]);
+    const { result, events } = await run(dossier, docs);
+    // Each re-ask named the problem; the fallback searched the question itself.
+    const surveys = model.calls.filter((c) => c.prompt.includes(MARK.search)).slice(0, 3);
+    expect(surveys).toHaveLength(3);
+    for (const c of surveys.slice(1)) expect(c.lastUser).toMatch(/^Your answer could not be used: /);
+    expect(of(events, "warning").map((w) => w.code)).toEqual(["SEARCH_FALLBACK"]);
+    const first = of(events, "tool-start")[0]!;
+    expect((first.args as { query: string }).query).toBe(question);
+    expect(result.status).toBe("completed");
+    expect(written(events)).toEqual(["1", "2", "3"]);
+  });
+});
+
 describe("warp outline language", () => {
   it("re-asks an outline or an expansion that is not in the run's language", async () => {
     const zh = { title: "热泵", plan: "热泵在寒冷气候下的表现" };
@@ -468,21 +491,28 @@ describe("warp step cap", () => {
     const { result, events } = await run(dossier, docs, { maxSteps: 2 });
     // One step was left for the outline: no re-ask, the fallback outline, then the cap.
     expect(model.calls).toHaveLength(2);
-    expect(result.stopReason).toBe("step-cap");
     expect(of(events, "warning").map((e) => e.code)).toEqual(["INIT_FALLBACK"]);
+    expect(of(events, "decision").at(-1)!.reason).toBe("exploration stopped: step-cap");
+    // Nothing was written from the evidence searched: not a completed run.
+    expect(result.status).toBe("failed");
+    expect(result.error?.code).toBe("NO_RESEARCH");
   });
 });
 
 describe("warp budgets", () => {
-  it("makes no call beyond a token budget too small for the first action, and still writes a report", async () => {
+  it("makes no call beyond a token budget too small for the first action, and is not completed", async () => {
     const { dossier, model, docs } = warpDossier([]);
     const { result, events } = await run(dossier, docs, {}, { maxTokens: 100 });
-    expect(result.status).toBe("completed");
-    expect(result.stopReason).toBe("budget:tokens");
     expect(model.calls).toHaveLength(0);
     expect(of(events, "tool-start")).toHaveLength(0);
     expect(of(events, "warning").map((e) => e.code)).toEqual(["BUDGET_EXCEEDED"]);
-    expect(result.report!.references).toEqual([]);
+    // No research was done: the run fails with the budget's limit instead of an empty report.
+    expect(result.status).toBe("failed");
+    expect(result.stopReason).toBe("budget:tokens");
+    expect(result.error).toMatchObject({
+      code: "BUDGET_EXCEEDED",
+      message: expect.stringMatching(/before the run did research: no tool call was made/),
+    });
   });
 
   it("counts each deepening decision as an iteration of the outer loop", async () => {

@@ -29,6 +29,12 @@
  * (`SECTION_FALLBACK`); a section that finds no passage stays unwritten and is left out
  * (`NO_EVIDENCE`); a deepening answer that fails ends the deepening (`DEEPEN_FALLBACK`). At a
  * budget limit exploration stops and the report is written from the draft so far.
+ *
+ * The policy cannot end the run before research: the engine runs every SEARCH (a failed one
+ * searches the question or title), and in the native protocol a `nop` or a write in place of
+ * the first search is asked once more, then fails the run (`NO_RESEARCH`). A run stopped by the
+ * step cap or a budget before its first tool call fails the same way (`NO_RESEARCH`, or
+ * `BUDGET_EXCEEDED` with the limit), and so does one whose report is only headings.
  */
 
 import { exceededLimit } from "../../core/budget.ts";
@@ -42,6 +48,7 @@ import type { Evidence } from "../../core/source.ts";
 import { explorationGuard } from "../../kit/exploration-budget.ts";
 import { guardedAction } from "../../kit/guarded-action.ts";
 import { assembleReport } from "../../kit/report-assembly.ts";
+import { requireResearch } from "../../kit/research-done.ts";
 import type { ResearchTools } from "../../kit/research-tools.ts";
 import type { RunContext } from "../../kit/run-context.ts";
 import { extractive } from "../../kit/section-writer.ts";
@@ -334,6 +341,15 @@ export async function runWarp(ctx: RunContext, options: WarpOptions): Promise<Re
     details: { expansions, snapshots: snapshots.length, steps: steps.used, protocol },
   });
 
+  // A run that did no research (the step cap or a budget before the first tool call) fails.
+  const reason = stopReason ?? "completed";
+  requireResearch(ctx, {
+    stopReason: reason,
+    ...(ctx.budget.snapshot().used.toolCalls === 0
+      ? { why: `exploration stopped (${reason}) before the first tool call` }
+      : {}),
+  });
+
   // Forced-expansion mode: score every draft and cut the trajectory at the best one.
   let final = snapshots.at(-1)!;
   if (forced && snapshots.length > 1) {
@@ -357,6 +373,7 @@ export async function runWarp(ctx: RunContext, options: WarpOptions): Promise<Re
       answer: { name: "terminate" },
     });
   }
-  const report = render(final, stopReason ?? "completed");
-  return { stopReason: stopReason ?? "completed", report };
+  const report = render(final, reason);
+  requireResearch(ctx, { stopReason: reason, body: report.body });
+  return { stopReason: reason, report };
 }

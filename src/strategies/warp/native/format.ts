@@ -106,6 +106,22 @@ export function checkSearch(action: string | null): Checked<{ name: "search"; ke
   return { ok: true, value: { name: "search", keywords: keywords as string[] } };
 }
 
+/**
+ * What a search-state answer that is no search wants instead, or null: to finish (`nop`) or to
+ * write (an action that is prose, not a JSON object). Before the run's first tool call either
+ * means the policy wants to end or write without research.
+ */
+export function finishingInstead(action: string | null): "finish" | "write" | null {
+  if (action === null || action === "") return null;
+  if (!action.startsWith("{")) return "write";
+  try {
+    const value = JSON.parse(action) as unknown;
+    return typeof value === "object" && value !== null && (value as Json).name === "nop" ? "finish" : null;
+  } catch {
+    return null;
+  }
+}
+
 /** An init-plan action in `language`. */
 export function checkInitPlan(
   action: string | null,

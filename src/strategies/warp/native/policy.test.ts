@@ -16,6 +16,7 @@ import {
 } from "../../../../test/warp/native-kit.ts";
 import { citedNumbers } from "../../../core/citations.ts";
 import type { DossierEvent, EventOf } from "../../../core/events.ts";
+import { NO_CALL_YET } from "../../../kit/research-done.ts";
 
 let model: NativeModel | undefined;
 afterEach(async () => {
@@ -199,5 +200,67 @@ describe("warp native protocol", () => {
     expect(bodies.length).toBeGreaterThan(0);
     for (const body of bodies) expect(body).toMatchObject({ temperature: 0.2, top_p: 0.5, max_tokens: 2048 });
     expect(userMessage(model!.server.requests[0]!)).toContain("Update outline next.");
+  });
+});
+
+describe("warp native protocol: no research, no completed run", () => {
+  const nop = tagged("I can answer from what I know.", JSON.stringify({ name: "nop" }));
+
+  it("a nop in place of the first search is asked once more; insisting fails the run with NO_RESEARCH", async () => {
+    const { result, events } = await runNative({ first: { search: [nop, nop] } });
+    const searches = model!.prompts.search;
+    expect(searches).toHaveLength(2);
+    expect(searches[0]).not.toContain(NO_CALL_YET);
+    expect(searches[1]).toBe(`${searches[0]}\n\n${NO_CALL_YET}`);
+    expect(of(events, "warning").map((w) => w.code)).toEqual(["NO_CALL_YET"]);
+    expect(of(events, "tool-start")).toEqual([]);
+    expect(result.status).toBe("failed");
+    expect(result.error).toMatchObject({
+      code: "NO_RESEARCH",
+      message: expect.stringMatching(
+        /answered nop before its first tool call, and again when asked once more/,
+      ),
+    });
+  });
+
+  it("a section written in place of the first search is asked once more; a search then goes on as usual", async () => {
+    const prose = tagged(
+      "I know this.",
+      "Heat pumps keep working in cold climates, as is widely known by now.",
+    );
+    const { result, events } = await runNative({ first: { search: [prose] } });
+    expect(result.status).toBe("completed");
+    const searches = model!.prompts.search;
+    expect(searches[1]).toContain(NO_CALL_YET);
+    // Once the run has searched, no prompt carries the line again.
+    for (const p of searches.slice(2)) expect(p).not.toContain(NO_CALL_YET);
+    expect(of(events, "warning").map((w) => w.code)).toEqual(["NO_CALL_YET"]);
+    expect(written(events)).toEqual(["1", "2", "3", "1.1", "1.2"]);
+  });
+
+  it("after the first tool call a nop in the search state is only a format error, sampled again", async () => {
+    // The survey's search is the only one before research: it gets a good answer first.
+    const good = tagged("Survey.", JSON.stringify({ name: "search", keywords: ["heat pump"] }));
+    const { result, events } = await runNative({ expansions: 0, first: { search: [good, nop] } });
+    expect(result.status).toBe("completed");
+    expect(of(events, "warning")).toEqual([]);
+    expect(of(events, "format-error").map((e) => e.error)).toEqual(["the action name must be one of search"]);
+    expect(model!.prompts.search[2]).toBe(model!.prompts.search[1]);
+  });
+
+  it("a step cap spent before any section is written fails the run with NO_RESEARCH, not an empty report", async () => {
+    const garbage = "<thought> hmm </thought>";
+    const { result, events } = await runNative(
+      { first: { search: [garbage, garbage, garbage] } },
+      { maxSteps: 3 },
+    );
+    // The engine still searched the question for the survey, then the cap stopped the run.
+    expect(of(events, "tool-start").length).toBeGreaterThan(0);
+    expect(written(events)).toEqual([]);
+    expect(result.status).toBe("failed");
+    expect(result.error).toMatchObject({
+      code: "NO_RESEARCH",
+      message: expect.stringMatching(/no report was written from the \d+ evidence item\(s\) gathered/),
+    });
   });
 });

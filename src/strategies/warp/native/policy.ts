@@ -11,10 +11,15 @@
  *   failed deepening answer; when it is spent the deepening ends.
  * - Sampling is the paper's (temperature 0.7, top-p 0.8, at most 2,048 output tokens) unless
  *   the user set it.
+ * - Before the run's first tool call, a search-state answer that finishes (`nop`) or writes
+ *   instead of searching is asked once more, the prompt followed by the kit's NO_CALL_YET line
+ *   (a `NO_CALL_YET` warning; the seed would only sample again until its step cap); insisting
+ *   fails the run with `NO_RESEARCH`.
  */
 
 import type { FlatOutlineSection } from "../../../core/outline.ts";
 import type { Evidence } from "../../../core/source.ts";
+import { didResearch, NO_CALL_YET, requireResearch } from "../../../kit/research-done.ts";
 import type { RunContext } from "../../../kit/run-context.ts";
 import type { Role } from "../../../llm/model-spec.ts";
 import { expandableSections, idOfPosition, positionOf } from "../draft.ts";
@@ -28,6 +33,7 @@ import {
   checkInitPlan,
   checkSearch,
   checkWrite,
+  finishingInstead,
   parseTagged,
 } from "./format.ts";
 import { citationsToEvidence, keyOfEvidence } from "./keys.ts";
@@ -52,13 +58,14 @@ export function nativePolicy(
 
   /**
    * Samples `prompt` until `check` accepts the answer; null when the step cap is reached
-   * first. `onFailure` may end the retries (returning a value to answer with).
+   * first. `onFailure` may end the retries (returning a value to answer with) or throw; `prompt`
+   * is read again before each attempt.
    */
   const sample = async <T>(
     role: Role,
-    prompt: string,
+    prompt: string | (() => string),
     check: (text: string) => Checked<T>,
-    onFailure?: () => T | undefined,
+    onFailure?: (text: string) => T | undefined,
   ): Promise<(T & Thought & { raw: string }) | null> => {
     for (let attempt = 1; ; attempt++) {
       if (steps.spent()) return null;
@@ -67,7 +74,12 @@ export function nativePolicy(
       let call: Awaited<ReturnType<RunContext["llm"]["call"]>>;
       try {
         call = await ctx.llm.call(
-          { role, prompt, maxOutputTokens: NATIVE_MAX_OUTPUT_TOKENS, ...sampling },
+          {
+            role,
+            prompt: typeof prompt === "string" ? prompt : prompt(),
+            maxOutputTokens: NATIVE_MAX_OUTPUT_TOKENS,
+            ...sampling,
+          },
           (text) => {
             const tagged = parseTagged(text);
             thought = tagged.thought;
@@ -97,7 +109,7 @@ export function nativePolicy(
         error: verdict && !verdict.ok ? verdict.error : "invalid answer",
         excerpt: result.text.slice(0, 300),
       });
-      const ended = onFailure?.();
+      const ended = onFailure?.(result.text);
       if (ended !== undefined) return { ...ended, raw: "" };
     }
   };
@@ -111,7 +123,30 @@ export function nativePolicy(
         outline: renderSurvey(state.title, state.outline, { cursor: target?.id, abbreviate: true }),
         instruction: instructionFor(target),
       });
-      const answer = await sample("searcher", prompt, (text) => checkSearch(parseTagged(text).action));
+      // Before the first tool call, finishing or writing instead of searching is asked once more.
+      let reasked = false;
+      const answer = await sample(
+        "searcher",
+        () => (reasked ? `${prompt}\n\n${NO_CALL_YET}` : prompt),
+        (text) => checkSearch(parseTagged(text).action),
+        (text) => {
+          const instead = didResearch(ctx) ? null : finishingInstead(parseTagged(text).action);
+          if (!instead) return undefined;
+          const did = instead === "finish" ? "answered nop" : "wrote";
+          if (reasked)
+            requireResearch(ctx, {
+              stopReason: "completed",
+              why: `the policy ${did} before its first tool call, and again when asked once more`,
+            });
+          reasked = true;
+          ctx.emit({
+            type: "warning",
+            code: "NO_CALL_YET",
+            message: `the policy ${did} before its first tool call; asked once more`,
+          });
+          return undefined;
+        },
+      );
       if (!answer) return null;
       const keywords = [...new Set(answer.keywords)];
       return { name: "search", keywords, ...thoughtOf(answer) };
