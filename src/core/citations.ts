@@ -83,7 +83,8 @@ export const CITATION_NEEDED = "[citation needed]";
 
 const TOKEN =
   /([ \t]*)(?:[[【［]\s*((?:E\d+)(?:\s*[,;，、]\s*E\d+)*)\s*[\]】］]|\[(\d+(?:\s*[,–-]\s*\d+)*)\](?![(:]))/giu;
-const CODE = /(```[\s\S]*?(?:```|$)|~~~[\s\S]*?(?:~~~|$)|`[^`\n]*`)/;
+/** Fenced blocks (closed or running to the end), double-backtick spans (which may hold a backtick), spans. */
+const CODE = /(```[\s\S]*?(?:```|$)|~~~[\s\S]*?(?:~~~|$)|``[^\n]*?``|`[^`\n]*`)/;
 /** An evidence token inside code, with the blanks before it. */
 const CODE_TOKEN = /[ \t]*[[【［]\s*((?:E\d+)(?:\s*[,;，、]\s*E\d+)*)\s*[\]】］]/giu;
 
