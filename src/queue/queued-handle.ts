@@ -1,13 +1,14 @@
 /**
  * A research run executed by a worker, as the enqueueing process holds it: the same
  * ResearchHandle as a run in this process (run id at once, `done`, `cancel`, events), with events
- * read from the shared store and the outcome from the job's result. Cancelling withdraws a job
- * no worker has taken yet, and otherwise asks the worker through the store.
+ * read from the shared store and the outcome from the job's result. Cancelling a queued run
+ * records it cancelled and withdraws its job; a running run's worker is asked through the store.
  */
 
 import { DossierError, toDossierError } from "../core/errors.ts";
 import type { DossierEvent } from "../core/events.ts";
 import type { ReportDocument } from "../core/report.ts";
+import type { RunRecord } from "../core/run.ts";
 import type { ResearchHandle, ResearchResult } from "../runtime/research-handle.ts";
 import type { Store } from "../store/types.ts";
 import type { RunJobResult } from "./jobs.ts";
@@ -46,17 +47,22 @@ export function queuedHandle(runId: string, options: QueuedHandleOptions): Queue
   const { queue, store } = options;
   const pollMs = options.pollMs ?? 250;
   const now = () => new Date((options.clock ?? Date).now()).toISOString();
-  let withdraw!: (reason: string) => void;
-  // Rejects when the job is taken out of the queue before a worker started it.
-  const withdrawn = new Promise<never>((_, reject) => {
-    withdraw = (reason) =>
-      reject(new DossierError("CANCELLED", `run ${runId} was cancelled before a worker took it: ${reason}`));
+  let withdraw!: (outcome: RunRecord | string) => void;
+  // Settles when the job is taken out of the queue before a worker started it: with the run's
+  // record when the run was cancelled while queued, else (a resume not yet taken up) rejects.
+  const withdrawn = new Promise<RunRecord>((resolve, reject) => {
+    withdraw = (outcome) =>
+      typeof outcome === "string"
+        ? reject(
+            new DossierError("CANCELLED", `run ${runId} was cancelled before a worker took it: ${outcome}`),
+          )
+        : resolve(outcome);
   });
   withdrawn.catch(() => {});
 
   const done = (async (): Promise<ResearchResult> => {
     const jobId = await options.enqueued;
-    let outcome: RunJobResult;
+    let outcome: RunJobResult | RunRecord;
     try {
       outcome = await Promise.race([queue.finished(jobId), withdrawn]);
     } catch (error) {
@@ -75,6 +81,20 @@ export function queuedHandle(runId: string, options: QueuedHandleOptions): Queue
         usage: record.usage,
         error: new DossierError(failure.code as never, failure.message),
         record,
+      };
+    }
+    if (!("worker" in outcome)) {
+      // Cancelled while queued: no worker ran it.
+      return {
+        runId,
+        status: outcome.status,
+        stopReason: outcome.stopReason ?? outcome.status,
+        report: null,
+        markdown: null,
+        paths: [],
+        usage: outcome.usage,
+        error: null,
+        record: outcome,
       };
     }
     const record = await store.runs.get(runId);
@@ -101,11 +121,6 @@ export function queuedHandle(runId: string, options: QueuedHandleOptions): Queue
     void (async () => {
       const jobId = await options.enqueued.catch(() => null);
       if (jobId === null) return;
-      if (await queue.withdraw(jobId).catch(() => false)) {
-        withdraw(reason);
-        return;
-      }
-      // A worker has it: ask through the store (its run may not be recorded yet for a moment).
       let ended = false;
       void done.then(
         () => {
@@ -116,7 +131,20 @@ export function queuedHandle(runId: string, options: QueuedHandleOptions): Queue
         },
       );
       while (!ended) {
-        if (await store.runs.requestCancel(runId, reason, now()).catch(() => false)) return;
+        // A queued run is cancelled in the store at once (a worker that takes its job then
+        // skips it) and its job removed; a running run's worker sees the request at its next
+        // heartbeat.
+        if (await store.runs.requestCancel(runId, reason, now()).catch(() => false)) {
+          const record = await store.runs.get(runId).catch(() => undefined);
+          if (record?.status === "cancelled" && (await queue.withdraw(jobId).catch(() => false)))
+            withdraw(record);
+          return;
+        }
+        // Neither queued nor running: a resume no worker has taken up yet is withdrawn.
+        if (await queue.withdraw(jobId).catch(() => false)) {
+          withdraw(reason);
+          return;
+        }
         await new Promise((resolve) => setTimeout(resolve, pollMs));
       }
     })();

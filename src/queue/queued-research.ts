@@ -1,14 +1,16 @@
 /**
  * Research through the run queue, in the shape a `Dossier` offers it (`research`, and the stored
  * runs with `resume`), so `dossier batch` and the server enqueue runs instead of executing them:
- * the request is checked here (a bad one is refused before anything is queued), the job carries
- * it as JSON, and the handle follows the run in the shared store.
+ * the request is checked here (a bad one is refused before anything is queued), the run is stored
+ * `queued` (listed and cancellable before a worker takes it), the job carries the request as
+ * JSON, and the handle follows the run in the shared store.
  */
 
 import { isAbsolute, resolve } from "node:path";
-import { DossierError } from "../core/errors.ts";
+import { DossierError, toDossierError } from "../core/errors.ts";
 import type { RunRecord, RunStatus } from "../core/run.ts";
 import type { Dossier } from "../runtime/dossier.ts";
+import { estimateInput } from "../runtime/research-estimate.ts";
 import type { ResearchOptions, ResumeOptions } from "../runtime/research-handle.ts";
 import { researchRequestSchema } from "../runtime/research-request.ts";
 import { createRunId } from "../runtime/run-id.ts";
@@ -23,6 +25,11 @@ export interface QueuedResearch {
     list(options?: { limit?: number; status?: RunStatus }): Promise<RunRecord[]>;
     /** Enqueues the resume of a stored run (a full id). */
     resume(runId: string, options?: ResumeOptions): QueuedHandle;
+    /**
+     * Cancels a run enqueued by any process (a full id): a queued run is recorded cancelled and
+     * its job removed; a running run's worker is asked through the store. False when it is neither.
+     */
+    cancel(runId: string, reason: string): Promise<boolean>;
   };
 }
 
@@ -71,7 +78,38 @@ export function queuedResearch(
           const issue = parsed.error.issues[0]!;
           throw new DossierError("INPUT_INVALID", `${issue.path.join(".") || "request"}: ${issue.message}`);
         }
-        return queue.enqueue({ kind: "research", runId, question, options: json, enqueuedAt: now() });
+        // The strategy it will run (as this process's configuration sees it; the worker records
+        // its own when it starts the run), checked with its options before anything is stored.
+        const { strategy } = estimateInput(question, request, {
+          config: dossier.config,
+          registry: dossier.models,
+          strategies: dossier.strategies,
+        });
+        const enqueuedAt = now();
+        // The run is stored queued first, so it is listed (and can be cancelled) from now on.
+        await dossier.store.runs.create({
+          id: runId,
+          query: question,
+          strategy: strategy.name,
+          options: { ...json, strategy: strategy.name },
+          createdAt: enqueuedAt,
+          queued: true,
+        });
+        try {
+          return await queue.enqueue({ kind: "research", runId, question, options: json, enqueuedAt });
+        } catch (error) {
+          const e = toDossierError(error);
+          await dossier.store.runs
+            .update(runId, {
+              status: "failed",
+              updatedAt: now(),
+              finishedAt: now(),
+              stopReason: `error: ${e.code}`,
+              error: { code: e.code, message: e.message },
+            })
+            .catch(() => {});
+          throw e;
+        }
       })();
       enqueued.catch(() => {});
       return queuedHandle(runId, {
@@ -83,6 +121,13 @@ export function queuedResearch(
     },
     runs: {
       list: (listOptions) => dossier.runs.list(listOptions),
+      async cancel(runId, reason) {
+        if (!(await dossier.store.runs.requestCancel(runId, reason, now()))) return false;
+        // A new run's job has the run's id; a job a worker has taken stays (it skips the run).
+        if ((await dossier.store.runs.get(runId))?.status === "cancelled")
+          await queue.withdraw(runId).catch(() => false);
+        return true;
+      },
       resume(runId, resumeOptions = {}) {
         const enqueued = queue.enqueue({ kind: "resume", runId, enqueuedAt: now() });
         enqueued.catch(() => {});

@@ -153,14 +153,28 @@ if (servicesAnswer([await redisProblem()])) {
       expect(attempts.n).toBe(1);
     });
 
-    it("cancels a run on a worker through the store, and withdraws a run no worker has taken", async () => {
+    it("cancels a run on a worker through the store, and a queued run at once, its job withdrawn", async () => {
       const { research, startWorker, dossier, queue } = setup([waiting], []);
       const queued = research.research("Is a queued run withdrawn?", { strategy: "waiting" });
       await expect.poll(async () => (await queue.status()).waiting).toBe(1);
+      // Listed as queued from the moment it is enqueued: no owner, no events.
+      expect(await dossier.runs.list({ status: "queued" })).toMatchObject([
+        { id: queued.runId, status: "queued", strategy: "waiting", owner: null },
+      ]);
+      expect(await dossier.store.events.lastSeq(queued.runId)).toBe(0);
       queued.cancel("not needed any more");
-      await expect(queued.done).rejects.toMatchObject({ code: "CANCELLED" });
+      expect(await queued.done).toMatchObject({
+        status: "cancelled",
+        stopReason: "cancelled: not needed any more",
+        markdown: null,
+      });
       expect((await queue.status()).waiting).toBe(0);
-      expect(await dossier.store.runs.get(queued.runId)).toBeUndefined();
+      expect(await dossier.store.runs.get(queued.runId)).toMatchObject({
+        status: "cancelled",
+        owner: null,
+        stopReason: "cancelled: not needed any more",
+      });
+      expect(await dossier.store.events.lastSeq(queued.runId)).toBe(0);
 
       startWorker();
       const running = research.research("Is a running run cancelled?", { strategy: "waiting" });
@@ -178,11 +192,47 @@ if (servicesAnswer([await redisProblem()])) {
       expect(seen).toEqual(["run-start", "phase", "run-end"]);
     });
 
-    it("refuses a bad request before anything is queued", async () => {
-      const { research, queue } = setup([waiting], []);
+    it("takes a queued run up: queued until a worker claims it, then running under that worker", async () => {
+      const { research, startWorker, dossier } = setup([waiting], []);
+      const handle = research.research("Who runs a queued run?", { strategy: "waiting" });
+      await handle.enqueued;
+      const queued = await dossier.store.runs.get(handle.runId);
+      expect(queued).toMatchObject({ status: "queued", owner: null, heartbeatAt: null });
+      startWorker();
+      await expect
+        .poll(async () => (await dossier.store.runs.get(handle.runId))?.status, { timeout: 10_000 })
+        .toBe("running");
+      const running = await dossier.store.runs.get(handle.runId);
+      expect(running).toMatchObject({ owner: { pid: process.pid }, createdAt: queued!.createdAt });
+      handle.cancel("seen running");
+      expect(await handle.done).toMatchObject({ status: "cancelled" });
+      const events = await dossier.store.events.list(handle.runId);
+      expect(events.map((e) => e.type)).toEqual(["run-start", "phase", "run-end"]);
+    });
+
+    it("skips a job whose run was cancelled while queued (cancelled from another process)", async () => {
+      const { research, startWorker, dossier, queue } = setup([waiting], []);
+      const handle = research.research("Is a cancelled run started?", { strategy: "waiting" });
+      await handle.enqueued;
+      // Another process cancels through the store only: the job stays in the queue.
+      expect(
+        await dossier.store.runs.requestCancel(handle.runId, "elsewhere", new Date().toISOString()),
+      ).toBe(true);
+      expect((await queue.status()).waiting).toBe(1);
+      startWorker();
+      expect(await handle.done).toMatchObject({ status: "cancelled", stopReason: "cancelled: elsewhere" });
+      expect(await dossier.store.runs.get(handle.runId)).toMatchObject({ status: "cancelled", owner: null });
+      expect(await dossier.store.events.lastSeq(handle.runId)).toBe(0);
+    });
+
+    it("refuses a bad request before anything is queued or stored", async () => {
+      const { research, queue, dossier } = setup([waiting], []);
       const handle = research.research("x", { strategy: "waiting" });
       await expect(handle.done).rejects.toMatchObject({ code: "INPUT_INVALID" });
+      const unknown = research.research("Which strategy is this?", { strategy: "no-such-strategy" });
+      await expect(unknown.done).rejects.toMatchObject({ code: "INPUT_INVALID" });
       expect(await queue.status()).toMatchObject({ waiting: 0, active: 0, delayed: 0 });
+      expect(await dossier.runs.list()).toEqual([]);
     });
   });
 }

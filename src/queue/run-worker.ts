@@ -72,10 +72,12 @@ export function startRunWorker(options: RunWorkerOptions): RunWorker {
     // A worker that lost the job (stalled while alive) may still be running it: wait for it.
     if (record?.status === "running") record = await waitForOwner(runId, signal);
     if (record?.status === "completed" || record?.status === "cancelled") {
-      // Its worker recorded the end but lost the job before marking it done.
-      return await resultOfRecord(record, queueWaitMs, true);
+      // Its worker recorded the end but lost the job before marking it done; or it was
+      // cancelled while queued (never started: no owner).
+      return await resultOfRecord(record, queueWaitMs, record.owner !== null);
     }
-    const resumed = record !== undefined;
+    // A queued run (stored by its enqueuer, not started yet) starts from its request.
+    const resumed = record !== undefined && record.status !== "queued";
     if (!record && data.kind === "resume")
       throw new UnrecoverableError(`run ${runId} is not in the store; nothing to resume`);
     note({ type: "start", runId, resumed, attempt: job.attemptsMade + 1 });
@@ -91,9 +93,25 @@ export function startRunWorker(options: RunWorkerOptions): RunWorker {
     try {
       result = await handle.done;
     } catch (error) {
+      const now = await dossier.store.runs.get(runId);
+      // Cancelled while it was being started: nothing ran, and nothing is to run.
+      if (now?.status === "cancelled" && !resumed) return await resultOfRecord(now, queueWaitMs, false);
       // Nothing ran: the request or this worker's configuration is wrong; retrying will not help.
       const e = toDossierError(error);
       note({ type: "error", runId, message: `${e.code}: ${e.message}` });
+      if (now?.status === "queued") {
+        // Recorded as failed, so it is not left queued.
+        const at = new Date(dossier.clock.now()).toISOString();
+        await dossier.store.runs
+          .update(runId, {
+            status: "failed",
+            updatedAt: at,
+            finishedAt: at,
+            stopReason: `error: ${e.code}`,
+            error: { code: e.code, message: e.message },
+          })
+          .catch(() => {});
+      }
       throw new UnrecoverableError(`${e.code}: ${e.message}`);
     } finally {
       running.delete(runId);

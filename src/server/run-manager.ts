@@ -96,7 +96,10 @@ export function createRunManager(options: RunManagerOptions): RunManager {
     return dossier.store.runs.resolveId(idOrPrefix);
   };
   const viewOfRecord = async (record: RunRecord): Promise<RunView> => {
-    const formats = record.status === "running" ? [] : await reportFormats(dossier.runs, record.id);
+    const formats =
+      record.status === "running" || record.status === "queued"
+        ? []
+        : await reportFormats(dossier.runs, record.id);
     return {
       ...record,
       active: running.has(record.id) || dossier.runs.handle(record.id) !== undefined,
@@ -201,8 +204,13 @@ export function createRunManager(options: RunManagerOptions): RunManager {
         tracked.cancel("cancelled over the HTTP API");
         return { runId, status: "cancelling" };
       }
-      // Here at once; in another process (a worker) at its next heartbeat.
-      if (await dossier.runs.requestCancel(runId, "cancelled over the HTTP API"))
+      // Here at once; in another process (a worker) at its next heartbeat; a queued run at once.
+      const reason = "cancelled over the HTTP API";
+      if (
+        options.queued
+          ? await options.queued.runs.cancel(runId, reason)
+          : await dossier.runs.requestCancel(runId, reason)
+      )
         return { runId, status: "cancelling" };
       const record = await dossier.runs.get(runId);
       throw new ApiError(409, "CONFLICT", `run ${runId} is not running (it is ${record.status})`);
