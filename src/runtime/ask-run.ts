@@ -1,7 +1,9 @@
 /**
- * Asking a deep-search question: a research run with the `smtl` strategy (by default) whose
- * short answer, citations, supporting passages and figures are read from its `answer-ready`
- * event and stored report. Used by `Dossier.ask`, the one-call `ask()` and `dossier ask`.
+ * Asking a deep-search question: a research run with the `smtl` strategy (by default) in its
+ * short-answer mode (`mode: "answer"` unless the options name a mode; the strategy's own default
+ * is the deep-research report) whose short answer, citations, supporting passages and figures
+ * are read from its `answer-ready` event and stored report. Used by `Dossier.ask`, the one-call
+ * `ask()`, `dossier ask` and the deep-search evaluation.
  */
 
 import type { EventOf } from "../core/events.ts";
@@ -47,12 +49,16 @@ export async function askWith(
 ): Promise<AskResult> {
   const { onEvent, steps, strategy = "smtl", strategyOptions, ...rest } = options;
   let ready: EventOf<"answer-ready"> | undefined;
+  const answerMode = strategy === "smtl" && strategyOptions?.mode === undefined ? { mode: "answer" } : {};
+  const merged = {
+    ...answerMode,
+    ...strategyOptions,
+    ...(steps === undefined ? {} : { maxSteps: steps }),
+  };
   const handle = research(question, {
     ...rest,
     strategy,
-    ...(strategyOptions || steps !== undefined
-      ? { strategyOptions: { ...strategyOptions, ...(steps === undefined ? {} : { maxSteps: steps }) } }
-      : {}),
+    ...(Object.keys(merged).length ? { strategyOptions: merged } : {}),
     onEvent: (event) => {
       if (event.type === "answer-ready") ready = event;
       onEvent?.(event);

@@ -33,7 +33,7 @@ describe("strategy options for the form", () => {
       ["protocol", "json"],
       ["temperature", undefined],
       ["topP", undefined],
-      ["mode", "search"],
+      ["mode", "research"],
     ]);
   });
 

@@ -103,7 +103,7 @@ describe("dossier ask", () => {
     expect(run.stderr).toMatch(/--refine-every must be a positive integer/);
   });
 
-  it("runs as a research strategy too: dossier research --strategy smtl writes the short cited report", async () => {
+  it("runs as a research strategy too: dossier research --strategy smtl --mode answer writes the short cited report", async () => {
     world = await startResearchWorld({ expectCalls: ONE_ANSWER });
     const run = await dossier(
       [
@@ -111,6 +111,8 @@ describe("dossier ask", () => {
         "Which topic grew by 11 percent in 2025?",
         "--strategy",
         "smtl",
+        "--mode",
+        "answer",
         "--json",
         "--out",
         "answer",

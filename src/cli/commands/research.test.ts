@@ -206,9 +206,9 @@ describe("dossier research", () => {
 });
 
 describe("research --mode", () => {
-  it("passes smtl's mode: --mode research asks for the deep-research report", () => {
-    expect(requestFromFlags("q", { strategy: "smtl", mode: "research" }, {}).strategyOptions).toEqual({
-      mode: "research",
+  it("passes smtl's mode: --mode answer asks for the short answer; without it the strategy's default (the report) stands", () => {
+    expect(requestFromFlags("q", { strategy: "smtl", mode: "answer" }, {}).strategyOptions).toEqual({
+      mode: "answer",
     });
     expect(requestFromFlags("q", { strategy: "smtl" }, {}).strategyOptions).toBeUndefined();
   });

@@ -246,7 +246,7 @@ export function registerResearchCommand(program: Command, io: CliIo): void {
     .option("--force-expand <n>", "always deepen n times, score every draft and keep the best (warp)")
     .option(
       "--mode <mode>",
-      "smtl: research (subtasks, then a full cited report: the seed's deep-research mode) or search (a short verified answer; default)",
+      "smtl: research (subtasks, then a full cited report: the seed's deep-research mode; default) or answer (a short verified answer, as dossier ask gives)",
     )
     .option("--language <code>", "report language (default: the question's)")
     .option(

@@ -1,14 +1,15 @@
 /**
  * The `smtl` strategy (SMTL, "search more, think less"): a plan of verifiable goals, several
  * tool calls per step run at once, plan refinement every few steps, a plan-centric context
- * reset, and a short answer verified by the evidence it cites. `dossier ask` uses it. Options
- * choose the protocol (JSON, or SMTL's own tags for its checkpoints) and the mode (deep search,
- * or deep research: subtasks, then a full cited report).
+ * reset, and a short answer verified by the evidence it cites. Options choose the protocol (JSON,
+ * or SMTL's own tags for its checkpoints) and the mode: deep research (subtasks, then a full cited
+ * report; the default, so `dossier research --strategy smtl` writes a report) or the short answer
+ * of deep search (`mode: "answer"`, which `dossier ask` and the QA evaluation pass).
  */
 
 import { z } from "zod";
 import { DossierError } from "../../core/errors.ts";
-import type { StrategyDefinition } from "../types.ts";
+import type { EstimatedCall, Range, StrategyDefinition, StrategyEstimate } from "../types.ts";
 
 /** Options of the smtl strategy. */
 export const smtlOptionsSchema = z
@@ -66,10 +67,10 @@ export const smtlOptionsSchema = z
       .optional()
       .describe("nucleus sampling of the agent's calls (native default 0.9; json: the provider's)"),
     mode: z
-      .enum(["search", "research"])
-      .default("search")
+      .enum(["research", "answer", "search"])
+      .default("research")
       .describe(
-        "search: a short verified answer (deep search, dossier ask); research: subtasks, then a full cited report (deep research, dossier research)",
+        "research: subtasks, then a full cited report (the seed's deep-research mode; dossier research); answer: a short verified answer (deep search; dossier ask, QA evaluation, rollouts); search: the earlier name of answer",
       ),
   })
   .strict();
@@ -81,22 +82,34 @@ const TYPICAL_STEPS = 20;
 export const smtlStrategy: StrategyDefinition<z.infer<typeof smtlOptionsSchema>> = {
   name: "smtl",
   description:
-    "Short verified answers to hard search questions: a plan of goals, several parallel tool calls per step, plan refinement every few steps, answer with its evidence.",
+    "Search more, think less: several parallel tool calls per step and plan-centric context resets; a full cited report over subtasks (mode research, default) or a short verified answer (mode answer, dossier ask).",
   optionsSchema: smtlOptionsSchema,
   roles: ["searcher", "reader"],
   capabilities: { needsModel: true, web: true, local: true },
-  estimate({ options, webReading }) {
+  estimate({ options, webReading }): StrategyEstimate {
     const steps = [1, Math.min(options.maxSteps, Math.max(TYPICAL_STEPS, 1))] as const;
-    const refines = [0, Math.floor(steps[1] / options.refineEvery)] as const;
-    const calls = [1, 5] as const;
-    const reads = webReading ? [0, steps[1] * 2] : [0, 0];
+    const reads: Range = webReading ? [0, steps[1] * 2] : [0, 0];
+    const reader: EstimatedCall = { role: "reader", count: reads, input: 12_000, output: 800 };
+    const tools: Range = [steps[0], steps[1] * 5];
+    if (options.mode === "research") {
+      // The subtask list, the steps, an answer per subtask (at most 8), the report.
+      return {
+        llm: [
+          { role: "searcher", count: [steps[0] + 2, steps[1] + 9], input: 12_000, output: 600 },
+          { role: "searcher", count: [1, 1], input: 60_000, output: 4_000 },
+          reader,
+        ],
+        tools,
+      };
+    }
+    const refines = Math.floor(steps[1] / options.refineEvery);
     return {
       llm: [
         { role: "searcher", count: [steps[0] + 1, steps[1] + 1], input: 12_000, output: 600 },
-        { role: "searcher", count: [refines[0], refines[1]], input: 20_000, output: 800 },
-        { role: "reader", count: [reads[0]!, reads[1]!], input: 12_000, output: 800 },
+        { role: "searcher", count: [0, refines], input: 20_000, output: 800 },
+        reader,
       ],
-      tools: [steps[0] * calls[0], steps[1] * calls[1]],
+      tools,
     };
   },
   async run(ctx, input) {

@@ -41,7 +41,7 @@ const newest = (call: ScriptedCall) => {
   return shownIds(blocks.at(-1) ?? "");
 };
 
-describe("smtl deep research (mode research)", () => {
+describe("smtl deep research (mode research, the default)", () => {
   it("subtask list, then per subtask analysis, parallel calls and a cited answer, then a full cited report", async () => {
     kit = await startSmtlKit([
       on("subtasks", {
@@ -128,9 +128,9 @@ describe("smtl deep research (mode research)", () => {
       }),
     ]);
     const events: DossierEvent[] = [];
+    // No mode given: the deep-research report is what `research --strategy smtl` writes.
     const result = await kit.dossier.research(QUESTION, {
       strategy: "smtl",
-      strategyOptions: { mode: "research" },
       onEvent: (e) => events.push(e),
     }).done;
     const kinds = kit.model.calls.map(kindOf);
@@ -198,9 +198,10 @@ describe("smtl deep research (mode research)", () => {
     expect(citedNumbers(result.report!.body)).toEqual([1]);
   });
 
-  it("is an option of the strategy; the default stays the short answer", () => {
-    expect(smtlOptionsSchema.parse({ mode: "research" }).mode).toBe("research");
-    expect(smtlOptionsSchema.parse({}).mode).toBe("search");
+  it("is the strategy's default mode; the short answer is mode answer (or its earlier name, search)", () => {
+    expect(smtlOptionsSchema.parse({}).mode).toBe("research");
+    expect(smtlOptionsSchema.parse({ mode: "answer" }).mode).toBe("answer");
+    expect(smtlOptionsSchema.parse({ mode: "search" }).mode).toBe("search");
     expect(() => smtlOptionsSchema.parse({ mode: "essay" })).toThrow();
   });
 });

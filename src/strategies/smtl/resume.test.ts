@@ -1,5 +1,5 @@
 /**
- * smtl resumed after SIGKILLs at three points: its plan starts three searches at once
+ * smtl (mode answer) resumed after SIGKILLs at three points: its plan starts three searches at once
  * and a step reads a page while it searches again; they register what they find in the
  * evidence registry as it arrives, in another order than they started (and than a resume
  * replays them).
@@ -28,7 +28,11 @@ describe("smtl resume", () => {
   it("killed after the 1st, 2nd and 3rd answer: no answered call is asked again, citations resolve", async () => {
     const gate = modelGate(() => 20);
     world = await startResearchWorld({ hold: gate.hold, ...REORDERING_TOOLS, expectCalls: CALLS });
-    const run = await killThriceAndResume(world, gate, { strategy: "smtl", kills: KILLS });
+    const run = await killThriceAndResume(world, gate, {
+      strategy: "smtl",
+      kills: KILLS,
+      args: ["--mode", "answer"],
+    });
     expectResumedWithoutRepeats(world, run, {
       kills: KILLS,
       uninterrupted: Object.values(CALLS).reduce((a, b) => a + b, 0),
