@@ -92,6 +92,23 @@ export const configSchema = z
         "a Redis server for the run queue: serve and batch enqueue runs, dossier worker processes run them (DOSSIER_REDIS_URL)",
       ),
     allowPrivateNetwork: z.boolean().default(false),
+    allowedHosts: z
+      .array(
+        z.string().regex(/^(\[[0-9a-f:.]+\]|[a-z0-9_-]+(\.[a-z0-9_-]+)*)(:\d{1,5})?$/i, {
+          message: "expected a host name, optionally with a port (dossier.example.com, box.lan:8787)",
+        }),
+      )
+      .optional()
+      .describe(
+        "host names dossier serve answers to besides its bound address, `name` or `name:port` (DOSSIER_ALLOWED_HOSTS; --allowed-host)",
+      ),
+    accessLog: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        "dossier serve's access log: stderr (default), off, or a file path (DOSSIER_ACCESS_LOG; --access-log)",
+      ),
     prices: z
       .record(modelString, modelPriceSchema)
       .default({})

@@ -1,7 +1,8 @@
 /**
- * The HTTP server as a Hono app: token auth (or the web UI's session cookie), body size limit,
- * JSON errors, the API's routes (`api.ts`: runs, tools and catalog under `/v1`, MCP at `/mcp`,
- * the OpenAPI document at `/openapi.json`) and the web UI.
+ * The HTTP server as a Hono app: the access log, Host/Origin checks (DNS-rebinding protection),
+ * token auth (or the web UI's session cookie), body size limit, JSON errors, the API's routes
+ * (`api.ts`: runs, tools and catalog under `/v1`, MCP at `/mcp`, the OpenAPI document at
+ * `/openapi.json`) and the web UI.
  */
 
 import { Hono } from "hono";
@@ -9,11 +10,13 @@ import { bodyLimit } from "hono/body-limit";
 import pkg from "../../package.json" with { type: "json" };
 import type { QueuedResearch } from "../queue/queued-research.ts";
 import type { Dossier } from "../runtime/dossier.ts";
+import { type AccessLogSink, accessLog } from "./access-log.ts";
 import { apiRoutes } from "./api.ts";
 import type { ApiServices } from "./api-services.ts";
 import { requireToken } from "./auth.ts";
 import { utf8JsonBodies } from "./body.ts";
 import { errorBody, errorResponse } from "./errors.ts";
+import { type HostPolicy, hostGuard } from "./host-guard.ts";
 import { type McpRoute, mcpRoute } from "./mcp-route.ts";
 import { createRunManager, type RunManager } from "./run-manager.ts";
 import { mountWeb, webSession } from "./web.ts";
@@ -37,6 +40,13 @@ export interface ServerAppOptions {
   webRoot?: string;
   /** Research through the run queue: runs are enqueued for `dossier worker` processes. */
   queued?: QueuedResearch;
+  /**
+   * Which `Host` and `Origin` values name this server, asked on each request (others are
+   * answered 403); absent or null lets every request through. `startServer` always sets it.
+   */
+  hostPolicy?: () => HostPolicy | null;
+  /** Where to write one JSON line per request (absent: no access log). */
+  accessLog?: AccessLogSink | null;
 }
 
 /** The app and what it keeps running. */
@@ -73,6 +83,11 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
 
   app.onError((error, c) => errorResponse(c, error));
   app.notFound((c) => c.json(errorBody("NOT_FOUND", `no route ${c.req.method} ${c.req.path}`), 404));
+
+  // Every request is logged, refused ones included; then one Host/Origin rule for every route.
+  if (options.accessLog) app.use("*", accessLog(options.accessLog));
+  const policy = options.hostPolicy;
+  if (policy) app.use("*", hostGuard(policy));
 
   // One body limit in front of every route, with a token or without (sign-in, the UI's
   // routes): a body is refused as soon as it passes the limit, Content-Length or not.

@@ -1,6 +1,7 @@
 /**
  * Starting the HTTP server on Node: binds to loopback unless told otherwise, port 0 picks a
- * free port; `close()` stops accepting connections, cancels the runs under way (recorded as
+ * free port, answers only to its own address and the allowed host names (`host-guard.ts`);
+ * `close()` stops accepting connections, cancels the runs under way (recorded as
  * cancelled, so they can be resumed) and closes the remaining connections.
  */
 
@@ -9,9 +10,10 @@ import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { createServerApp, type ServerApp, type ServerAppOptions } from "./app.ts";
 import { loadOrCreateToken } from "./auth.ts";
+import { type HostPolicy, hostPolicy, parseAllowedHost } from "./host-guard.ts";
 
 /** Options of {@link startServer}. */
-export interface StartServerOptions extends Omit<ServerAppOptions, "token"> {
+export interface StartServerOptions extends Omit<ServerAppOptions, "token" | "hostPolicy"> {
   /** Interface to bind (default 127.0.0.1). */
   host?: string;
   /** Port (default 8787; 0 = any free port). */
@@ -23,6 +25,12 @@ export interface StartServerOptions extends Omit<ServerAppOptions, "token"> {
   token?: string | null;
   /** How long open connections (event streams) may take to finish on close (ms, default 2000). */
   shutdownGraceMs?: number;
+  /**
+   * Host names the server answers to besides its bound address (`name` on any port, or
+   * `name:port`): a reverse proxy's public name, a LAN name. Requests naming any other host,
+   * or sent from another origin, are answered 403.
+   */
+  allowedHosts?: readonly string[];
 }
 
 /** A listening server. */
@@ -58,7 +66,10 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     tokenPath = kept.path;
   } else token = options.token;
 
-  const app = createServerApp({ ...options, token });
+  // Checked before binding (INPUT_INVALID); until the port is known nothing is allowed.
+  const allowedHosts = (options.allowedHosts ?? []).map(parseAllowedHost);
+  let policy: HostPolicy = hostPolicy({ host, port: 0, interfaceAddresses: () => [] });
+  const app = createServerApp({ ...options, token, hostPolicy: () => policy });
   const server = serve({
     fetch: app.app.fetch,
     port: options.port ?? DEFAULT_PORT,
@@ -73,6 +84,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     });
   });
   const port = (server.address() as AddressInfo).port;
+  policy = hostPolicy({ host, port, allowedHosts });
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
 
   let closing: Promise<void> | null = null;

@@ -1,6 +1,8 @@
 /**
  * `dossier serve`: the HTTP API (runs with SSE event streams, report downloads, ask, search,
- * fetch, MCP at /mcp, OpenAPI at /openapi.json) on 127.0.0.1 unless `--host` says otherwise.
+ * fetch, MCP at /mcp, OpenAPI at /openapi.json) on 127.0.0.1 unless `--host` says otherwise,
+ * answering only to its own address and the `--allowed-host` names (others get 403), with an
+ * access log of one JSON line per request (stderr by default, `--access-log <file>` or `off`).
  * A token is generated on the first start, kept under the data directory and shown once.
  * Ctrl-C or SIGTERM stops accepting, cancels runs under way (resumable) and exits 130 / 143.
  */
@@ -21,6 +23,9 @@ export interface ServeFlags extends GlobalFlags {
   auth?: boolean;
   mcp?: boolean;
   queue?: string;
+  allowedHost?: string[];
+  /** A target, or false for `--no-access-log`. */
+  accessLog?: string | boolean;
 }
 
 function whole(flag: string, value: string | undefined, min: number, max: number): number | undefined {
@@ -40,12 +45,27 @@ export async function runServe(io: CliIo, flags: ServeFlags): Promise<number> {
   const port = whole("--port", flags.port, 0, 65535);
   const maxRuns = whole("--max-runs", flags.maxRuns, 1, 64);
   const maxBodyBytes = whole("--max-body", flags.maxBody, 1024, 64 * 1024 * 1024);
-  const [{ createDossierForCli }, { startServer }, { signInLink }] = await Promise.all([
-    import("../dossier-cli.ts"),
-    import("../../server/listen.ts"),
-    import("../../server/web.ts"),
-  ]);
+  const [{ createDossierForCli }, { startServer }, { signInLink }, { parseAllowedHost }, { openAccessLog }] =
+    await Promise.all([
+      import("../dossier-cli.ts"),
+      import("../../server/listen.ts"),
+      import("../../server/web.ts"),
+      import("../../server/host-guard.ts"),
+      import("../../server/access-log.ts"),
+    ]);
+  const flagHosts = (flags.allowedHost ?? []).map(parseAllowedHost);
   const dossier = createDossierForCli(io, flags);
+  // Flags replace the configured names (DOSSIER_ALLOWED_HOSTS, allowedHosts), as for any setting.
+  const allowedHosts = flagHosts.length ? flagHosts : (dossier.config.allowedHosts ?? []);
+  let accessLog: import("../../server/access-log.ts").AccessLogSink | null;
+  try {
+    allowedHosts.forEach(parseAllowedHost);
+    const target = flags.accessLog === false ? "off" : flags.accessLog === true ? "stderr" : flags.accessLog;
+    accessLog = openAccessLog(target ?? dossier.config.accessLog ?? "stderr", (text) => io.err(text));
+  } catch (error) {
+    await dossier.close();
+    throw error;
+  }
   // With a queue (--queue or DOSSIER_REDIS_URL) runs are enqueued for `dossier worker`s.
   const queueUrl = flags.queue?.trim() || dossier.config.redisUrl;
   let queue: import("../../queue/run-queue.ts").RunQueue | null = null;
@@ -69,9 +89,12 @@ export async function runServe(io: CliIo, flags: ServeFlags): Promise<number> {
       ...(maxBodyBytes ? { maxBodyBytes } : {}),
       ...(flags.auth === false ? { token: null } : {}),
       ...(flags.mcp === false ? { mcp: false } : {}),
+      allowedHosts,
+      accessLog,
     });
   } catch (error) {
     await queue?.close();
+    await accessLog?.close();
     await dossier.close();
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL") {
@@ -107,6 +130,7 @@ export async function runServe(io: CliIo, flags: ServeFlags): Promise<number> {
   io.err(`\ndossier: shutting down (${signal}); runs under way are cancelled and can be resumed\n`);
   try {
     await server.close(`server stopped (${signal})`);
+    await accessLog?.close();
     await queue?.close();
     await dossier.close();
   } finally {
@@ -126,6 +150,16 @@ export function registerServeCommand(program: Command, io: CliIo): void {
     .option("--max-body <bytes>", "largest request body (default 262144)")
     .option("--no-auth", "serve without the token (only on a trusted machine)")
     .option("--no-mcp", "do not serve MCP at /mcp")
+    .option(
+      "--allowed-host <name>",
+      "a host name the server also answers to, name or name:port (repeatable; default DOSSIER_ALLOWED_HOSTS); other Host and Origin headers get 403",
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .option(
+      "--access-log <target>",
+      "one JSON line per request to stderr (default), a file, or off (default DOSSIER_ACCESS_LOG)",
+    )
+    .option("--no-access-log", "write no access log")
     .option(
       "--queue <url>",
       "enqueue runs on Redis for dossier worker processes instead of running them here, redis://host:port (default DOSSIER_REDIS_URL)",
