@@ -69,12 +69,26 @@ export const eventPayloadSchemas = {
     delayMs: z.number(),
     error: errorShape,
   }),
+  /** A structured answer rejected; `reask` when the model is asked again (not after the last attempt). */
   "format-error": z.object({
     callId: z.string(),
     role: z.string(),
     model: z.string(),
     attempt: z.number().int(),
     error: z.string(),
+    excerpt: z.string(),
+    reask: z.boolean().optional(),
+  }),
+  /**
+   * A structured answer that was malformed JSON (a trailing comma, single quotes, Python
+   * literals, a raw newline in a string…), repaired and accepted without asking again: the
+   * repaired value passed the schema. (An answer cut short is never repaired.)
+   */
+  "format-repair": z.object({
+    callId: z.string(),
+    role: z.string(),
+    model: z.string(),
+    attempt: z.number().int(),
     excerpt: z.string(),
   }),
   /**

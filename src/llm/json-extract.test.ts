@@ -11,13 +11,14 @@ describe("stripReasoning", () => {
 
 describe("extractJson", () => {
   it("reads plain JSON", () => {
-    expect(extractJson('{"x": [1, 2]}')).toEqual({ ok: true, value: { x: [1, 2] } });
+    expect(extractJson('{"x": [1, 2]}')).toEqual({ ok: true, value: { x: [1, 2] }, whole: true });
   });
 
   it("reads fenced JSON", () => {
     expect(extractJson('Here you go:\n```json\n{"x": 1}\n```\nThanks')).toEqual({
       ok: true,
       value: { x: 1 },
+      whole: true,
     });
     expect(fencedContent("```\n[1]\n```")).toBe("[1]");
   });
@@ -25,7 +26,7 @@ describe("extractJson", () => {
   it("reads JSON after a think block and before trailing prose", () => {
     const raw =
       '<think>The user wants {"x"} maybe</think>Sure! {"x": "a } b", "y": {"z": [1]}} Hope this helps [E3].';
-    expect(extractJson(raw)).toEqual({ ok: true, value: { x: "a } b", y: { z: [1] } } });
+    expect(extractJson(raw)).toEqual({ ok: true, value: { x: "a } b", y: { z: [1] } }, whole: false });
   });
 
   it("skips bracketed prose that is not JSON", () => {

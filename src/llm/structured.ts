@@ -3,7 +3,10 @@
  * a zod schema — with the provider's native schema mode where the model supports it, and with
  * the schema as a compact type in the instructions unless the provider's schema mode already
  * shows it to the model; reasoning blocks, code fences and surrounding
- * prose are tolerated; an answer that does not validate is sent back with the validation error,
+ * prose are tolerated; malformed JSON (a trailing comma, single quotes, Python literals, a raw
+ * newline in a string, comments) is repaired with `jsonrepair` when the repaired value passes the
+ * schema (a format-repair event, no new call) — an answer cut short is not (its end is lost); an
+ * answer that does not validate even so is sent back with the validation error,
  * a bounded number of times (default 2), and each failure is recorded as a format-error event.
  * A provider that rejects schema mode is asked again in prompt mode, and its model stays in
  * prompt mode (a `STRUCTURED_OUTPUT_FALLBACK` warning). When every attempt fails the caller
@@ -13,7 +16,7 @@
 import { z } from "zod";
 import { DossierError } from "../core/errors.ts";
 import type { ChatMessage, GenerateRequest, LlmClient } from "./client.ts";
-import { extractJson } from "./json-extract.ts";
+import { answerCutShort, extractJson, repairedJsonValues } from "./json-extract.ts";
 import type { ProviderName } from "./model-spec.ts";
 import { schemaOutline } from "./schema-outline.ts";
 import { isNativeEligible, isSchemaModeUnsupported, schemaToJson } from "./structured-mode.ts";
@@ -39,18 +42,48 @@ export interface StructuredResult<T> {
   calls: number;
   /** Answers rejected before this one. */
   formatErrors: number;
+  /** True when the accepted answer was malformed JSON, repaired (see {@link parseStructured}). */
+  repaired: boolean;
 }
 
-/** Validates an answer; returns the value or a short, model-readable error. */
-export function parseStructured<T>(
-  raw: string,
-  schema: z.ZodType<T>,
-): { ok: true; value: T } | { ok: false; error: string } {
+/** The error of an answer whose JSON was cut short (never repaired: its end is lost). */
+const CUT_SHORT =
+  "the answer ends before its JSON value does (a string or bracket is left open): it was cut short. Reply with the whole value, shorter if need be.";
+
+/** Outcome of {@link parseStructured}. */
+export type ParsedAnswer<T> = { ok: true; value: T; repaired: boolean } | { ok: false; error: string };
+
+/**
+ * Validates an answer; returns the value or a short, model-readable error. The JSON the answer
+ * holds is tried first; when there is none, or it does not match the schema, the answer read
+ * leniently ({@link repairedJsonValues}) is tried, and a repaired value that passes the schema
+ * is accepted (`repaired: true`). A repaired value is held to the same schema as any other.
+ */
+export function parseStructured<T>(raw: string, schema: z.ZodType<T>): ParsedAnswer<T> {
   const extracted = extractJson(raw);
-  if (!extracted.ok) return extracted;
-  const parsed = schema.safeParse(extracted.value);
-  if (parsed.success) return { ok: true, value: parsed.data };
-  return { ok: false, error: z.prettifyError(parsed.error).slice(0, 1200) };
+  let error: string | undefined;
+  if (extracted.ok) {
+    const parsed = schema.safeParse(extracted.value);
+    if (parsed.success) return { ok: true, value: parsed.data, repaired: false };
+    error = z.prettifyError(parsed.error).slice(0, 1200);
+  }
+  let repairedError: string | undefined;
+  for (const value of repairedJsonValues(raw)) {
+    const parsed = schema.safeParse(value);
+    if (parsed.success) return { ok: true, value: parsed.data, repaired: true };
+    repairedError ??= z.prettifyError(parsed.error).slice(0, 1200);
+  }
+  // The answer as a whole is valid JSON: its own error. Otherwise what the answer read
+  // leniently lacks says more than a fragment found inside it.
+  if (extracted.ok && extracted.whole) return { ok: false, error: error! };
+  if (answerCutShort(raw)) return { ok: false, error: CUT_SHORT };
+  if (repairedError !== undefined) {
+    return {
+      ok: false,
+      error: `the answer is not valid JSON, and read leniently it does not match: ${repairedError}`,
+    };
+  }
+  return extracted.ok ? { ok: false, error: error! } : extracted;
 }
 
 /**
@@ -93,7 +126,7 @@ export async function generateStructured<T>(
   const json = schemaToJson(schema);
 
   for (let attempt = 1; attempt <= maxRepairs + 1; attempt++) {
-    let parsed: ReturnType<typeof parseStructured<T>> | undefined;
+    let parsed: ParsedAnswer<T> | undefined;
     const model = client.resolve(request.role);
     const native = model.structuredOutput === "native" && isNativeEligible(json);
     const shown = native && SHOWS_SCHEMA.has(model.spec.provider);
@@ -119,8 +152,25 @@ export async function generateStructured<T>(
       continue;
     }
     const { result, formatError } = call;
-    if (parsed?.ok)
-      return { value: parsed.value, raw: result.text, calls: attempt, formatErrors: errors.length };
+    if (parsed?.ok) {
+      if (parsed.repaired) {
+        client.options.emit?.({
+          type: "format-repair",
+          callId: result.callId,
+          role: request.role,
+          model: result.model,
+          attempt,
+          excerpt: result.text.slice(0, 300),
+        });
+      }
+      return {
+        value: parsed.value,
+        raw: result.text,
+        calls: attempt,
+        formatErrors: errors.length,
+        repaired: parsed.repaired,
+      };
+    }
     const error = formatError ?? "invalid answer";
     errors.push(error);
     client.options.emit?.({
@@ -131,6 +181,7 @@ export async function generateStructured<T>(
       attempt,
       error,
       excerpt: result.text.slice(0, 300),
+      reask: attempt <= maxRepairs,
     });
     messages.push(
       { role: "assistant", content: result.text },

@@ -51,6 +51,14 @@ const SAMPLES: Record<string, EventInput> = {
     outline: {},
   },
   "draft-scored": { type: "draft-scored", index: 2, scorer: "rubric", score: 0.75 },
+  "format-repair": {
+    type: "format-repair",
+    callId: "c4",
+    role: "planner",
+    model: "ollama:qwen3:8b",
+    attempt: 1,
+    excerpt: "{'plan': True,}",
+  },
   "answer-ready": {
     type: "answer-ready",
     answer: "About 20 percent.",
@@ -76,6 +84,7 @@ const SAMPLES: Record<string, EventInput> = {
 };
 
 const EXPECTED: Record<string, string> = {
+  "format-repair": "planner attempt 1: malformed JSON repaired",
   "run-resume": "after interrupted: 12 journaled results replayed, 61 s spent before",
   "llm-retry": "searcher openai:gpt-5-mini attempt 2 in 1500ms after RATE_LIMITED: 429 Too Many Requests",
   "source-add": 'S3 "Battery prices" https://example.org/b',

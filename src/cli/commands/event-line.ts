@@ -46,7 +46,9 @@ function describeEvent(e: DossierEvent): string {
     case "warning":
       return `${head} ${e.code}: ${e.message}`;
     case "format-error":
-      return `${head} ${e.role} attempt ${e.attempt}: ${e.error.slice(0, 120)}`;
+      return `${head} ${e.role} attempt ${e.attempt}${e.reask === false ? " (last)" : ""}: ${e.error.slice(0, 120)}`;
+    case "format-repair":
+      return `${head} ${e.role} attempt ${e.attempt}: malformed JSON repaired`;
     case "node-pruned":
       return `${head} ${e.nodeId} pruned by the ${e.by === "planner" ? "planner" : "stop"}: ${e.reason}`;
     case "node-assessed":
