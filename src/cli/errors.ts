@@ -37,6 +37,7 @@ export function exitCodeOf(error: unknown): number {
         "INPUT_INVALID",
         "MODEL_NOT_CONFIGURED",
         "PROVIDER_NOT_CONFIGURED",
+        "DEPENDENCY_MISSING",
       ].includes(error.code)
     )
       return EXIT_USAGE;

@@ -68,6 +68,11 @@ export const ERROR_CODES = [
    * nothing; `details.failures` counts the failed calls by tool and error code.
    */
   "NO_EVIDENCE",
+  /**
+   * A program or package this needs is not installed on this machine (e.g. chromium for PDF
+   * reports); the message says what to install.
+   */
+  "DEPENDENCY_MISSING",
   /** A bug: an invariant that should hold did not. */
   "INTERNAL",
 ] as const;

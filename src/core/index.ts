@@ -11,6 +11,7 @@ export * from "./journal.ts";
 export * from "./outline.ts";
 export * from "./plan-graph.ts";
 export * from "./report.ts";
+export * from "./report-formats.ts";
 export * from "./retry.ts";
 export * from "./run.ts";
 export * from "./run-options.ts";

@@ -171,14 +171,26 @@ function standaloneTitle(text: string): string | null {
   return text.trim().replace(/^#{1,6}/, "");
 }
 
+/**
+ * marked's block and inline tokens of `markdown` (GFM: tables, strikethrough, autolinks), read
+ * as {@link readMarkdown} reads it: the tree a renderer that is not HTML walks.
+ */
+export function markdownTokens(markdown: string): Token[] {
+  // marked reads a lone \r as a line break; a space keeps the line numbers of a split at \r?\n.
+  return new Lexer().lex(
+    markdown
+      .split(/\r?\n/)
+      .map((t) => t.replace(/\r/g, " "))
+      .join("\n"),
+  );
+}
+
 /** Reads `markdown` (lines split at `\n` or `\r\n`). */
 export function readMarkdown(markdown: string): MarkdownDocument {
   const texts = markdown.split(/\r?\n/);
-  // marked reads a lone \r as a line break; a space keeps the line numbers of the split above.
-  const source = texts.map((t) => t.replace(/\r/g, " ")).join("\n");
   const headings: MarkdownHeading[] = [];
   const fences: CodeFence[] = [];
-  walk(new Lexer().lex(source), 1, headings, fences);
+  walk(markdownTokens(markdown), 1, headings, fences);
   headings.sort((a, b) => a.line - b.line);
   fences.sort((a, b) => a.start - b.start);
   const inCode = new Set<number>();

@@ -4,6 +4,7 @@
 
 import { z } from "zod";
 import { budgetLimitsSchema } from "./budget.ts";
+import { REPORT_FORMATS } from "./report-formats.ts";
 
 /** Which sources a run may use. */
 export const sourcesSchema = z.enum(["web", "local", "both", "local-only"]);
@@ -15,7 +16,7 @@ export const runOptionsSchema = z
     sources: sourcesSchema.default("web"),
     /** `auto` = the query's language. */
     language: z.string().default("auto"),
-    formats: z.array(z.enum(["md", "html", "json"])).default(["md"]),
+    formats: z.array(z.enum(REPORT_FORMATS)).default(["md"]),
     budget: budgetLimitsSchema.default({}),
     /** YYYY-MM-DD; default the clock's date at run start. */
     currentDate: z

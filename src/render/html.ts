@@ -100,6 +100,13 @@ code { font-size: .9em; }
 ol.references { font: 14px/1.5 system-ui, sans-serif; padding-left: 1.5rem; }
 ol.references li:target { background: color-mix(in srgb, var(--accent) 15%, transparent); }
 .accessed { color: var(--muted); }
+@media print {
+  main { max-width: none; padding: 0; }
+  table { display: table; overflow: visible; }
+  h1, h2, h3, h4 { break-after: avoid; }
+  tr, li, blockquote { break-inside: avoid; }
+  pre { white-space: pre-wrap; }
+}
 `;
 
 /** Escapes text for HTML. */

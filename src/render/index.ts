@@ -1,23 +1,34 @@
 /** Renderers of a report document. */
 
 import type { ReportDocument } from "../core/report.ts";
+import {
+  REPORT_FORMATS,
+  type ReportFormat,
+  TEXT_REPORT_FORMATS,
+  type TextReportFormat,
+} from "../core/report-formats.ts";
+import type { PdfEnv } from "./format-support.ts";
 import { renderHtml } from "./html.ts";
 import { renderJsonBundle } from "./json-bundle.ts";
 import { renderMarkdown } from "./markdown.ts";
+import { renderPdf } from "./pdf.ts";
 import type { RenderOptions } from "./render-options.ts";
 
+export * from "../core/report-formats.ts";
+export * from "./format-support.ts";
 export * from "./html.ts";
 export * from "./json-bundle.ts";
 export * from "./markdown.ts";
 export * from "./render-options.ts";
+export type { ReportFormat, TextReportFormat };
+export { REPORT_FORMATS, TEXT_REPORT_FORMATS };
 
-/** Output formats. */
-export const REPORT_FORMATS = ["md", "html", "json"] as const;
-/** An output format. */
-export type ReportFormat = (typeof REPORT_FORMATS)[number];
-
-/** Renders a report in one format (images as links unless `options.remoteImages` is `keep`). */
-export function renderReport(doc: ReportDocument, format: ReportFormat, options: RenderOptions = {}): string {
+/** Renders a report in a text format (images as links unless `options.remoteImages` is `keep`). */
+export function renderReport(
+  doc: ReportDocument,
+  format: TextReportFormat,
+  options: RenderOptions = {},
+): string {
   switch (format) {
     case "md":
       return renderMarkdown(doc, options);
@@ -25,5 +36,32 @@ export function renderReport(doc: ReportDocument, format: ReportFormat, options:
       return renderHtml(doc, options);
     case "json":
       return renderJsonBundle(doc, options);
+  }
+}
+
+/** Options of {@link renderReportFile}. */
+export interface RenderFileOptions extends RenderOptions {
+  /** Where the PDF renderer looks for chromium (`DOSSIER_CHROMIUM`, `PATH`; default `process.env`). */
+  env?: PdfEnv;
+}
+
+/**
+ * Renders a report in any format: text for md, html and json, bytes for pdf and docx. The DOCX
+ * and PDF renderers (and their libraries) are loaded on first use. A PDF needs chromium and
+ * playwright-core (DEPENDENCY_MISSING otherwise; see {@link formatUnavailable}).
+ */
+export async function renderReportFile(
+  doc: ReportDocument,
+  format: ReportFormat,
+  options: RenderFileOptions = {},
+): Promise<string | Uint8Array> {
+  const { env, ...render } = options;
+  switch (format) {
+    case "docx":
+      return (await import("./docx.ts")).renderDocx(doc, render);
+    case "pdf":
+      return renderPdf(doc, { ...render, ...(env ? { env } : {}) });
+    default:
+      return renderReport(doc, format, render);
   }
 }

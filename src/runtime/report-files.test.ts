@@ -52,35 +52,35 @@ describe("report targets checked up front", () => {
 });
 
 describe("writeReportFiles — one set, all or none", () => {
-  it("writes every format and replaces an earlier set, leaving nothing else behind", () => {
+  it("writes every format and replaces an earlier set, leaving nothing else behind", async () => {
     const dir = folder();
     writeFileSync(join(dir, "r.md"), "earlier");
     const paths = [join(dir, "r.md"), join(dir, "r.html"), join(dir, "r.json")];
-    expect(writeReportFiles(doc, ["md", "html", "json"], paths)).toEqual(paths);
+    expect(await writeReportFiles(doc, ["md", "html", "json"], paths)).toEqual(paths);
     expect(readdirSync(dir).sort()).toEqual(["r.html", "r.json", "r.md"]);
     expect(readFileSync(join(dir, "r.md"), "utf8")).toContain("They work in the cold.");
   });
 
-  it("leaves no partial set when a file of the set cannot be put in place, and puts the earlier file back", () => {
+  it("leaves no partial set when a file of the set cannot be put in place, and puts the earlier file back", async () => {
     const dir = folder();
     // The md file goes in first; the html target turned into a folder after the up-front check.
     mkdirSync(join(dir, "r.html"));
     writeFileSync(join(dir, "r.html", "keep"), "x");
     const paths = [join(dir, "r.md"), join(dir, "r.html")];
-    expect(() => writeReportFiles(doc, ["md", "html"], paths)).toThrow();
+    await expect(writeReportFiles(doc, ["md", "html"], paths)).rejects.toThrow();
     expect(readdirSync(dir).sort()).toEqual(["r.html"]);
 
     writeFileSync(join(dir, "r.md"), "earlier");
-    expect(() => writeReportFiles(doc, ["md", "html"], paths)).toThrow();
+    await expect(writeReportFiles(doc, ["md", "html"], paths)).rejects.toThrow();
     expect(readdirSync(dir).sort()).toEqual(["r.html", "r.md"]);
     expect(readFileSync(join(dir, "r.md"), "utf8")).toBe("earlier");
     expect(readdirSync(join(dir, "r.html"))).toEqual(["keep"]);
   });
 
-  it("refuses a duplicate target without writing anything", () => {
+  it("refuses a duplicate target without writing anything", async () => {
     const dir = folder();
     const paths = [join(dir, "r.md"), join(dir, "r.md")];
-    expect(() => writeReportFiles(doc, ["md", "md"], paths)).toThrow(/pair one to one/);
+    await expect(writeReportFiles(doc, ["md", "md"], paths)).rejects.toThrow(/pair one to one/);
     expect(readdirSync(dir)).toEqual([]);
   });
 });

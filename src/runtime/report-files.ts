@@ -17,11 +17,13 @@ import {
 import { dirname, extname, join, resolve } from "node:path";
 import { DossierError } from "../core/errors.ts";
 import type { ReportDocument } from "../core/report.ts";
-import { type ReportFormat, renderReport } from "../render/index.ts";
+import { REPORT_FORMATS, type ReportFormat } from "../core/report-formats.ts";
+import { type RenderFileOptions, renderReportFile } from "../render/index.ts";
 
 /**
  * Where the renderings go: `out` as a directory (existing, or ending in a slash) gets
- * `<runId>.<ext>`; any other `out` is a file base whose own md/html/json extension is dropped;
+ * `<runId>.<ext>`; any other `out` is a file base whose own report extension (md, html, json,
+ * pdf, docx) is dropped;
  * without `out`, `<home>/reports/<runId>.<ext>`.
  */
 export function reportPaths(options: {
@@ -38,7 +40,7 @@ export function reportPaths(options: {
     const isDir = /[/\\]$/.test(options.out) || (existsSync(out) && statSync(out).isDirectory());
     base = isDir
       ? join(out, options.runId)
-      : [".md", ".html", ".json"].includes(extname(out))
+      : REPORT_FORMATS.some((f) => extname(out) === `.${f}`)
         ? out.slice(0, -extname(out).length)
         : out;
   }
@@ -84,13 +86,15 @@ export function checkReportTargets(paths: readonly string[], out?: string, flag 
  * Renders and writes each format as one set — all formats or none. Every rendering goes to a
  * temporary file first; only when all are written are they renamed into place, and a file
  * already at a target is kept aside until the whole set is in place. On any failure the files
- * of the new set are removed and the earlier ones put back.
+ * of the new set are removed and the earlier ones put back. `options.env` tells the PDF renderer
+ * where chromium is.
  */
-export function writeReportFiles(
+export async function writeReportFiles(
   doc: ReportDocument,
   formats: readonly ReportFormat[],
   paths: readonly string[],
-): string[] {
+  options: Pick<RenderFileOptions, "env"> = {},
+): Promise<string[]> {
   if (formats.length !== paths.length || new Set(paths).size !== paths.length) {
     throw new DossierError("INTERNAL", "report formats and paths do not pair one to one", {
       details: { formats, paths },
@@ -101,13 +105,13 @@ export function writeReportFiles(
   const kept: (string | null)[] = [];
   let placed = 0;
   try {
-    formats.forEach((format, i) => {
+    for (const [i, format] of formats.entries()) {
       const path = paths[i]!;
       mkdirSync(dirname(path), { recursive: true });
       const temp = `${path}.${stamp}.tmp`;
       temps.push(temp);
-      writeFileSync(temp, renderReport(doc, format));
-    });
+      writeFileSync(temp, await renderReportFile(doc, format, options));
+    }
     paths.forEach((path, i) => {
       const earlier = existsSync(path) && lstatSync(path).isFile() ? `${path}.${stamp}.old` : null;
       if (earlier) renameSync(path, earlier);

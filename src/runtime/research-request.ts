@@ -4,6 +4,7 @@
 
 import { z } from "zod";
 import { budgetLimitsSchema } from "../core/budget.ts";
+import { REPORT_FORMATS } from "../core/report-formats.ts";
 import { sourcesSchema } from "../core/run-options.ts";
 import { stripControlChars } from "../core/terminal-text.ts";
 import { BUILTIN_STRATEGIES } from "../strategies/builtin.ts";
@@ -35,9 +36,12 @@ export const researchRequestSchema = z.object({
   /** The corpus to search (default: named after the docs folder, else "default"). */
   corpus: z.string().min(1).optional(),
   language: z.string().min(2).default("auto"),
-  /** Each format once: two renderings of one format would write the same file. */
+  /**
+   * Each format once: two renderings of one format would write the same file. pdf needs chromium
+   * and playwright-core on this machine (checked when the run is prepared).
+   */
   formats: z
-    .array(z.enum(["md", "html", "json"]))
+    .array(z.enum(REPORT_FORMATS))
     .min(1)
     .superRefine((formats, ctx) => {
       const twice = formats.find((f, i) => formats.indexOf(f) !== i);
@@ -66,7 +70,12 @@ export const researchRequestSchema = z.object({
    */
   recordCalls: z.boolean().optional(),
   /** The sampling seed sent with every model call (rollouts use a distinct one per run). */
-  seed: z.number().int().min(0).max(2 ** 31 - 1).optional(),
+  seed: z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 31 - 1)
+    .optional(),
   /** The rollout a run is (set by `dossier train rollouts`): its question and its index in the group. */
   rollout: z.object({ questionId: z.string().min(1), index: z.number().int().nonnegative() }).optional(),
 });

@@ -11,9 +11,10 @@ import { type Clock, isoDate, systemClock } from "../core/clock.ts";
 import { DossierError } from "../core/errors.ts";
 import { guessQueryLanguage } from "../core/language.ts";
 import type { ReportDocument } from "../core/report.ts";
+import type { ReportFormat } from "../core/report-formats.ts";
 import type { ClarifyCallback } from "../kit/router.ts";
 import type { ModelRegistry } from "../llm/registry.ts";
-import type { ReportFormat } from "../render/index.ts";
+import { checkFormatsAvailable } from "../render/format-support.ts";
 import type { Store } from "../store/types.ts";
 import { createStrategyRegistry, type StrategyRegistry } from "../strategies/registry.ts";
 import type { ResearchOutcome, Sources, StrategyDefinition } from "../strategies/types.ts";
@@ -150,6 +151,8 @@ export async function prepareResearch(
     formats: request.formats as ReportFormat[],
   });
   checkReportTargets(paths, request.out ? resolve(cwd, request.out) : undefined);
+  // A format this machine cannot produce (pdf without chromium) is refused before anything runs.
+  checkFormatsAvailable(request.formats, pdfEnv(env));
 
   const { providers, missing } = createSearchProviders(env.config, undefined, {
     providerBaseUrls: searchBaseUrlsFromEnv(env.env ?? {}),
@@ -311,7 +314,7 @@ export function startResearch(
         ...(env.clarify ? { clarify: env.clarify } : {}),
       });
       const paths = prepared.paths;
-      writeReportFiles(outcome.report, request.formats as ReportFormat[], paths);
+      await writeReportFiles(outcome.report, request.formats as ReportFormat[], paths, { env: pdfEnv(env) });
       ctx.emit({ type: "report-ready", formats: request.formats, paths, stats: reportStats(outcome.report) });
       return { ...outcome, paths };
     },
@@ -319,6 +322,11 @@ export function startResearch(
   void handle.done.finally(() => prepared.corpus?.index.close());
   // A batch's run adds its article itself, so a run resumed on its own lands there too.
   return request.batch ? addingBatchArticle(handle, request.batch) : handle;
+}
+
+/** Where the PDF renderer looks for chromium: the environment given, over the process's. */
+function pdfEnv(env: ResearchEnvironment): Record<string, string | undefined> {
+  return { ...process.env, ...env.env };
 }
 
 /** The figures of a report stored with report-ready and printed by `--json`. */

@@ -55,6 +55,7 @@ export function statusOf(code: string): ContentfulStatusCode {
       return 415;
     case "MODEL_NOT_CONFIGURED":
     case "PROVIDER_NOT_CONFIGURED":
+    case "DEPENDENCY_MISSING":
       return 422;
     case "RATE_LIMITED":
       return 429;

@@ -74,7 +74,7 @@ describe("OpenAPI document", () => {
           undefined,
           'status: expected one of queued, running, completed, failed, cancelled, interrupted, got "done"',
         ],
-        ["/v1/runs/abc/report/pdf", undefined, 'format: expected md, html or json, got "pdf"'],
+        ["/v1/runs/abc/report/xls", undefined, 'format: expected md, html, json, pdf or docx, got "xls"'],
         [
           "/v1/search",
           { method: "POST", headers: { "content-type": "application/json" }, body: "[1]" },

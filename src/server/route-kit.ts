@@ -60,7 +60,7 @@ const ERROR_TEXT = {
   409: "the run is not in a state that allows this",
   413: "the request body is larger than the server's limit",
   415: "the request body is not JSON in UTF-8 (another charset was declared)",
-  422: "the server's configuration cannot serve this (no model, no search provider)",
+  422: "the server's configuration cannot serve this (no model, no search provider, no chromium for PDF)",
   429: "too many runs at once",
   501: "not available in this version",
   502: "a provider or tool failed",

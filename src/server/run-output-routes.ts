@@ -4,13 +4,14 @@
  */
 
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import { reportFormatList } from "../core/report-formats.ts";
 import { REPORT_CSP } from "../render/html.ts";
 import type { ApiServices } from "./api-services.ts";
 import { Event, runIdParam } from "./components.ts";
-import { REPORT_CONTENT_TYPES, readReport } from "./reports.ts";
+import { REPORT_CONTENT_TYPES, readReportFile } from "./reports.ts";
 import { createRouter, errorResponses } from "./route-kit.ts";
 import { isQueued } from "./run-manager.ts";
-import { reportFormatSchema } from "./schemas.ts";
+import { downloadFormatSchema } from "./schemas.ts";
 import { resumeSeq, streamRunEvents } from "./sse.ts";
 
 const seq = (description: string) =>
@@ -36,8 +37,8 @@ const streamEvents = createRoute({
 });
 
 const format = z
-  .enum(reportFormatSchema.options, {
-    error: (issue) => `expected md, html or json, got "${String(issue.input)}"`,
+  .enum(downloadFormatSchema.options, {
+    error: (issue) => `expected ${reportFormatList()}, got "${String(issue.input)}"`,
   })
   .openapi({ description: "report format" });
 
@@ -48,7 +49,7 @@ const getReport = createRoute({
   tags: ["runs"],
   summary: "Download a run's report",
   description:
-    "A format the run did not write is rendered from its JSON bundle when it has one. The HTML report is sanitized and carries its own Content-Security-Policy.",
+    "A format the run did not write is rendered from its JSON bundle when it has one (a PDF only where the server can print one: chromium installed, else 422 DEPENDENCY_MISSING). The HTML report is sanitized and carries its own Content-Security-Policy; the DOCX report is sent as an attachment.",
   request: { params: z.object({ id: runIdParam, format }) },
   responses: {
     200: {
@@ -59,9 +60,11 @@ const getReport = createRoute({
         "application/json": {
           schema: z.object({}).loose().openapi({ description: "the report bundle (format dossier-report)" }),
         },
+        "application/pdf": { schema: z.string().openapi({ format: "binary" }) },
+        [REPORT_CONTENT_TYPES.docx]: { schema: z.string().openapi({ format: "binary" }) },
       },
     },
-    ...errorResponses(400, 404),
+    ...errorResponses(400, 404, 422),
   },
 });
 
@@ -93,15 +96,17 @@ export function runOutputRoutes(services: () => ApiServices): OpenAPIHono {
     const { dossier, runs } = services();
     const { id, format } = c.req.valid("param");
     const run = await runs.view(id);
-    const text = await readReport(dossier.runs, run.id, format);
+    const report = await readReportFile(dossier.runs, run.id, format);
     c.header("Content-Type", REPORT_CONTENT_TYPES[format]);
-    c.header("Content-Disposition", `inline; filename="${run.id}.${format}"`);
+    const disposition = format === "docx" ? "attachment" : "inline";
+    c.header("Content-Disposition", `${disposition}; filename="${run.id}.${format}"`);
     c.header("X-Content-Type-Options", "nosniff");
     if (format === "html") {
       // The report is sanitized and carries its own policy; the header says the same to the browser.
       c.header("Content-Security-Policy", `${REPORT_CSP}; frame-ancestors 'none'`);
     }
-    return c.body(text, 200);
+    if (format === "pdf") c.header("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'");
+    return c.body(typeof report === "string" ? report : new Uint8Array(report), 200);
   });
 
   return app;

@@ -6,6 +6,7 @@
 // zod as extended by @hono/zod-openapi: schemas made here can be named in the OpenAPI document.
 import { z } from "@hono/zod-openapi";
 import { budgetLimitsSchema } from "../core/budget.ts";
+import { REPORT_FORMATS, TEXT_REPORT_FORMATS } from "../core/report-formats.ts";
 import { runRecordSchema } from "../core/run.ts";
 import { sourcesSchema } from "../core/run-options.ts";
 import { timeRangeSchema } from "../tools/types.ts";
@@ -29,8 +30,10 @@ const currentDate = z
   .describe("the current date the run reasons with (default today)");
 const budget = budgetLimitsSchema.strict().describe("limits of the run; an absent field means unlimited");
 
-/** The report formats the server renders. */
-export const reportFormatSchema = z.enum(["md", "html", "json"]);
+/** The text report formats (md, html, json): those an MCP resource serves as text. */
+export const reportFormatSchema = z.enum(TEXT_REPORT_FORMATS);
+/** Every report format a run writes and the API downloads (pdf where chromium is installed). */
+export const downloadFormatSchema = z.enum(REPORT_FORMATS);
 
 /** POST /v1/runs: a research run, as `ResearchOptions` takes it. */
 export const createRunBodySchema = z.strictObject({
@@ -41,10 +44,12 @@ export const createRunBodySchema = z.strictObject({
   corpus: corpus.optional(),
   language: language.optional(),
   formats: z
-    .array(reportFormatSchema)
+    .array(downloadFormatSchema)
     .min(1)
     .optional()
-    .describe("report formats to write (default md, html and json)"),
+    .describe(
+      "report formats to write (default md, html and json); pdf needs chromium on the server (else 422 DEPENDENCY_MISSING)",
+    ),
   budget: budget.optional(),
   currentDate: currentDate.optional(),
 });
