@@ -67,9 +67,20 @@ describe("dossier mcp — stdio", () => {
     );
     client = spawned.client;
     const tools = await client.listTools();
-    expect(tools.tools.map((t) => t.name).sort()).toEqual(["ask", "deep_research", "fetch", "search"]);
+    expect(tools.tools.map((t) => t.name).sort()).toEqual([
+      "ask",
+      "deep_research",
+      "fetch",
+      "research_cancel",
+      "research_result",
+      "research_start",
+      "research_status",
+      "search",
+    ]);
     const research = tools.tools.find((t) => t.name === "deep_research")!;
     expect(research.inputSchema.required).toEqual(["question"]);
+    expect(research.execution).toEqual({ taskSupport: "optional" });
+    for (const tool of tools.tools) expect(tool.outputSchema?.type, tool.name).toBe("object");
 
     // Offline over the indexed notes: no model call.
     const progress: { progress: number; message?: string }[] = [];
@@ -94,7 +105,12 @@ describe("dossier mcp — stdio", () => {
       type: "resource_link",
       uri: expect.stringMatching(/^dossier:\/\/runs\/.+\/report\.md$/),
     });
-    expect(progress[0]!.message).toBe("started (offline)");
+    expect(progress[0]!.message).toMatch(/^started \(offline; run \S+\)$/);
+    // The report as structured content too (the client checked it against the output schema).
+    const structured = result.structuredContent as { runId: string; markdown: string; references: unknown[] };
+    expect(structured.markdown).toBe(markdown);
+    expect(structured.references.length).toBeGreaterThan(0);
+    expect(progress[0]!.message).toContain(structured.runId);
     // Progress beyond the start arrives; the very last notifications may race the result on a
     // loaded machine (the SDK client drops progress that lands after the result).
     expect(progress.length).toBeGreaterThan(1);
@@ -136,7 +152,7 @@ describe("dossier mcp — stdio", () => {
     const report = (world_.content as TextContent[])[0]!.text;
     expect(report).toMatch(/\[\d+\]/);
     expect(report).toContain(world.web.url("/page/"));
-    expect(messages[0]).toBe("started (minddr)");
+    expect(messages[0]).toMatch(/^started \(minddr; run \S+\)$/);
     expect(messages.length).toBeGreaterThan(1);
     expect(world.script.counts.planner).toBeGreaterThan(0);
     expect(spawned.stderr()).toBe("");
@@ -144,7 +160,7 @@ describe("dossier mcp — stdio", () => {
 });
 
 describe("dossier serve — MCP over streamable HTTP", () => {
-  it("needs the token, lists the tools, and cancels deep_research when the request is aborted", async () => {
+  it("needs the token, lists the tools, and cancels deep_research when the request is cancelled", async () => {
     project = await createProject();
     server = await startServer({ dossier: project.dossier, port: 0 });
     const url = new URL(`${server.url}/mcp`);
@@ -176,7 +192,7 @@ describe("dossier serve — MCP over streamable HTTP", () => {
       },
     );
     await expect(call).rejects.toThrow();
-    expect(messages[0]).toBe("started (hold)");
+    expect(messages[0]).toMatch(/^started \(hold; run \S+\)$/);
     const runId = await waitFor(async () => {
       const [newest] = await project!.dossier.runs.list();
       return newest?.status === "cancelled" && newest.id;

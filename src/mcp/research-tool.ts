@@ -1,14 +1,31 @@
 /**
- * The `deep_research` MCP tool: a research run whose events become progress notifications and
- * whose cited Markdown report is the result. Cancelling the request cancels the run (it is
- * recorded as cancelled and can be resumed).
+ * The `deep_research` MCP tool: a research run whose cited Markdown report is the result, as
+ * text and as structured content.
+ *
+ * - Called as an MCP task (a client that supports tasks asks for one): the task is created and
+ *   answered at once; the client polls `tasks/get` and reads the report with `tasks/result`,
+ *   each a short request, however long the run takes. `tasks/cancel` cancels the run.
+ * - Called plainly: the call is held open until the run ends, with progress notifications for
+ *   its steps and a heartbeat while nothing else happens (a single model call can take
+ *   minutes), so a client that resets its timeout on progress keeps waiting. Cancelling the
+ *   request cancels the run. Clients that keep a fixed request timeout use `research_start`.
+ *
+ * In both, a client that goes away (its connection or session closes) leaves the run running:
+ * the report is written as usual and `research_result` reads it later.
  */
 
+import { setImmediate } from "node:timers";
 import { setTimeout as delay } from "node:timers/promises";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { DossierEvent } from "../core/events.ts";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { ResearchResult } from "../runtime/research-handle.ts";
 import { createRunBodySchema } from "../server/schemas.ts";
-import { errorResult, type McpContext, textResult } from "./context.ts";
+import { textResult } from "./context.ts";
+import { reportOutputSchema } from "./output-schemas.ts";
+import type { ProgressUpdate } from "./progress.ts";
+import { type ResearchJobs, reportOutput } from "./research-jobs.ts";
+import { TASK_POLL_MS, TASK_TTL_MS } from "./task-store.ts";
+import { defineTool, type ToolDefinition, type ToolExtra } from "./tool-dispatch.ts";
 
 /** Pause between the last progress notification and the result (ms). */
 const PROGRESS_SETTLE_MS = 100;
@@ -16,78 +33,104 @@ const PROGRESS_SETTLE_MS = 100;
 /** The tool's input: a research request (the report is always Markdown, plus HTML and JSON on disk). */
 export const deepResearchInputSchema = createRunBodySchema.omit({ formats: true });
 
-/** A one-line progress message for the events worth reporting, else null. */
-export function progressMessage(event: DossierEvent): string | null {
-  switch (event.type) {
-    case "run-start":
-      return `started (${event.strategy})`;
-    case "phase":
-      return event.detail ? `${event.phase}: ${event.detail}` : event.phase;
-    case "node-start":
-      return `researching: ${event.title}`;
-    case "node-end":
-      return `${event.status === "done" ? "done" : "failed"}: ${event.nodeId}`;
-    case "section-written":
-      return `wrote section: ${event.title}`;
-    case "warning":
-      return `warning: ${event.message}`;
-    case "report-ready":
-      return "report ready";
-    case "run-end":
-      return `run ${event.status} (${event.stopReason})`;
-    default:
-      return null;
+/** The answer of a finished run: the report, or why there is none. */
+export function reportResult(result: ResearchResult, question: string): CallToolResult {
+  if (result.status !== "completed" || result.markdown === null) {
+    const why = result.error ? `[${result.error.code}] ${result.error.message}` : result.stopReason;
+    return textResult(`run ${result.runId} ${result.status}: ${why}`, true);
   }
+  const structured = reportOutput(result.report, result, question);
+  return {
+    content: [
+      { type: "text", text: result.markdown },
+      {
+        type: "resource_link",
+        uri: structured.resources.md,
+        name: `report ${result.runId}`,
+        mimeType: "text/markdown",
+        description: `The report of run ${result.runId} (also as report.html and report.json)`,
+      },
+    ],
+    structuredContent: structured,
+  };
 }
 
-/** Registers `deep_research`. */
-export function registerDeepResearchTool(server: McpServer, context: McpContext): void {
-  server.registerTool(
-    "deep_research",
-    {
-      title: "Deep research",
-      description:
-        "Research an open question in depth: plan, search the web and/or the local corpus, read sources and write a long report in Markdown whose every citation [n] points to a retrieved passage. Takes minutes; progress is reported while it runs. Returns the report.",
-      inputSchema: deepResearchInputSchema,
-      annotations: { readOnlyHint: true, openWorldHint: true },
-    },
-    async (args, extra) => {
+/** Sends progress notifications for `extra`'s request, when it asked for them. */
+function progressTo(
+  extra: ToolExtra,
+  send: (notification: {
+    method: "notifications/progress";
+    params: { progressToken: string | number; progress: number; message: string };
+  }) => Promise<void>,
+): ((update: ProgressUpdate) => void) | undefined {
+  const token = extra._meta?.progressToken;
+  if (token === undefined) return undefined;
+  return (update) =>
+    void send({ method: "notifications/progress", params: { progressToken: token, ...update } }).catch(
+      () => {},
+    );
+}
+
+/** The `deep_research` tool over `jobs`. */
+export function deepResearchTool(server: McpServer, jobs: ResearchJobs): ToolDefinition {
+  return defineTool({
+    name: "deep_research",
+    title: "Deep research",
+    description:
+      "Research an open question in depth: plan, search the web and/or the local corpus, read sources and write a long report in Markdown whose every citation [n] points to a retrieved passage. Takes minutes. Returns the report (structured: runId, title, markdown, references, resources). The call stays open until the run ends (progress is reported meanwhile) unless the client runs it as a task; a client with a fixed request timeout should use research_start, research_status and research_result instead.",
+    inputSchema: deepResearchInputSchema,
+    outputSchema: reportOutputSchema,
+    annotations: { readOnlyHint: true, openWorldHint: true },
+    async call(args, extra) {
+      const onProgress = progressTo(extra, (n) => extra.sendNotification(n));
+      const job = await jobs.start(args, onProgress ? { onProgress } : {});
+      // The request's cancellation is the client's ask to cancel the run; a connection that
+      // closes aborts the request too (the SDK aborts every handler), but only after it is gone.
+      const onAbort = () =>
+        setImmediate(() => {
+          if (server.isConnected()) job.handle.cancel("the MCP client cancelled the request");
+        });
+      extra.signal.addEventListener("abort", onAbort, { once: true });
       try {
-        const handle = await context.runs.start(args, { signal: extra.signal });
-        const token = extra._meta?.progressToken;
-        for await (const event of handle) {
-          const message = token === undefined ? null : progressMessage(event);
-          if (message === null || extra.signal.aborted) continue;
-          await extra
-            .sendNotification({
-              method: "notifications/progress",
-              params: { progressToken: token!, progress: event.seq, message },
-            })
-            .catch(() => {});
-        }
-        const result = await handle.done;
+        const result = await job.done;
         // Clients dispatch notifications a microtask late: a result read in the same chunk as
         // the last progress notifications would drop them, so let those go out on their own.
-        if (token !== undefined) await delay(PROGRESS_SETTLE_MS);
-        if (result.status !== "completed" || result.markdown === null) {
-          const why = result.error ? `[${result.error.code}] ${result.error.message}` : result.stopReason;
-          return textResult(`run ${result.runId} ${result.status}: ${why}`, true);
-        }
-        return {
-          content: [
-            { type: "text" as const, text: result.markdown },
-            {
-              type: "resource_link" as const,
-              uri: `dossier://runs/${result.runId}/report.md`,
-              name: `report ${result.runId}`,
-              mimeType: "text/markdown",
-              description: `The report of run ${result.runId} (also as report.html and report.json)`,
-            },
-          ],
-        };
-      } catch (error) {
-        return errorResult(error);
+        if (onProgress) await delay(PROGRESS_SETTLE_MS);
+        return reportResult(result, args.question);
+      } finally {
+        job.unfollow();
+        extra.signal.removeEventListener("abort", onAbort);
       }
     },
-  );
+    async callAsTask(args, extra) {
+      const store = extra.taskStore;
+      if (!store) throw new Error("no task store");
+      const sessionId = extra.sessionId;
+      // Progress of a task goes out on its own (not as part of the request, which is answered).
+      const notify = progressTo(extra, (n) => server.server.notification(n));
+      let taskId: string | null = null;
+      const job = await jobs.start(args, {
+        onProgress: (update) => {
+          notify?.(update);
+          if (taskId !== null && !update.message.startsWith("working"))
+            void jobs.tasks.note(taskId, update.message, sessionId).catch(() => {});
+        },
+      });
+      const task = await store.createTask({ ttl: TASK_TTL_MS, pollInterval: TASK_POLL_MS });
+      taskId = task.taskId;
+      jobs.tasks.onCancel(task.taskId, (reason) => job.handle.cancel(reason));
+      const finish = async (status: "completed" | "failed", result: CallToolResult) => {
+        jobs.tasks.ended(task.taskId);
+        job.unfollow();
+        // A cancelled task is already ended; a gone session cannot be told: the result is kept.
+        await store.storeTaskResult(task.taskId, status, result).catch(() => {});
+      };
+      void job.done.then(
+        (result) =>
+          finish(result.status === "completed" ? "completed" : "failed", reportResult(result, args.question)),
+        (error: unknown) => finish("failed", textResult(`run ${job.runId} failed: ${String(error)}`, true)),
+      );
+      return { task };
+    },
+  });
 }

@@ -1,13 +1,15 @@
 /**
  * The MCP server over standard input and output (`dossier mcp`): nothing but protocol messages
- * is written to stdout. It ends when stdin closes or `stop()` is called; runs under way are
- * then cancelled (recorded as cancelled, resumable).
+ * is written to stdout. When the client goes away (stdin closes) the runs under way go on until
+ * they end — their reports are written as usual — and then it ends; `stop()` (SIGINT, SIGTERM)
+ * cancels them instead (recorded as cancelled, resumable).
  */
 
 import type { Readable, Writable } from "node:stream";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Dossier } from "../runtime/dossier.ts";
 import { createRunManager } from "../server/run-manager.ts";
+import { createResearchJobs } from "./research-jobs.ts";
 import { createMcpServer } from "./server.ts";
 
 /** Options of {@link serveMcpStdio}. */
@@ -18,11 +20,18 @@ export interface McpStdioOptions {
   env?: Record<string, string | undefined>;
   stdin?: Readable;
   stdout?: Writable;
+  /** Progress heartbeat while a run reports nothing else (ms, default 15 000). */
+  heartbeatMs?: number;
+  /** Told one line when the client has gone while runs are under way (for stderr). */
+  onNotice?: (line: string) => void;
 }
 
 /** A running stdio MCP server. */
 export interface McpStdioServer {
-  /** Settles when the client has gone (stdin closed) or `stop()` was called, and runs are recorded. */
+  /**
+   * Settles when the client has gone (stdin closed) and the runs under way have ended, or
+   * `stop()` was called and the runs are recorded.
+   */
   closed: Promise<void>;
   /** Cancels runs under way and closes the transport. */
   stop(reason?: string): Promise<void>;
@@ -32,11 +41,14 @@ export interface McpStdioServer {
 export async function serveMcpStdio(options: McpStdioOptions): Promise<McpStdioServer> {
   const stdin = options.stdin ?? process.stdin;
   const runs = createRunManager({ dossier: options.dossier, maxRuns: options.maxRuns ?? 2 });
-  const server = createMcpServer({
+  const context = {
     dossier: options.dossier,
     runs,
     ...(options.env ? { env: options.env } : {}),
-  });
+    ...(options.heartbeatMs !== undefined ? { heartbeatMs: options.heartbeatMs } : {}),
+  };
+  const jobs = createResearchJobs(context);
+  const server = createMcpServer({ ...context, jobs });
   const transport = new StdioServerTransport(stdin, options.stdout ?? process.stdout);
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => {
@@ -48,13 +60,28 @@ export async function serveMcpStdio(options: McpStdioOptions): Promise<McpStdioS
       stdin.off("end", onEnd);
       await runs.cancelAll(reason);
       await server.close().catch(() => {});
+      jobs.close();
       resolveClosed();
     })();
     return stopping;
   };
-  const onEnd = () => void stop("the MCP client disconnected");
+  let leaving = false;
+  // The client has gone: its runs are not cancelled, they end on their own.
+  const leave = async () => {
+    if (leaving) return;
+    leaving = true;
+    const under = runs.active().flatMap((id) => runs.handle(id)?.done ?? []);
+    if (under.length > 0) {
+      options.onNotice?.(
+        `the MCP client has gone; ${under.length} run(s) under way go on until they end (SIGTERM cancels them)`,
+      );
+    }
+    await Promise.allSettled(under);
+    await stop("the MCP client disconnected");
+  };
+  const onEnd = () => void leave();
   stdin.once("end", onEnd);
-  server.server.onclose = () => void stop("the MCP transport closed");
+  server.server.onclose = () => void leave();
   await server.connect(transport);
   return { closed, stop };
 }

@@ -47,6 +47,8 @@ export interface ServerAppOptions {
   hostPolicy?: () => HostPolicy | null;
   /** Where to write one JSON line per request (absent: no access log). */
   accessLog?: AccessLogSink | null;
+  /** Progress heartbeat of MCP tool calls while a run reports nothing else (ms, default 15 000). */
+  mcpHeartbeatMs?: number;
 }
 
 /** The app and what it keeps running. */
@@ -78,7 +80,13 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
     env: options.env ?? {},
     ...(options.keepAliveMs ? { keepAliveMs: options.keepAliveMs } : {}),
   };
-  const mcp = options.mcp === false ? null : mcpRoute(() => services);
+  const mcp =
+    options.mcp === false
+      ? null
+      : mcpRoute(
+          () => services,
+          options.mcpHeartbeatMs !== undefined ? { heartbeatMs: options.mcpHeartbeatMs } : {},
+        );
   const app = new Hono();
 
   app.onError((error, c) => errorResponse(c, error));

@@ -1,6 +1,8 @@
 /**
- * MCP over streamable HTTP, mounted on the server at `/mcp` (behind the same token): one MCP
- * server and transport per session, keyed by the `Mcp-Session-Id` header.
+ * MCP over streamable HTTP, mounted on the server at `/mcp` (behind the same token and the same
+ * Host/Origin checks as every route): one MCP server and transport per session, keyed by the
+ * `Mcp-Session-Id` header. The runs started over MCP, and the tasks of `deep_research`, are
+ * shared by the sessions: a client that comes back in a new session finds its run by id.
  */
 
 import { randomUUID } from "node:crypto";
@@ -9,6 +11,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { Context } from "hono";
 import type { McpContext } from "../mcp/context.ts";
+import { createResearchJobs, type ResearchJobs } from "../mcp/research-jobs.ts";
 import { createMcpServer } from "../mcp/server.ts";
 import { createRouter, errorResponses } from "./route-kit.ts";
 
@@ -53,7 +56,7 @@ const postMessage = createRoute({
   tags: ["mcp"],
   summary: "Send an MCP message",
   description:
-    "Model Context Protocol over streamable HTTP (tools deep_research, ask, search, fetch; reports as resources). Start with an `initialize` request without a session id; its answer carries the `Mcp-Session-Id` header every later request sends.",
+    "Model Context Protocol over streamable HTTP (tools deep_research, research_start, research_status, research_result, research_cancel, ask, search, fetch; reports as resources). Start with an `initialize` request without a session id; its answer carries the `Mcp-Session-Id` header every later request sends.",
   request: {
     headers: sessionHeader("the session, after initialize"),
     body: { required: true, content: { "application/json": { schema: MESSAGE } } },
@@ -107,12 +110,24 @@ const closeSessionRoute = createRoute({
 });
 
 /**
- * Builds the `/mcp` route; at most `maxSessions` sessions are kept (the oldest is closed).
- * `context` is asked for when a session opens.
+ * Builds the `/mcp` route; at most `maxSessions` sessions are kept (the oldest is closed; its
+ * runs go on). `context` is asked for when a session opens.
  */
-export function mcpRoute(context: () => McpContext, options: { maxSessions?: number } = {}): McpRoute {
+export function mcpRoute(
+  context: () => McpContext,
+  options: { maxSessions?: number; heartbeatMs?: number } = {},
+): McpRoute {
   const maxSessions = options.maxSessions ?? 32;
   const sessions = new Map<string, Session>();
+  let jobs: ResearchJobs | null = null;
+  const sessionContext = (): McpContext => {
+    const base = {
+      ...context(),
+      ...(options.heartbeatMs !== undefined ? { heartbeatMs: options.heartbeatMs } : {}),
+    };
+    jobs ??= createResearchJobs(base);
+    return { ...base, jobs };
+  };
   const app = createRouter();
 
   const closeSession = async (session: Session) => {
@@ -134,7 +149,7 @@ export function mcpRoute(context: () => McpContext, options: { maxSessions?: num
       if (oldest) await closeSession(oldest);
     }
     const session: Session = {
-      server: createMcpServer(context()),
+      server: createMcpServer(sessionContext()),
       transport: new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id) => {
@@ -166,6 +181,7 @@ export function mcpRoute(context: () => McpContext, options: { maxSessions?: num
     sessions: () => sessions.size,
     async close() {
       await Promise.all([...sessions.values()].map(closeSession));
+      jobs?.close();
     },
   };
 }

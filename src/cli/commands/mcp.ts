@@ -1,8 +1,8 @@
 /**
  * `dossier mcp`: the MCP server over stdio for assistants (tools deep_research, ask, search,
- * fetch; finished reports as resources). Stdout carries protocol messages only; notices go to
- * stderr. It ends when the client closes stdin, or on SIGINT/SIGTERM; runs under way are then
- * cancelled (recorded, resumable).
+ * fetch, research_start/status/result/cancel; finished reports as resources). Stdout carries
+ * protocol messages only; notices go to stderr. When the client closes stdin, runs under way go
+ * on until they end and then it exits; SIGINT/SIGTERM cancel them (recorded, resumable).
  */
 
 import type { Command } from "commander";
@@ -31,7 +31,12 @@ export async function runMcp(io: CliIo, flags: McpFlags): Promise<void> {
   ]);
   const dossier = createDossierForCli(io, flags);
   const onSignal = (signal: string) => void server.stop(`the MCP server stopped (${signal})`);
-  const server = await serveMcpStdio({ dossier, env: io.env, ...(maxRuns ? { maxRuns } : {}) });
+  const server = await serveMcpStdio({
+    dossier,
+    env: io.env,
+    ...(maxRuns ? { maxRuns } : {}),
+    onNotice: (line) => io.err(`dossier: ${line}\n`),
+  });
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
   try {

@@ -1,0 +1,96 @@
+/**
+ * Research for clients that keep a fixed request timeout (the SDK's 60 s by default): tools
+ * that each answer at once. `research_start` starts a run and answers with its id;
+ * `research_status` tells where it is; `research_result` gives the report once it has ended;
+ * `research_cancel` cancels it. The run belongs to the server: the client may go away and come
+ * back, from another session too, with the run id.
+ */
+
+import { z } from "zod";
+import { structuredResult } from "./context.ts";
+import { type RunStatusOutput, reportOutputSchema, runStatusOutputSchema } from "./output-schemas.ts";
+import type { ResearchJobs } from "./research-jobs.ts";
+import { deepResearchInputSchema } from "./research-tool.ts";
+import { defineTool, type ToolDefinition } from "./tool-dispatch.ts";
+
+const runIdInput = z.strictObject({
+  runId: z
+    .string()
+    .trim()
+    .min(1, "the run id is empty")
+    .max(200)
+    .describe("the run's id (or a unique prefix of it)"),
+});
+
+/** The text of a status: one line, then what to do next. */
+function statusText(status: RunStatusOutput): string {
+  const step = status.progress.message ? ` — ${status.progress.message}` : "";
+  const error = status.error ? ` [${status.error.code}] ${status.error.message}` : "";
+  return `run ${status.runId} ${status.status}${step}${error}\n${status.next}`;
+}
+
+/** The start, status, result and cancel tools over `jobs`. */
+export function researchJobTools(jobs: ResearchJobs): ToolDefinition[] {
+  return [
+    defineTool({
+      name: "research_start",
+      title: "Start deep research",
+      description:
+        "Start a deep-research run (as deep_research does) and answer at once with its runId. Then call research_status now and then (runs take minutes) and research_result when it is done. For clients whose requests time out.",
+      inputSchema: deepResearchInputSchema,
+      outputSchema: runStatusOutputSchema,
+      annotations: { readOnlyHint: true, openWorldHint: true },
+      async call(args) {
+        const job = await jobs.start(args);
+        const status = await jobs.status(job.runId);
+        return structuredResult(status, statusText(status));
+      },
+    }),
+    defineTool({
+      name: "research_status",
+      title: "Research status",
+      description:
+        "Where a research run is: its status (running, completed, failed, cancelled, interrupted), its last step, usage so far, and what to call next. Answers at once.",
+      inputSchema: runIdInput,
+      outputSchema: runStatusOutputSchema,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+      async call({ runId }) {
+        const status = await jobs.status(runId);
+        return structuredResult(status, statusText(status));
+      },
+    }),
+    defineTool({
+      name: "research_result",
+      title: "Research result",
+      description:
+        "The report of a finished research run: Markdown with numbered citations, its title and references. While the run is still going it answers with an error saying so and its status (call research_status until done). Answers at once.",
+      inputSchema: runIdInput,
+      outputSchema: reportOutputSchema,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+      async call({ runId }) {
+        const answer = await jobs.result(runId);
+        if ("status" in answer) {
+          const { status } = answer;
+          return {
+            content: [{ type: "text", text: `no report: ${statusText(status)}` }],
+            isError: true,
+          };
+        }
+        return structuredResult(answer.report, answer.report.markdown);
+      },
+    }),
+    defineTool({
+      name: "research_cancel",
+      title: "Cancel research",
+      description:
+        "Cancel a research run under way. It is recorded as cancelled with its events and can be resumed later. Answers at once.",
+      inputSchema: runIdInput,
+      outputSchema: runStatusOutputSchema,
+      annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+      async call({ runId }) {
+        const status = await jobs.cancel(runId);
+        return structuredResult(status, statusText(status));
+      },
+    }),
+  ];
+}

@@ -1,0 +1,213 @@
+/**
+ * Research runs started over MCP, shared by every session of one server: each run's progress
+ * as reported so far (for `research_status`), its report as structured content (for
+ * `deep_research` and `research_result`), and the task store of runs started as MCP tasks. A run
+ * belongs to the server, not to the request or session that started it: a client that goes
+ * away leaves it running; only an explicit ask (the request's cancellation, `tasks/cancel`,
+ * `research_cancel`, the HTTP API) cancels it. Runs started elsewhere (the HTTP API, another
+ * process) are read from the store.
+ */
+
+import { DossierError } from "../core/errors.ts";
+import type { DossierEvent } from "../core/events.ts";
+import type { ReportDocument } from "../core/report.ts";
+import type { ResearchHandle, ResearchResult } from "../runtime/research-handle.ts";
+import { documentOfBundle, readReport } from "../server/reports.ts";
+import type { CreateRunBody, RunView } from "../server/schemas.ts";
+import type { McpContext } from "./context.ts";
+import { type ReportOutput, type RunStatusOutput, reportResources } from "./output-schemas.ts";
+import {
+  createProgressTracker,
+  type ProgressTracker,
+  type ProgressUpdate,
+  progressMessage,
+} from "./progress.ts";
+import { RunTaskStore } from "./task-store.ts";
+
+/** A run started over MCP. */
+export interface ResearchJob {
+  runId: string;
+  handle: ResearchHandle;
+  /** Settles with the result once the run has ended and its events were all read. */
+  done: Promise<ResearchResult>;
+  /** Stops sending progress (the run goes on). */
+  unfollow(): void;
+}
+
+/** The runs of one MCP server. */
+export interface ResearchJobs {
+  /** The task store of runs started as tasks. */
+  readonly tasks: RunTaskStore;
+  /**
+   * Starts a run; resolves once its request is checked (rejects with INPUT_INVALID and the like
+   * before any model call). Its steps, and heartbeats in between, go to `onProgress` from its
+   * first event until `unfollow`. Nothing but `cancel` or the handle's `cancel` stops it.
+   */
+  start(
+    args: Omit<CreateRunBody, "formats">,
+    options?: { onProgress?: (update: ProgressUpdate) => void },
+  ): Promise<ResearchJob>;
+  /** A run's status and progress (any run of the store, by id or unique prefix). */
+  status(idOrPrefix: string): Promise<RunStatusOutput>;
+  /** A finished run's report, or its status while it is not finished. */
+  result(idOrPrefix: string): Promise<{ report: ReportOutput } | { status: RunStatusOutput }>;
+  /** Cancels a run under way (CONFLICT when it is not running). */
+  cancel(idOrPrefix: string, reason?: string): Promise<RunStatusOutput>;
+  /** Stops the heartbeats and drops the tasks (the server is closing; runs are the manager's). */
+  close(): void;
+}
+
+/** Finished runs whose last progress is remembered. */
+const KEEP_FINISHED = 200;
+const ENDED = new Set(["completed", "failed", "cancelled", "interrupted"]);
+
+interface Tracked {
+  runId: string;
+  tracker: ProgressTracker;
+  result: ResearchResult | null;
+}
+
+/** The report of a finished run as structured content. */
+export function reportOutput(
+  doc: ReportDocument | null,
+  result: Pick<ResearchResult, "runId" | "status" | "stopReason" | "usage" | "markdown">,
+  query: string,
+): ReportOutput {
+  return {
+    runId: result.runId,
+    status: result.status,
+    stopReason: result.stopReason,
+    title: doc?.title ?? query,
+    markdown: result.markdown ?? doc?.markdown ?? "",
+    references: (doc?.references ?? []).map(({ number, title, locator, kind }) => ({
+      number,
+      title,
+      locator,
+      kind,
+    })),
+    resources: reportResources(result.runId),
+    usage: result.usage,
+  };
+}
+
+/** Creates the run registry of one MCP server (stdio) or of one HTTP route's sessions. */
+export function createResearchJobs(context: McpContext): ResearchJobs {
+  const { dossier, runs } = context;
+  const tasks = new RunTaskStore();
+  const tracked = new Map<string, Tracked>();
+  const forget = () => {
+    const finished = [...tracked.values()].filter((t) => t.result !== null);
+    for (const t of finished.slice(0, Math.max(0, finished.length - KEEP_FINISHED))) tracked.delete(t.runId);
+  };
+
+  const statusOf = async (view: RunView, t: Tracked | undefined): Promise<RunStatusOutput> => {
+    let message: string | null = null;
+    let steps = 0;
+    if (t) {
+      const snap = t.tracker.snapshot();
+      message = snap.message;
+      steps = snap.steps;
+    } else {
+      // A run started elsewhere: its steps from the store.
+      for (const event of await dossier.runs.events(view.id).catch(() => [] as DossierEvent[])) {
+        const text = progressMessage(event);
+        if (text !== null) {
+          message = text;
+          steps += 1;
+        }
+      }
+    }
+    const done = ENDED.has(view.status);
+    return {
+      runId: view.id,
+      status: view.status,
+      done,
+      question: view.query,
+      strategy: view.strategy,
+      stopReason: view.stopReason,
+      error: view.error,
+      progress: { message, steps },
+      usage: view.usage,
+      next: done
+        ? view.status === "completed"
+          ? `call research_result with runId ${view.id} for the report`
+          : view.status === "failed"
+            ? "the run failed; see error"
+            : `the run is ${view.status}; it can be resumed over the HTTP API or with dossier runs resume`
+        : `call research_status with runId ${view.id} again in a little while (runs take minutes)`,
+    };
+  };
+
+  const jobs: ResearchJobs = {
+    tasks,
+    async start(args, options = {}) {
+      const handle = await runs.start(args);
+      let sendTo = options.onProgress ?? null;
+      const tracker = createProgressTracker({
+        send: (update) => sendTo?.(update),
+        ...(context.heartbeatMs !== undefined ? { heartbeatMs: context.heartbeatMs } : {}),
+      });
+      const entry: Tracked = { runId: handle.runId, tracker, result: null };
+      tracked.set(handle.runId, entry);
+      const pumped = (async () => {
+        for await (const event of handle) tracker.event(event);
+      })();
+      const done = Promise.all([handle.done, pumped.catch(() => {})]).then(([result]) => {
+        entry.result = result;
+        return result;
+      });
+      void done.then(
+        () => {
+          tracker.stop();
+          forget();
+        },
+        () => tracker.stop(),
+      );
+      return {
+        runId: handle.runId,
+        handle,
+        done,
+        unfollow() {
+          sendTo = null;
+        },
+      };
+    },
+    async status(idOrPrefix) {
+      const view = await runs.view(idOrPrefix);
+      return statusOf(view, tracked.get(view.id));
+    },
+    async result(idOrPrefix) {
+      const view = await runs.view(idOrPrefix);
+      const t = tracked.get(view.id);
+      if (view.status !== "completed") return { status: await statusOf(view, t) };
+      if (t?.result?.report) return { report: reportOutput(t.result.report, t.result, view.query) };
+      const base = {
+        runId: view.id,
+        status: view.status,
+        stopReason: view.stopReason ?? "completed",
+        usage: view.usage,
+      };
+      try {
+        const doc = documentOfBundle(await readReport(dossier.runs, view.id, "json"));
+        return { report: reportOutput(doc, { ...base, markdown: doc.markdown }, view.query) };
+      } catch (error) {
+        if (!(error instanceof DossierError) || error.code !== "NOT_FOUND") throw error;
+        // Written without its JSON bundle: the Markdown alone.
+        const markdown = await readReport(dossier.runs, view.id, "md");
+        return { report: reportOutput(null, { ...base, markdown }, view.query) };
+      }
+    },
+    async cancel(idOrPrefix, reason = "cancelled by the MCP client (research_cancel)") {
+      const view = await runs.view(idOrPrefix);
+      const handle = runs.handle(view.id);
+      if (handle) handle.cancel(reason);
+      else await runs.cancel(view.id);
+      return { ...(await statusOf(view, tracked.get(view.id))), status: "cancelling", done: false };
+    },
+    close() {
+      for (const t of tracked.values()) t.tracker.stop();
+      tasks.cleanup();
+    },
+  };
+  return jobs;
+}
