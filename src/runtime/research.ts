@@ -150,9 +150,9 @@ export async function prepareResearch(
     runId,
     formats: request.formats as ReportFormat[],
   });
-  checkReportTargets(paths, request.out ? resolve(cwd, request.out) : undefined);
   // A format this machine cannot produce (pdf without chromium) is refused before anything runs.
   checkFormatsAvailable(request.formats, pdfEnv(env));
+  checkReportTargets(paths, request.out ? resolve(cwd, request.out) : undefined);
 
   const { providers, missing } = createSearchProviders(env.config, undefined, {
     providerBaseUrls: searchBaseUrlsFromEnv(env.env ?? {}),
