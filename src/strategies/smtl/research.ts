@@ -27,15 +27,13 @@ import { normalizeReport, outlineOfReport } from "../../kit/report-form.ts";
 import { requireResearch } from "../../kit/research-done.ts";
 import type { ResearchTools } from "../../kit/research-tools.ts";
 import type { RunContext } from "../../kit/run-context.ts";
-import { runAction } from "../../kit/search-actions.ts";
 import { extractive } from "../../kit/section-writer.ts";
 import { jsonInstruction } from "../../llm/structured.ts";
 import { estimateTokens } from "../../llm/token-estimate.ts";
 import type { ResearchOutcome } from "../types.ts";
 import { fitConversation } from "./answer.ts";
 import { SmtlConversation, samplingOf } from "./conversation.ts";
-import { renderStep } from "./prompts.ts";
-import { describeCall, MAX_CALLS_PER_STEP, type SmtlCall, toAction } from "./protocol.ts";
+import { describeCall } from "./protocol.ts";
 import {
   nextSubtaskNote,
   type RESEARCH_MODE_LINES,
@@ -50,6 +48,7 @@ import {
   subtaskListSchema,
   subtaskStepSchema,
 } from "./research-protocol.ts";
+import { SmtlSteps, startIteration } from "./steps.ts";
 import { smtlWindows } from "./windows.ts";
 
 /** Options of {@link runSmtlResearch}. */
@@ -117,8 +116,8 @@ async function researchLoop(ctx: RunContext, options: SmtlResearchOptions): Prom
     contextTokens: windows.contextTokens,
     pageTokens: windows.pageTokens,
   };
-  const retrieved = new Set<string>();
-  const made = new Map<string, number>();
+  const steps = new SmtlSteps(ctx, { tools: options.tools, topK, pageWindow }, figures);
+  const { retrieved } = steps;
   const talk = new SmtlConversation(ctx, researchTask(ctx.query, null, 0), samplingOf(options));
   let subtasks: Subtask[] | null = null;
   let current = 0;
@@ -129,8 +128,6 @@ async function researchLoop(ctx: RunContext, options: SmtlResearchOptions): Prom
     researchSystem({ tools, currentDate: ctx.currentDate, language: options.language, maxSteps, mode });
   const record = (action: string, state: Record<string, unknown>, answer: unknown) =>
     ctx.emit({ type: "trajectory-step", step: ++trajectory, action, state, answer });
-  /** Evidence ids of the latest observations: what the next reply saw. */
-  let lastObserved: string[] = [];
   const malformed = (error: string) => {
     figures.malformedActions++;
     ctx.emit({
@@ -142,57 +139,13 @@ async function researchLoop(ctx: RunContext, options: SmtlResearchOptions): Prom
     talk.reject(error);
     if (figures.malformedActions >= errorBudget) stopReason = "error-budget";
   };
-  const startIteration = (): string | null => {
-    try {
-      ctx.budget.startIteration();
-      return null;
-    } catch (error) {
-      const limit = exceededLimit(error);
-      if (!limit) throw error;
-      return `budget:${limit}`;
-    }
-  };
-  const keyOf = (call: SmtlCall) => describeCall(call).toLowerCase();
   const stepSchema = subtaskStepSchema(tools);
   const stepInstructions = `${system("subtask")}\n\n${jsonInstruction(stepSchema)}`;
-
-  const runStep = async (calls: readonly SmtlCall[], repeated: readonly SmtlCall[]) => {
-    const { limits, used } = ctx.budget.snapshot();
-    const room =
-      limits.maxToolCalls === undefined ? MAX_CALLS_PER_STEP : limits.maxToolCalls - used.toolCalls;
-    const batch = calls.slice(0, Math.max(1, Math.min(MAX_CALLS_PER_STEP, room)));
-    const step = ++figures.steps;
-    for (const call of batch) made.set(keyOf(call), step);
-    ctx.emit({ type: "phase", phase: "searching", detail: `step ${step}: ${batch.length} calls` });
-    const observations = await Promise.all(
-      batch.map((call) => runAction(ctx, options.tools, toAction(call), topK, pageWindow)),
-    );
-    for (const o of observations) for (const e of o.evidence) retrieved.add(e.id);
-    lastObserved = [...new Set(observations.flatMap((o) => o.evidence.map((e) => e.id)))];
-    figures.toolCalls += batch.length;
-    figures.callsByStep.push(batch.length);
-    ctx.emit({
-      type: "step-end",
-      step,
-      toolCalls: batch.length,
-      failed: observations.filter((o) => !o.ok).length,
-    });
-    const notes = [
-      ...repeated.map(
-        (c) => `- ${describeCall(c)} → not run again: it was made in step ${made.get(keyOf(c))}`,
-      ),
-      ...calls
-        .slice(batch.length)
-        .map((c) => `- ${describeCall(c)} → not run: the tool-call budget is spent`),
-    ];
-    const results = renderStep(step, batch.map(describeCall), observations, ctx.evidence);
-    talk.tell(notes.length ? `${results}\n${notes.join("\n")}` : results);
-  };
 
   // 1. The subtask list; no tool runs before it.
   ctx.emit({ type: "phase", phase: "planning" });
   while (!subtasks && !stopReason) {
-    stopReason = guard() ?? startIteration();
+    stopReason = guard() ?? startIteration(ctx);
     if (stopReason) break;
     figures.modelTurns++;
     const r = await talk.call(subtaskListSchema, system("subtasks"));
@@ -235,11 +188,11 @@ async function researchLoop(ctx: RunContext, options: SmtlResearchOptions): Prom
         tokensAfter: talk.size(stepInstructions),
       });
     }
-    stopReason = startIteration();
+    stopReason = startIteration(ctx);
     if (stopReason) break;
     const subtask = subtasks[current]!;
     figures.modelTurns++;
-    const seen = { subtask: subtask.id, step: figures.steps, observations: lastObserved };
+    const seen = { subtask: subtask.id, step: figures.steps, observations: steps.lastObserved };
     const r = await talk.call(
       stepSchema,
       system("subtask"),
@@ -270,7 +223,7 @@ async function researchLoop(ctx: RunContext, options: SmtlResearchOptions): Prom
       subtask.citations = subtaskAnswer.citations;
       figures.answered++;
       current++;
-      lastObserved = [];
+      steps.lastObserved = [];
       talk.tell(nextSubtaskNote(subtasks, current));
       continue;
     }
@@ -278,13 +231,7 @@ async function researchLoop(ctx: RunContext, options: SmtlResearchOptions): Prom
       malformed("the reply has neither tool calls nor the subtask answer");
       continue;
     }
-    const seenKeys = new Set<string>();
-    const fresh = calls.filter((c) => {
-      const key = keyOf(c);
-      if (made.has(key) || seenKeys.has(key)) return false;
-      seenKeys.add(key);
-      return true;
-    });
+    const fresh = steps.fresh(calls);
     if (fresh.length === 0) {
       malformed(`every call repeats one already made: ${calls.map(describeCall).join("; ").slice(0, 300)}`);
       continue;
@@ -292,9 +239,11 @@ async function researchLoop(ctx: RunContext, options: SmtlResearchOptions): Prom
     // Recorded before the calls run, so the tool calls that follow belong to this action.
     record("search", seen, r.value);
     talk.accept(r.raw);
-    await runStep(
-      fresh,
-      calls.filter((c) => !fresh.includes(c)),
+    talk.tell(
+      await steps.run(
+        fresh,
+        calls.filter((c) => !fresh.includes(c)),
+      ),
     );
   }
 

@@ -24,12 +24,10 @@
  */
 
 import type { ZodType } from "zod";
-import { exceededLimit } from "../../core/budget.ts";
 import { explorationGuard } from "../../kit/exploration-budget.ts";
 import { requireResearch } from "../../kit/research-done.ts";
 import type { ResearchTools } from "../../kit/research-tools.ts";
 import type { RunContext } from "../../kit/run-context.ts";
-import { runAction } from "../../kit/search-actions.ts";
 import { jsonInstruction } from "../../llm/structured.ts";
 import { type AskOutcome, answerFromEvidence, finishAnswer, type SmtlFigures } from "./answer.ts";
 import { SmtlConversation, samplingOf } from "./conversation.ts";
@@ -39,14 +37,12 @@ import {
   nextStepNote,
   REFINE_REQUEST,
   renderPlan,
-  renderStep,
   taskMessage,
 } from "./prompts.ts";
 import {
   type AnswerReply,
   answerProblem,
   describeCall,
-  MAX_CALLS_PER_STEP,
   planFrom,
   planReplySchema,
   refinePlan,
@@ -54,8 +50,8 @@ import {
   type SmtlCall,
   type SmtlPlan,
   stepReplySchema,
-  toAction,
 } from "./protocol.ts";
+import { SmtlSteps, startIteration } from "./steps.ts";
 import { smtlWindows } from "./windows.ts";
 
 /** Options of {@link runSmtl}. */
@@ -115,8 +111,8 @@ async function smtlLoop(ctx: RunContext, options: SmtlOptions): Promise<AskOutco
     contextTokens,
     pageTokens: windows.pageTokens,
   };
-  /** Evidence ids this agent's calls retrieved, in order. */
-  const retrieved = new Set<string>();
+  const steps = new SmtlSteps(ctx, { tools: options.tools, topK, pageWindow }, figures);
+  const { retrieved } = steps;
   let plan: SmtlPlan | null = null;
   const talk = new SmtlConversation(ctx, taskMessage(ctx.query, null, 0), samplingOf(options));
   let stopReason: string | null = null;
@@ -144,13 +140,12 @@ async function smtlLoop(ctx: RunContext, options: SmtlOptions): Promise<AskOutco
    * so the tool calls that follow belong to it.
    */
   let trajectory = 0;
-  let lastObserved: string[] = [];
   const record = (action: string, answer: unknown, extra: Record<string, unknown> = {}) =>
     ctx.emit({
       type: "trajectory-step",
       step: ++trajectory,
       action,
-      state: { step: figures.steps, observations: lastObserved, ...extra },
+      state: { step: figures.steps, observations: steps.lastObserved, ...extra },
       answer,
     });
 
@@ -169,53 +164,8 @@ async function smtlLoop(ctx: RunContext, options: SmtlOptions): Promise<AskOutco
     return true;
   };
 
-  /** Calls made so far (by their description) and the step that made each. */
-  const made = new Map<string, number>();
-  const keyOf = (call: SmtlCall) => describeCall(call).toLowerCase();
-  /** The calls of a reply that were not made before (nor earlier in the same reply). */
-  const freshCalls = (calls: readonly SmtlCall[]) => {
-    const seen = new Set<string>();
-    return calls.filter((c) => {
-      const key = keyOf(c);
-      if (made.has(key) || seen.has(key)) return false;
-      seen.add(key);
-      return true;
-    });
-  };
-
-  const runStep = async (calls: readonly SmtlCall[], repeated: readonly SmtlCall[] = []) => {
-    const { limits, used } = ctx.budget.snapshot();
-    const room =
-      limits.maxToolCalls === undefined ? MAX_CALLS_PER_STEP : limits.maxToolCalls - used.toolCalls;
-    const batch = calls.slice(0, Math.max(1, Math.min(MAX_CALLS_PER_STEP, room)));
-    const step = ++figures.steps;
-    for (const call of batch) made.set(keyOf(call), step);
-    ctx.emit({ type: "phase", phase: "searching", detail: `step ${step}: ${batch.length} calls` });
-    const observations = await Promise.all(
-      batch.map((call) => runAction(ctx, options.tools, toAction(call), topK, pageWindow)),
-    );
-    for (const o of observations) for (const e of o.evidence) retrieved.add(e.id);
-    lastObserved = [...new Set(observations.flatMap((o) => o.evidence.map((e) => e.id)))];
-    figures.toolCalls += batch.length;
-    figures.callsByStep.push(batch.length);
-    ctx.emit({
-      type: "step-end",
-      step,
-      toolCalls: batch.length,
-      failed: observations.filter((o) => !o.ok).length,
-    });
-    const labels = batch.map(describeCall);
-    const repeats = [
-      ...repeated.map(
-        (c) => `- ${describeCall(c)} → not run again: it was made in step ${made.get(keyOf(c)) ?? "?"}`,
-      ),
-      ...calls
-        .slice(batch.length)
-        .map((c) => `- ${describeCall(c)} → not run: the tool-call budget is spent`),
-    ];
-    const results = renderStep(step, labels, observations, ctx.evidence);
-    talk.tell(repeats.length ? `${results}\n${repeats.join("\n")}` : results);
-  };
+  const runStep = async (calls: readonly SmtlCall[], repeated: readonly SmtlCall[] = []) =>
+    talk.tell(await steps.run(calls, repeated));
 
   const refine = async (forced: boolean): Promise<boolean> => {
     if (!plan) return false;
@@ -252,18 +202,6 @@ async function smtlLoop(ctx: RunContext, options: SmtlOptions): Promise<AskOutco
     return true;
   };
 
-  /** Counts one more model step of the loop; the budget limit it reaches, or null. */
-  const startIteration = (): string | null => {
-    try {
-      ctx.budget.startIteration();
-      return null;
-    } catch (error) {
-      const limit = exceededLimit(error);
-      if (!limit) throw error;
-      return `budget:${limit}`;
-    }
-  };
-
   /** The periodic refinement after every `refineEvery`-th step (none once the cap is reached). */
   const refineWhenDue = async () => {
     if (figures.steps % refineEvery === 0 && figures.steps < maxSteps) await refine(false);
@@ -282,7 +220,7 @@ async function smtlLoop(ctx: RunContext, options: SmtlOptions): Promise<AskOutco
       stopReason = stop;
       break;
     }
-    const limit = startIteration();
+    const limit = startIteration(ctx);
     if (limit) {
       stopReason = limit;
       break;
@@ -304,7 +242,7 @@ async function smtlLoop(ctx: RunContext, options: SmtlOptions): Promise<AskOutco
       });
       record("plan", r.value);
       talk.accept(r.raw);
-      await runStep(freshCalls(r.value.calls));
+      await runStep(steps.fresh(r.value.calls));
       await refineWhenDue();
     }
   }
@@ -336,7 +274,7 @@ async function smtlLoop(ctx: RunContext, options: SmtlOptions): Promise<AskOutco
         tokensAfter: contextSize(),
       });
     }
-    const limit = startIteration();
+    const limit = startIteration(ctx);
     if (limit) {
       stopReason = limit;
       break;
@@ -370,7 +308,7 @@ async function smtlLoop(ctx: RunContext, options: SmtlOptions): Promise<AskOutco
       malformed("the reply has neither tool calls nor an answer");
       continue;
     }
-    const fresh = freshCalls(calls);
+    const fresh = steps.fresh(calls);
     if (fresh.length === 0) {
       malformed(`every call repeats one already made: ${calls.map(describeCall).join("; ").slice(0, 300)}`);
       continue;
