@@ -45,6 +45,7 @@ import {
   smtlRefineAnswer,
   smtlStepAnswer,
 } from "./smtl-answers.ts";
+import { PIPELINE_JUDGE, pipelineJudgeAnswer } from "./train-answers.ts";
 import {
   type WarpScriptOptions,
   warpDeepenAnswer,
@@ -82,7 +83,8 @@ export type ScriptRole =
   | "warp-deepen"
   | "mams-search"
   | "mams-state"
-  | "mams-report";
+  | "mams-report"
+  | "pipeline-judge";
 
 /** Options of the script. */
 export interface ModelScriptOptions extends GraphScriptOptions, MinddrScriptOptions, WarpScriptOptions {
@@ -156,6 +158,7 @@ const ROLE_MARKERS: [ScriptRole, string][] = [
   ["mams-search", MAMS_MARKERS.search],
   ["mams-state", MAMS_MARKERS.state],
   ["mams-report", MAMS_MARKERS.report],
+  ["pipeline-judge", PIPELINE_JUDGE],
 ];
 
 /** A small seeded generator (mulberry32), so chaos runs are reproducible. */
@@ -249,6 +252,8 @@ export function createModelScript(options: ModelScriptOptions = {}): ModelScript
         return mamsStateAnswer(user);
       case "mams-report":
         return mamsReportAnswer(user);
+      case "pipeline-judge":
+        return pipelineJudgeAnswer(user);
     }
   };
 

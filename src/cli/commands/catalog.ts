@@ -105,6 +105,13 @@ export const COMMANDS: readonly CommandEntry[] = [
       "evaluate reports and runs: rubrics, RACE, FACT, preference, deep-search QA, process metrics, checks",
     load: async () => (await import("./eval/index.ts")).registerEvalCommand,
   },
+  {
+    name: "train",
+    args: "",
+    description:
+      "the learning loop: group rollouts recorded for training, the seeds' rewards with group advantages, exports for TRL and verl",
+    load: async () => (await import("./train.ts")).registerTrainCommand,
+  },
 ];
 
 /** The catalogue entry of `name`. */

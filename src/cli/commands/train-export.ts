@@ -1,0 +1,111 @@
+/**
+ * `dossier train export <dir> --format sft|dpo|rl|verl --out FILE`: a rollouts folder as a
+ * training file — chat conversations for SFT (TRL, OpenAI fine-tuning), preference pairs for
+ * DPO, scored samples with their group advantage for RL, or the questions as verl's Parquet
+ * dataset (see train/export/export-rollouts.ts). `dpo` and `rl` read the folder's rewards.
+ */
+
+import { resolve } from "node:path";
+import type { Command } from "commander";
+import { DossierError } from "../../core/errors.ts";
+import { terminalJson, terminalLine } from "../../core/terminal-text.ts";
+import { ROLES, type Role } from "../../llm/model-spec.ts";
+import { CliExit } from "../errors.ts";
+import type { CliIo } from "../io.ts";
+import type { GlobalFlags } from "../settings.ts";
+
+/** Flags of `dossier train export`. */
+export interface ExportFlags extends GlobalFlags {
+  format?: string;
+  out?: string;
+  reward?: string;
+  unit?: string;
+  roles?: string;
+  topK?: string;
+  minReward?: string;
+  margin?: string;
+  advantage?: string;
+  dapo?: boolean;
+  json?: boolean;
+}
+
+function number(flag: string, value: string | undefined, integer: boolean): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || (integer && (!Number.isInteger(n) || n < 1)))
+    throw new DossierError(
+      "INPUT_INVALID",
+      `${flag} must be ${integer ? "a positive integer" : "a number"}, got "${value}"`,
+    );
+  return n;
+}
+
+/** Runs `dossier train export`. Resolves to the exit code. */
+export async function runTrainExport(io: CliIo, folder: string, flags: ExportFlags): Promise<number> {
+  const [{ exportFormat, exportRollouts }, { writeExportFile }] = await Promise.all([
+    import("../../train/export/export-rollouts.ts"),
+    import("../../train/export/write.ts"),
+  ]);
+  if (!flags.format) throw new DossierError("INPUT_INVALID", "--format is required: sft, dpo, rl or verl");
+  const format = exportFormat(flags.format);
+  if (!flags.out) throw new DossierError("INPUT_INVALID", "--out <file> is required");
+  if (flags.unit !== undefined && !["call", "trajectory", "run"].includes(flags.unit))
+    throw new DossierError("INPUT_INVALID", `--unit must be call, trajectory or run, got "${flags.unit}"`);
+  if (flags.advantage !== undefined && flags.advantage !== "grpo" && flags.advantage !== "rloo")
+    throw new DossierError("INPUT_INVALID", `--advantage must be grpo or rloo, got "${flags.advantage}"`);
+  const roles = flags.roles?.split(",").map((r) => r.trim());
+  for (const role of roles ?? [])
+    if (!(ROLES as readonly string[]).includes(role))
+      throw new DossierError("INPUT_INVALID", `--roles: unknown role "${role}" (roles: ${ROLES.join(", ")})`);
+  const topK = number("--top-k", flags.topK, true);
+  const minReward = number("--min-reward", flags.minReward, false);
+  const margin = number("--margin", flags.margin, false);
+  const out = resolve(io.cwd, flags.out);
+  const result = exportRollouts(resolve(io.cwd, folder), {
+    format,
+    ...(flags.reward ? { reward: flags.reward } : {}),
+    ...(flags.unit ? { unit: flags.unit as "call" } : {}),
+    ...(roles ? { roles: roles as Role[] } : {}),
+    ...(topK === undefined ? {} : { topK }),
+    ...(minReward === undefined ? {} : { minReward }),
+    ...(margin === undefined ? {} : { margin }),
+    ...(flags.advantage ? { advantage: flags.advantage as "grpo" } : {}),
+    dropUniformGroups: flags.dapo === true,
+  });
+  writeExportFile(out, result.content);
+  const summary = {
+    format,
+    out,
+    records: result.records,
+    skipped: result.skipped.length,
+    reward: result.reward,
+  };
+  if (flags.json) io.out(`${terminalJson(summary)}\n`);
+  else
+    io.out(
+      `${terminalLine(`${format}: ${result.records} records → ${out}${result.reward ? ` (reward ${result.reward})` : ""}${result.skipped.length ? `; ${result.skipped.length} skipped, e.g. ${result.skipped[0]!.runId}: ${result.skipped[0]!.reason}` : ""}`)}\n`,
+    );
+  return result.records > 0 ? 0 : 1;
+}
+
+/** Registers `dossier train export`. */
+export function registerTrainExport(train: Command, io: CliIo): void {
+  train
+    .command("export <dir>")
+    .description("write a rollouts folder as a training file: sft, dpo, rl (JSONL) or verl (Parquet)")
+    .option("--format <format>", "sft, dpo, rl or verl (required)")
+    .option("--out <file>", "the file to write (required)")
+    .option("--reward <name>", "the rewards to use (default: the folder's only rewards file)")
+    .option("--unit <unit>", "sft: call (default) or trajectory; rl: call (default) or run")
+    .option("--roles <list>", "sft and rl: only calls of these model roles (comma list)")
+    .option("--top-k <n>", "sft: each question's n best runs by reward (Self-SFT)")
+    .option("--min-reward <x>", "sft: only runs with at least this reward")
+    .option("--margin <x>", "dpo: the smallest reward gap of a pair (default 0)")
+    .option("--advantage <kind>", "rl: grpo (default) or rloo")
+    .option("--dapo", "rl: skip groups whose rewards are all equal")
+    .option("--json", "print one JSON summary line")
+    .action(async (dir: string, _opts: ExportFlags, cmd: Command) => {
+      const code = await runTrainExport(io, dir, cmd.optsWithGlobals<ExportFlags>());
+      if (code !== 0) throw new CliExit(code);
+    });
+}

@@ -1,0 +1,258 @@
+/**
+ * Group rollouts (`dossier train rollouts`): G independent rollouts of every question row, each
+ * a normal research run that records its model calls, carries its own sampling seed and is
+ * tagged with its question and group index (`rollout` in its options). They run through the
+ * batch runner (runtime/batch.ts) — a sliding window of `concurrency` runs, one failure never
+ * stopping the others, and resumable: run again, the finished rollouts are skipped and an
+ * interrupted, cancelled or failed one is taken up from its journal.
+ *
+ * Each rollout that completes is written to the folder's `runs.jsonl` as a recorded run
+ * (recorded-run.ts) built from its event log; see rollout-dir.ts for the folder's files.
+ */
+
+import { existsSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { DossierError } from "../../core/errors.ts";
+import type { DossierEvent } from "../../core/events.ts";
+import type { RunRecord, RunStatus } from "../../core/run.ts";
+import type { BatchItem, BatchProgress, BatchResearcher } from "../../runtime/batch.ts";
+import type {
+  ResearchHandle,
+  ResearchOptions,
+  ResearchResult,
+  ResumeOptions,
+} from "../../runtime/research-handle.ts";
+import type { QuestionRow } from "../question-row.ts";
+import { recordedRunFromEvents } from "../run-from-events.ts";
+import {
+  appendRolloutRun,
+  type RolloutManifest,
+  readManifest,
+  rolloutPath,
+  writeRolloutSetup,
+} from "./rollout-dir.ts";
+import { type PlannedRollout, planRollouts, rolloutStrategyOptions } from "./rollout-plan.ts";
+
+/** What rollouts run with (a `Dossier` fits). */
+export interface RolloutResearcher {
+  research(question: string, options?: ResearchOptions): ResearchHandle;
+  runs: {
+    list(options?: { limit?: number; status?: RunStatus }): Promise<RunRecord[]>;
+    resume(runId: string, options?: ResumeOptions): ResearchHandle;
+    events(runId: string): Promise<DossierEvent[]>;
+  };
+}
+
+/** Research options every rollout shares (the rollout sets the strategy, seed, recording and tags). */
+export type RolloutResearchOptions = Omit<
+  ResearchOptions,
+  | "signal"
+  | "onEvent"
+  | "runId"
+  | "strategy"
+  | "strategyOptions"
+  | "recordCalls"
+  | "seed"
+  | "rollout"
+  | "batch"
+>;
+
+/** Options of {@link runRollouts}. */
+export interface RolloutOptions {
+  rows: readonly QuestionRow[];
+  /** The rollouts folder. */
+  dir: string;
+  strategy: string;
+  /** Rollouts per question (G). */
+  group: number;
+  /** The base of the rollouts' seeds (default 0). */
+  seed?: number;
+  /** Runs under way at once at most (default 2). */
+  concurrency?: number;
+  /** The strategy's options given by the user (over the paper's sampling; see rollout-plan.ts). */
+  strategyOptions?: Record<string, unknown>;
+  research?: RolloutResearchOptions;
+  dossier: RolloutResearcher;
+  signal?: AbortSignal;
+  onProgress?: (progress: BatchProgress) => void;
+  onItem?: (item: BatchItem) => void;
+  /** The manifest's creation time (default now). */
+  now?: () => string;
+}
+
+/** How a rollout invocation went. */
+export interface RolloutResult {
+  manifest: RolloutManifest;
+  /** One per rollout, in plan order; `id` is `<question id>#<index>`. */
+  items: BatchItem[];
+  progress: BatchProgress;
+  /** Rollouts whose run completed but could not be recorded, and why. */
+  unrecorded: { key: string; runId?: string; error: string }[];
+  runsFile: string;
+}
+
+/** Runs the rollouts not finished before; resolves when all have settled (see the module comment). */
+export async function runRollouts(options: RolloutOptions): Promise<RolloutResult> {
+  const dir = resolve(options.dir);
+  const plan = planRollouts(options.rows, options.group, options.seed ?? 0);
+  const manifest: RolloutManifest = {
+    version: 1,
+    strategy: options.strategy,
+    group: options.group,
+    seed: options.seed ?? 0,
+    strategyOptions: rolloutStrategyOptions(options.strategy, options.strategyOptions),
+    createdAt: options.now?.() ?? new Date().toISOString(),
+  };
+  const earlier = readManifest(dir);
+  if (earlier) {
+    const same = (m: RolloutManifest) =>
+      JSON.stringify([m.strategy, m.group, m.seed, sorted(m.strategyOptions)]);
+    if (same(earlier) !== same(manifest))
+      throw new DossierError(
+        "CONFLICT",
+        `${dir} holds rollouts of ${earlier.strategy} (group ${earlier.group}, seed ${earlier.seed}, options ${JSON.stringify(earlier.strategyOptions)}); give another folder for other settings`,
+        { details: { earlier, asked: manifest } },
+      );
+    manifest.createdAt = earlier.createdAt;
+  }
+  writeRolloutSetup(dir, manifest, options.rows);
+
+  const byKey = new Map(plan.map((p) => [p.key, p]));
+  const runsFile = rolloutPath(dir, "runs");
+  const recorded = recordedKeys(runsFile);
+  const record = async (result: ResearchResult): Promise<void> => {
+    if (result.status !== "completed" || result.markdown === null) return;
+    const tag = (result.record.options as { rollout?: { questionId?: unknown; index?: unknown } }).rollout;
+    const planned = byKey.get(`${String(tag?.questionId)}#${String(tag?.index)}`);
+    if (!planned) return;
+    await recordRun(options.dossier, dir, planned, result.runId, result.markdown);
+    recorded.add(planned.key);
+  };
+  const recording = (handle: ResearchHandle): ResearchHandle => {
+    const done = handle.done.then(async (result) => {
+      // A run that cannot be recorded now is tried again, and reported, once all have settled.
+      await record(result).catch(() => {});
+      return result;
+    });
+    return {
+      runId: handle.runId,
+      done,
+      cancel: (reason) => handle.cancel(reason),
+      events: () => handle.events(),
+      [Symbol.asyncIterator]: () => handle[Symbol.asyncIterator](),
+    };
+  };
+  const researcher: BatchResearcher = {
+    research(question, runOptions = {}) {
+      const planned = byKey.get(String(runOptions.batch?.id));
+      if (!planned)
+        throw new DossierError("INTERNAL", `no rollout ${String(runOptions.batch?.id)} in the plan`);
+      return recording(
+        options.dossier.research(question, {
+          ...runOptions,
+          recordCalls: true,
+          seed: planned.seed,
+          rollout: { questionId: planned.row.id, index: planned.index },
+        }),
+      );
+    },
+    runs: {
+      list: (o) => options.dossier.runs.list(o),
+      resume: (runId, o) => recording(options.dossier.runs.resume(runId, o)),
+    },
+  };
+
+  const { runBatch } = await import("../../runtime/batch.ts");
+  const articles = rolloutPath(dir, "articles");
+  const result = await runBatch({
+    questions: plan.map((p) => ({
+      id: p.key,
+      prompt: p.row.prompt,
+      ...(typeof p.row.language === "string" && p.row.language ? { language: p.row.language } : {}),
+    })),
+    out: articles,
+    dossier: researcher,
+    concurrency: options.concurrency ?? 2,
+    research: { ...options.research, strategy: options.strategy, strategyOptions: manifest.strategyOptions },
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(options.onItem ? { onItem: options.onItem } : {}),
+  });
+
+  // A rollout that finished but was not recorded (the process stopped in between, or the
+  // recording failed): recorded again from the store, with the report its article holds.
+  const unrecorded: RolloutResult["unrecorded"] = [];
+  const reports = articleTexts(articles);
+  for (const item of result.items) {
+    const key = String(item.id);
+    const planned = byKey.get(key);
+    if (!planned || recorded.has(key) || item.status === "failed") continue;
+    const report = reports.get(key);
+    if (!item.runId || report === undefined) {
+      unrecorded.push({ key, error: "the run that finished it is not known" });
+      continue;
+    }
+    try {
+      await recordRun(options.dossier, dir, planned, item.runId, report);
+      recorded.add(key);
+    } catch (error) {
+      unrecorded.push({ key, runId: item.runId, error: (error as Error).message });
+    }
+  }
+  return { manifest, items: result.items, progress: result.progress, unrecorded, runsFile };
+}
+
+async function recordRun(
+  dossier: RolloutResearcher,
+  dir: string,
+  planned: PlannedRollout,
+  runId: string,
+  report: string,
+): Promise<void> {
+  const events = await dossier.runs.events(runId);
+  appendRolloutRun(
+    dir,
+    recordedRunFromEvents({
+      row: planned.row,
+      events,
+      report,
+      group: { id: planned.row.id, index: planned.index },
+    }),
+  );
+}
+
+/** The rollouts already in `runs.jsonl` (`<question id>#<index>`). */
+function recordedKeys(path: string): Set<string> {
+  const keys = new Set<string>();
+  if (!existsSync(path)) return keys;
+  for (const line of readFileSync(path, "utf8").split("\n")) {
+    if (!line.trim()) continue;
+    try {
+      const run = JSON.parse(line) as { group?: { id?: unknown; index?: unknown } };
+      if (run.group) keys.add(`${String(run.group.id)}#${String(run.group.index)}`);
+    } catch {
+      // a line cut short by a crash
+    }
+  }
+  return keys;
+}
+
+/** The articles file's reports by rollout key. */
+function articleTexts(path: string): Map<string, string> {
+  const texts = new Map<string, string>();
+  if (!existsSync(path)) return texts;
+  for (const line of readFileSync(path, "utf8").split("\n")) {
+    if (!line.trim()) continue;
+    try {
+      const a = JSON.parse(line) as { id?: unknown; article?: unknown };
+      if (typeof a.article === "string") texts.set(String(a.id), a.article);
+    } catch {
+      // a line cut short by a crash
+    }
+  }
+  return texts;
+}
+
+function sorted(value: Record<string, unknown>): [string, unknown][] {
+  return Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}

@@ -1,0 +1,202 @@
+/**
+ * Scoring recorded rollouts with one of the seeds' rewards (`dossier train reward`): every run
+ * gets a reward record with the scalar reward, every component and the reward's other output
+ * (per-step rewards, verdicts, weights…), and — over the runs of each rollout group — its
+ * advantage: GRPO (default) or RLOO, optionally after DAPO's dynamic-sampling filter, which
+ * marks the groups whose rewards are all equal as dropped (their runs get no advantage).
+ *
+ * What each reward needs from the rows is checked for every run before any judge is asked:
+ * smtl and minddr-search's ORM a reference answer, minddr-search the key entities,
+ * minddr-report a reference report and RACE criteria, rubric a query-specific rubric.
+ * rubric-generator scores a rubric generator's completions over preference rows, not
+ * rollouts, and is refused here.
+ */
+
+import { z } from "zod";
+import { DossierError } from "../../core/errors.ts";
+import { runConcurrently } from "../../eval/concurrency.ts";
+import type { GrpoOptions } from "../advantages/grpo.ts";
+import { runAdvantages, runGroupId } from "../export/rl.ts";
+import { rowRaceCriteria, rowRubricItems } from "../question-row.ts";
+import type { RecordedRun } from "../recorded-run.ts";
+import type { AnswerJudge } from "../rewards/answer-judge.ts";
+import { minddrReportReward, type RaceScorer } from "../rewards/minddr-report.ts";
+import { minddrSearchReward } from "../rewards/minddr-search.ts";
+import { REWARD_NAMES, type RewardName, rewardByName } from "../rewards/registry.ts";
+import { type RubricItemRater, rubricReward } from "../rewards/rubric.ts";
+import { smtlReward } from "../rewards/smtl.ts";
+import { warpReward } from "../rewards/warp.ts";
+import type { PipelineJudge } from "../rewards/warp-pipeline.ts";
+
+/** One line of a rewards file. */
+export const rewardRecordSchema = z.object({
+  runId: z.string().min(1),
+  questionId: z.string().min(1),
+  groupId: z.string().min(1),
+  groupIndex: z.number().int().nonnegative().nullable(),
+  strategy: z.string().min(1),
+  /** The reward function's name. */
+  rewardName: z.string().min(1),
+  reward: z.number().finite(),
+  components: z.record(z.string(), z.unknown()),
+  /** The reward's other output (per-step rewards, verdicts, weights …). */
+  details: z.record(z.string(), z.unknown()),
+  /** The run's advantage in its group; null when its group was dropped. */
+  advantage: z.number().finite().nullable(),
+  /** True when DAPO's filter dropped the run's group (all rewards equal). */
+  dropped: z.boolean(),
+});
+/** One line of a rewards file. */
+export type RewardRecord = z.infer<typeof rewardRecordSchema>;
+
+/** The judges the rewards use; each reward needs only its own. */
+export interface RewardJudges {
+  /** smtl: the answer judge. */
+  answer?: AnswerJudge;
+  /** minddr-search: the ORM judges (an odd number). */
+  orm?: readonly AnswerJudge[];
+  /** warp: the pipeline judge. */
+  pipeline?: PipelineJudge;
+  /** minddr-report: the RACE scorer. */
+  race?: RaceScorer;
+  /** rubric: the item rater. */
+  rate?: RubricItemRater;
+}
+
+/** Rewards that score rollouts. */
+export const RUN_REWARDS = REWARD_NAMES.filter((name) => rewardByName(name).input === "run");
+
+/** Options of {@link scoreRuns}. */
+export interface ScoreRunsOptions {
+  reward: string;
+  judges: RewardJudges;
+  /** GRPO (default) or RLOO. */
+  advantage?: "grpo" | "rloo";
+  grpo?: GrpoOptions;
+  /** DAPO's filter: groups whose rewards are all equal are dropped. */
+  dropUniformGroups?: boolean;
+  /** Runs scored at once (default 4). */
+  concurrency?: number;
+  /** Records of an earlier scoring, by run id: those runs are not judged again. */
+  earlier?: ReadonlyMap<string, RewardRecord>;
+  signal?: AbortSignal;
+  onScored?: (done: number, total: number) => void;
+}
+
+/** Refuses an unknown reward, a reward that does not score runs, and runs whose rows lack what it needs. */
+export function checkRunsForReward(name: string, runs: readonly RecordedRun[]): RewardName {
+  const entry = rewardByName(name);
+  if (entry.input !== "run")
+    throw new DossierError(
+      "INPUT_INVALID",
+      `the ${name} reward scores a rubric generator's completions over preference rows, not rollouts (use rubricGeneratorReward from dossier/train); rollout rewards: ${RUN_REWARDS.join(", ")}`,
+    );
+  const needs: Partial<Record<RewardName, [string, (r: RecordedRun) => boolean]>> = {
+    smtl: ["a reference answer (answer)", (r) => r.row.answer !== undefined],
+    "minddr-search": ["key entities (entities)", (r) => (r.row.entities?.length ?? 0) > 0],
+    "minddr-report": [
+      "a reference report (reference) and RACE criteria (rubric)",
+      (r) => r.row.reference !== undefined && rowRaceCriteria(r.row) !== null,
+    ],
+    rubric: ["a query-specific rubric (rubric)", (r) => rowRubricItems(r.row) !== null],
+  };
+  const need = needs[entry.name];
+  const lacking = need ? [...new Set(runs.filter((r) => !need[1](r)).map((r) => r.row.id))] : [];
+  if (need && lacking.length > 0)
+    throw new DossierError(
+      "INPUT_INVALID",
+      `the ${name} reward needs ${need[0]} on every row; question${lacking.length > 1 ? "s" : ""} ${lacking.slice(0, 5).join(", ")}${lacking.length > 5 ? " …" : ""} ha${lacking.length > 1 ? "ve" : "s"} none`,
+    );
+  return entry.name;
+}
+
+function judge<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new DossierError("INPUT_INVALID", `the reward needs ${what}`);
+  return value;
+}
+
+/** One run's reward result (the reward function's own output). */
+export async function rewardOfRun(
+  name: RewardName,
+  run: RecordedRun,
+  judges: RewardJudges,
+): Promise<{ reward: number; components: Record<string, unknown> } & Record<string, unknown>> {
+  switch (name) {
+    case "smtl":
+      return { ...(await smtlReward(run, { judge: judge(judges.answer, "an answer judge") })) };
+    case "minddr-search":
+      return { ...(await minddrSearchReward(run, { judges: judge(judges.orm, "ORM judges") })) };
+    case "minddr-report":
+      return { ...(await minddrReportReward(run, { race: judge(judges.race, "a RACE scorer") })) };
+    case "warp":
+      return { ...(await warpReward(run, { pipeline: judge(judges.pipeline, "a pipeline judge") })) };
+    case "rubric":
+      return { ...(await rubricReward(run, { rate: judge(judges.rate, "a rubric item rater") })) };
+    default:
+      throw new DossierError("INPUT_INVALID", `the ${name} reward does not score rollouts`);
+  }
+}
+
+/** Scores every run and computes the group advantages (see the module comment). */
+export async function scoreRuns(
+  runs: readonly RecordedRun[],
+  options: ScoreRunsOptions,
+): Promise<RewardRecord[]> {
+  const name = checkRunsForReward(options.reward, runs);
+  let done = 0;
+  const settled = await runConcurrently(
+    runs,
+    async (run) => {
+      const before = options.earlier?.get(run.runId);
+      const scored =
+        before && before.rewardName === name
+          ? { reward: before.reward, components: before.components, details: before.details }
+          : await rewardOfRun(name, run, options.judges).then(({ reward, components, ...details }) => ({
+              reward,
+              components,
+              details,
+            }));
+      options.onScored?.(++done, runs.length);
+      return scored;
+    },
+    { concurrency: options.concurrency ?? 4, ...(options.signal ? { signal: options.signal } : {}) },
+  );
+  const failed = settled.findIndex((s) => !s.ok);
+  if (failed >= 0) {
+    const error = (settled[failed] as { ok: false; error: DossierError }).error;
+    throw new DossierError(error.code, `run ${runs[failed]!.runId}: ${error.message}`, { cause: error });
+  }
+  const scores = settled.map(
+    (s) =>
+      (
+        s as {
+          ok: true;
+          value: { reward: number; components: Record<string, unknown>; details: Record<string, unknown> };
+        }
+      ).value,
+  );
+  const { advantages, dropped } = runAdvantages(
+    runs.map((run, i) => ({ run, reward: scores[i]! })),
+    {
+      ...(options.advantage ? { advantage: options.advantage } : {}),
+      ...(options.grpo ? { grpo: options.grpo } : {}),
+      dropUniformGroups: options.dropUniformGroups === true,
+    },
+  );
+  const droppedGroups = new Set(dropped);
+  return runs.map((run, i) =>
+    rewardRecordSchema.parse({
+      runId: run.runId,
+      questionId: run.row.id,
+      groupId: runGroupId(run),
+      groupIndex: run.group?.index ?? null,
+      strategy: run.strategy,
+      rewardName: name,
+      reward: scores[i]!.reward,
+      components: scores[i]!.components,
+      details: JSON.parse(JSON.stringify(scores[i]!.details)),
+      advantage: advantages.get(run.runId) ?? null,
+      dropped: droppedGroups.has(runGroupId(run)),
+    }),
+  );
+}
