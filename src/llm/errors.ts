@@ -2,7 +2,7 @@
  * Mapping AI SDK and network failures of model calls to retry decisions and typed errors.
  */
 
-import { APICallError, RetryError } from "ai";
+import { APICallError } from "@ai-sdk/provider";
 import { DossierError } from "../core/errors.ts";
 import { parseRetryAfter, type RetryDecision } from "../core/retry.ts";
 
@@ -14,8 +14,13 @@ export class CallTimeout extends Error {
   }
 }
 
+/** The AI SDK's RetryError (from `ai`, recognised by name so this module need not load it). */
+function isRetryError(error: unknown): error is Error & { lastError?: unknown } {
+  return error instanceof Error && error.name === "AI_RetryError";
+}
+
 function unwrap(error: unknown): unknown {
-  return RetryError.isInstance(error) ? (error.lastError ?? error) : error;
+  return isRetryError(error) ? (error.lastError ?? error) : error;
 }
 
 /** Whether a failed model call is worth retrying, and how long the server asked to wait. */

@@ -1,15 +1,15 @@
 /**
  * The model registry: turns `provider:model` strings into AI SDK language models, per role,
- * with per-role overrides and provider credentials from the configuration.
+ * with per-role overrides and provider credentials from the configuration. A provider's SDK is
+ * imported when one of its models makes its first call (lazy-model.ts), not before.
  */
 
-import { createAnthropic } from "@ai-sdk/anthropic";
-import { createGoogleGenerativeAI } from "@ai-sdk/google";
-import { createOpenAI } from "@ai-sdk/openai";
-import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import type { LanguageModelV4 } from "@ai-sdk/provider";
 import type { LanguageModel } from "ai";
 import { DossierError } from "../core/errors.ts";
 import type { ModelPrice } from "../core/usage.ts";
+import { contextWindowFor } from "./context-window.ts";
+import { lazyModel } from "./lazy-model.ts";
 import {
   formatModelSpec,
   type ModelSpec,
@@ -17,11 +17,11 @@ import {
   parseModelSpec,
   type Role,
 } from "./model-spec.ts";
+import { createOllamaModel, DEFAULT_OLLAMA_NUM_CTX } from "./ollama.ts";
 import { priceFor } from "./prices.ts";
 import { PROVIDER_STRUCTURED_OUTPUT, type StructuredOutputMode } from "./structured-mode.ts";
 
-/** Base URL used for `ollama:` models unless one is configured. */
-export const OLLAMA_BASE_URL = "http://localhost:11434/v1";
+export { OLLAMA_BASE_URL } from "./ollama.ts";
 
 /** The environment variable that holds each hosted provider's key. */
 export const PROVIDER_KEY_ENV: Readonly<Record<"openai" | "anthropic" | "google", string>> = {
@@ -49,6 +49,11 @@ export interface ModelRegistryOptions {
    * provider's default ({@link PROVIDER_STRUCTURED_OUTPUT}).
    */
   structuredOutput?: Readonly<Record<string, StructuredOutputMode>>;
+  /**
+   * Context windows (tokens) by `provider:model`, over the known ones: an `ollama:` model's is
+   * sent as `num_ctx` (default {@link DEFAULT_OLLAMA_NUM_CTX}).
+   */
+  contextWindows?: Readonly<Record<string, number>>;
   /** A fetch to use for provider HTTP calls. */
   fetch?: typeof globalThis.fetch;
   /** Ready-made models by `provider:model` string (tests, embedding callers). Checked first. */
@@ -66,6 +71,8 @@ export interface ResolvedModel {
   price: ModelPrice | null;
   /** How structured answers are asked for. */
   structuredOutput: StructuredOutputMode;
+  /** The context window in tokens (configured, sent to Ollama, or known); null when unknown. */
+  contextWindow: number | null;
 }
 
 /** Resolves models per role. */
@@ -117,22 +124,53 @@ export function createModelRegistry(options: ModelRegistryOptions): ModelRegistr
       const structuredOutput: StructuredOutputMode = demoted.has(name)
         ? "prompt"
         : (options.structuredOutput?.[name] ?? PROVIDER_STRUCTURED_OUTPUT[spec.provider]);
-      return { role, spec, name, model, price: priceFor(spec, options.prices), structuredOutput };
+      const contextWindow = contextWindowOf(spec, name, options);
+      return {
+        role,
+        spec,
+        name,
+        model,
+        price: priceFor(spec, options.prices),
+        structuredOutput,
+        contextWindow,
+      };
     },
   };
 }
 
+/** The context window of a model: configured, else Ollama's default `num_ctx`, else the table's. */
+function contextWindowOf(spec: ModelSpec, name: string, options: ModelRegistryOptions): number | null {
+  const configured = options.contextWindows?.[name];
+  if (configured !== undefined) return configured;
+  return spec.provider === "ollama" ? DEFAULT_OLLAMA_NUM_CTX : contextWindowFor(spec);
+}
+
+/** The model of a spec; credentials are checked now, the provider's SDK is imported on first use. */
 function buildModel(spec: ModelSpec, options: ModelRegistryOptions): LanguageModel {
   const key = options.providerKeys?.[spec.provider] ?? options.apiKey;
   const baseURL = options.baseUrl;
   const fetch = options.fetch;
+  const { modelId } = spec;
+  const lazy = (load: () => Promise<LanguageModelV4>) => lazyModel(spec.provider, modelId, load);
   switch (spec.provider) {
-    case "openai":
-      return createOpenAI({ apiKey: requireKey(spec, key), baseURL, fetch })(spec.modelId);
-    case "anthropic":
-      return createAnthropic({ apiKey: requireKey(spec, key), baseURL, fetch })(spec.modelId);
-    case "google":
-      return createGoogleGenerativeAI({ apiKey: requireKey(spec, key), baseURL, fetch })(spec.modelId);
+    case "openai": {
+      const apiKey = requireKey(spec, key);
+      return lazy(async () =>
+        (await import("@ai-sdk/openai")).createOpenAI({ apiKey, baseURL, fetch })(modelId),
+      );
+    }
+    case "anthropic": {
+      const apiKey = requireKey(spec, key);
+      return lazy(async () =>
+        (await import("@ai-sdk/anthropic")).createAnthropic({ apiKey, baseURL, fetch })(modelId),
+      );
+    }
+    case "google": {
+      const apiKey = requireKey(spec, key);
+      return lazy(async () =>
+        (await import("@ai-sdk/google")).createGoogleGenerativeAI({ apiKey, baseURL, fetch })(modelId),
+      );
+    }
     case "openai-compatible": {
       if (!baseURL) {
         throw new DossierError(
@@ -141,22 +179,25 @@ function buildModel(spec: ModelSpec, options: ModelRegistryOptions): LanguageMod
           { details: { provider: spec.provider, setting: "DOSSIER_BASE_URL" } },
         );
       }
-      return compatible("openai-compatible", spec.modelId, baseURL, key, fetch);
+      return lazy(() => compatible("openai-compatible", modelId, baseURL, key, fetch));
     }
-    case "ollama":
-      return compatible("ollama", spec.modelId, baseURL ?? OLLAMA_BASE_URL, key, fetch);
+    case "ollama": {
+      const numCtx = contextWindowOf(spec, formatModelSpec(spec), options) ?? DEFAULT_OLLAMA_NUM_CTX;
+      return lazy(() => createOllamaModel({ modelId, baseUrl: baseURL, apiKey: key, numCtx, fetch }));
+    }
   }
 }
 
-function compatible(
+async function compatible(
   name: string,
   modelId: string,
   baseURL: string,
   apiKey: string | undefined,
   fetch: typeof globalThis.fetch | undefined,
-): LanguageModel {
+): Promise<LanguageModelV4> {
+  const { createOpenAICompatible } = await import("@ai-sdk/openai-compatible");
   // Structured outputs on: schema calls send `response_format: { type: "json_schema" }`, which
-  // vLLM, SGLang, llama.cpp and Ollama understand; a server that rejects it demotes the model.
+  // vLLM, SGLang and llama.cpp understand; a server that rejects it demotes the model.
   return createOpenAICompatible({
     name,
     baseURL,

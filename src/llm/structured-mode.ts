@@ -1,19 +1,14 @@
 /**
  * How a structured answer is asked for. `native`: the provider constrains decoding to the JSON
- * schema (OpenAI and OpenAI-compatible servers — vLLM, SGLang, llama.cpp, Ollama — receive
- * `response_format: { type: "json_schema" }`; Anthropic and Google their own schema modes, all
- * through the AI SDK). `prompt`: the schema only travels in the instructions. Both are validated
+ * schema (OpenAI and OpenAI-compatible servers — vLLM, SGLang, llama.cpp — receive
+ * `response_format: { type: "json_schema" }`, Ollama's API `format: <schema>`; Anthropic and
+ * Google their own schema modes, all through the AI SDK). `prompt`: the schema only travels in the instructions. Both are validated
  * and repaired the same way; native is the default for every provider, and a provider that
  * rejects schema mode demotes its model to prompt mode (see {@link isSchemaModeUnsupported}).
  */
 
-import {
-  APICallError,
-  type JSONSchema7,
-  type JSONValue,
-  type OutputInterface,
-  UnsupportedFunctionalityError,
-} from "ai";
+import { APICallError, type JSONValue, UnsupportedFunctionalityError } from "@ai-sdk/provider";
+import type { JSONSchema7, OutputInterface } from "ai";
 import { z } from "zod";
 import { DossierError } from "../core/errors.ts";
 import type { ProviderName } from "./model-spec.ts";
@@ -72,7 +67,6 @@ export function nativeProviderOptions(provider: ProviderName): Record<string, Re
     case "openai":
       return { openai: { strictJsonSchema: false } };
     case "openai-compatible":
-    case "ollama":
       return { openaiCompatible: { strictJsonSchema: false } };
     default:
       return {};

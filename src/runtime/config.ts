@@ -119,6 +119,12 @@ export const configSchema = z
       .describe(
         "how structured answers are asked for, by provider:model: native (provider schema mode, the default) or prompt",
       ),
+    contextWindows: z
+      .record(modelString, z.number().int().min(512).max(100_000_000))
+      .optional()
+      .describe(
+        "context window in tokens by provider:model: sent to Ollama as num_ctx (default 16384 for ollama: models), and smtl sizes its working windows from it",
+      ),
     budget: budgetLimitsSchema.strict().default({}),
     concurrency: z
       .number()

@@ -19,6 +19,7 @@ export function registryFromConfig(
     providerKeys: config.providerKeys,
     prices: config.prices,
     structuredOutput: config.structuredOutput,
+    contextWindows: config.contextWindows,
     models: extra.models,
     fetch: extra.fetch,
   });

@@ -5,11 +5,11 @@
  * the head of the page and 40 % from its tail. The seed serves a 128K model (131,072 tokens)
  * and shows 120,000 − 4,096 = 115,904 tokens of a page; a smaller model gets both scaled down
  * in proportion, a larger one keeps the seed's 128K. A model whose window the table does not
- * know (local servers) gets the seed's, unless the `contextWindow` option says otherwise.
+ * know (local servers) gets the seed's, unless the `contextWindow` option or the configuration's
+ * `contextWindows` says otherwise (an `ollama:` model's window is the `num_ctx` it is sent).
  */
 
 import type { RunContext } from "../../kit/run-context.ts";
-import { contextWindowFor } from "../../llm/context-window.ts";
 import type { Role } from "../../llm/model-spec.ts";
 
 /** The seed's context window (its model is served with a maximum length of 131,072 tokens). */
@@ -51,7 +51,7 @@ export function windowsFor(
 /** The context window of the model a role resolves to; null when unknown or unresolved. */
 function windowOf(ctx: Pick<RunContext, "llm">, role: Role): number | null {
   try {
-    return contextWindowFor(ctx.llm.resolve(role).spec);
+    return ctx.llm.resolve(role).contextWindow ?? null;
   } catch {
     return null;
   }
