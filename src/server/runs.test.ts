@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { startFakeSearch } from "../../test/fake-search/index.ts";
 import type { DossierEvent } from "../core/events.ts";
+import { pdfUnavailable } from "../render/format-support.ts";
 import { type RunningServer, startServer } from "./listen.ts";
 import { createProject, type Project, readSse } from "./test-fixtures.ts";
 
@@ -58,7 +59,9 @@ describe("dossier serve — runs", () => {
 
     const done = (await (await get(`/v1/runs/${run.id.slice(0, 18)}`)).json()) as RunJson;
     expect(done.run).toMatchObject({ id: run.id, status: "completed", active: false });
-    expect(Object.keys(done.run.reports).sort()).toEqual(["html", "json", "md"]);
+    // Every format renders from the JSON bundle; pdf where chromium is installed.
+    const pdf = pdfUnavailable() === null ? ["pdf"] : [];
+    expect(Object.keys(done.run.reports).sort()).toEqual(["docx", "html", "json", "md", ...pdf]);
 
     const md = await get(done.run.reports.md!);
     expect(md.headers.get("content-type")).toBe("text/markdown; charset=utf-8");
@@ -75,7 +78,7 @@ describe("dossier serve — runs", () => {
     };
     expect(bundle.runId).toBe(run.id);
     expect(bundle.report.markdown.length).toBeGreaterThan(100);
-    expect((await get(`/v1/runs/${run.id}/report/pdf`)).status).toBe(400);
+    expect((await get(`/v1/runs/${run.id}/report/xls`)).status).toBe(400);
 
     const list = (await (await get("/v1/runs")).json()) as { runs: { id: string }[] };
     expect(list.runs.map((r) => r.id)).toEqual([run.id]);
