@@ -41,6 +41,7 @@ export interface ResearchFlags extends GlobalFlags {
   concurrency?: string;
   estimate?: boolean;
   json?: boolean;
+  recordCalls?: boolean;
   events?: string;
   quiet?: boolean;
   interactive?: boolean;
@@ -134,6 +135,7 @@ export function requestFromFlags(
     ...(concurrency ? { concurrency } : {}),
     ...(maxSteps !== undefined ? { maxSteps } : {}),
     ...(Object.keys(strategyOptions).length ? { strategyOptions } : {}),
+    ...(flags.recordCalls ? { recordCalls: true } : {}),
   };
 }
 
@@ -191,8 +193,12 @@ export async function runResearch(io: CliIo, question: string, flags: ResearchFl
       io.isTty && !machine && !flags.quiet
         ? createProgressLine((t) => io.err(t), process.stderr.columns ?? 120)
         : null;
-    const onEvent = ndjson
-      ? stdio.ndjsonWriter(io)
+    // Recorded model calls (--record-calls) are training data: in the store, not in the live stream.
+    const writeEvent = ndjson ? stdio.ndjsonWriter(io) : null;
+    const onEvent = writeEvent
+      ? (e: DossierEvent) => {
+          if (e.type !== "llm-call") writeEvent(e);
+        }
       : progress
         ? (e: DossierEvent) => progress.update(e)
         : null;
@@ -258,6 +264,10 @@ export function registerResearchCommand(program: Command, io: CliIo): void {
     .option("--concurrency <n>", "agents and calls at once")
     .option("--interactive", "on a terminal, answer clarifying questions about an ambiguous question (graph)")
     .option("--estimate", "print the expected calls and cost, run nothing")
+    .option(
+      "--record-calls",
+      "keep every model call for training (messages, sampling, raw completion, format errors) in the run's log",
+    )
     .option("--json", "print one JSON summary line at the end")
     .option(
       "--events <format>",
