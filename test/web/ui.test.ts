@@ -135,10 +135,16 @@ describe.skipIf(missing !== null)("web UI in chromium", { timeout: 120_000 }, ()
     await page.mouse.move(0, 0);
     await cites.first().focus();
     await tip.waitFor();
-    // Downloads in every format the run wrote.
-    for (const f of ["md", "html", "json"]) {
+    // Downloads in every format the run wrote, and in PDF and Word rendered from its bundle.
+    for (const f of ["md", "html", "json", "pdf", "docx"]) {
       expect(await page.locator(`a[href="/v1/runs/${runId}/report/${f}"]`).count()).toBe(1);
     }
+    const word = await page.request.get(`${server.url}/v1/runs/${runId}/report/docx`);
+    expect(word.status()).toBe(200);
+    expect((await word.body()).subarray(0, 2).toString()).toBe("PK");
+    const pdf = await page.request.get(`${server.url}/v1/runs/${runId}/report/pdf`);
+    expect(pdf.headers()["content-type"]).toBe("application/pdf");
+    expect((await pdf.body()).subarray(0, 5).toString()).toBe("%PDF-");
     expect((await page.getByTestId("evidence").locator("li").count()) > 0).toBe(true);
     await page.close();
   });

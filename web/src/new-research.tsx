@@ -15,7 +15,14 @@ const SOURCES = [
   ["local", "Local documents"],
   ["local-only", "Local documents only (no network)"],
 ] as const;
-const FORMATS = ["md", "html", "json"] as const;
+/** The report formats and how the form names them (pdf needs chromium on the server). */
+const FORMATS = [
+  ["md", "Markdown"],
+  ["html", "HTML"],
+  ["json", "JSON bundle"],
+  ["pdf", "PDF"],
+  ["docx", "Word (DOCX)"],
+] as const;
 
 interface FormValues {
   question: string;
@@ -225,7 +232,7 @@ export function NewResearch() {
         </fieldset>
         <fieldset>
           <legend>Report formats</legend>
-          {FORMATS.map((f) => (
+          {FORMATS.map(([f, label]) => (
             <label key={f} class="check">
               <input
                 type="checkbox"
@@ -236,7 +243,7 @@ export function NewResearch() {
                   })
                 }
               />{" "}
-              {f}
+              {label}
             </label>
           ))}
         </fieldset>

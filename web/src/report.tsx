@@ -11,6 +11,15 @@ import { type CitationInfo, citationIndex, type ReportBundle } from "./citations
 import { languageTag, reportPageLanguage } from "./report-lang.ts";
 import { importReportBody } from "./sanitize.ts";
 
+/** How the downloads name each report format. */
+const FORMAT_LABELS: Record<string, string> = {
+  md: "Markdown",
+  html: "HTML",
+  json: "JSON",
+  pdf: "PDF",
+  docx: "Word (DOCX)",
+};
+
 export function Report(props: { runId: string; reports: Record<string, string> }) {
   const host = useRef<HTMLDivElement>(null);
   const [citations, setCitations] = useState<Map<number, CitationInfo>>(new Map());
@@ -98,7 +107,7 @@ export function Report(props: { runId: string; reports: Record<string, string> }
         Downloads:{" "}
         {Object.entries(props.reports).map(([format, href]) => (
           <a key={format} href={href} download={`${props.runId}.${format}`} class="chip">
-            {format}
+            {FORMAT_LABELS[format] ?? format}
           </a>
         ))}
         {grounded !== null && <span class="hint"> · grounded share {Math.round(grounded * 100)}%</span>}
