@@ -1,13 +1,15 @@
 /**
- * The training toolkit: the data model of recorded runs and calls, the seeds' rewards, group
- * advantages, curation, training-data exports and benchmark row readers. Everything here is
- * pure (judges and scorers are injected) except the small file readers and writer; see
- * docs/training.md.
+ * The training toolkit (`dossier/train`): the data model of recorded runs and calls (and their
+ * decoding from a run's log), the seeds' rewards, group advantages, curation, training-data
+ * exports and benchmark row readers — pure, judges and scorers injected — plus the learning
+ * loop's runners: group rollouts, scoring a rollouts folder with judges behind a model, and
+ * exporting it; see docs/training.md.
  */
 
 export * from "./advantages/dapo-filter.ts";
 export * from "./advantages/grpo.ts";
 export * from "./advantages/rloo.ts";
+export * from "./calls-from-events.ts";
 export * from "./curation/action-balanced.ts";
 export * from "./curation/difficulty-scheduler.ts";
 export * from "./curation/dpo-pairs.ts";
@@ -18,10 +20,13 @@ export * from "./curation/warp-pruning.ts";
 export * from "./export/chat-format.ts";
 export * from "./export/dpo.ts";
 export * from "./export/export-result.ts";
+export * from "./export/export-rollouts.ts";
 export * from "./export/rl.ts";
 export * from "./export/sft.ts";
 export * from "./export/verl.ts";
 export * from "./export/write.ts";
+export * from "./judges/llm-judges.ts";
+export * from "./judges/pipeline-judge.ts";
 export * from "./preference-row.ts";
 export * from "./question-row.ts";
 export * from "./recorded-call.ts";
@@ -39,11 +44,17 @@ export * from "./rewards/smtl.ts";
 export * from "./rewards/warp.ts";
 export * from "./rewards/warp-atomic.ts";
 export * from "./rewards/warp-pipeline.ts";
+export * from "./rollouts/rollout-dir.ts";
+export * from "./rollouts/rollout-plan.ts";
+export * from "./rollouts/run-rollouts.ts";
 export * from "./rows/benchmark-files.ts";
 export * from "./rows/deepconsult.ts";
 export * from "./rows/deepresearch-bench.ts";
 export * from "./rows/read-file.ts";
+export * from "./rows/rows-file.ts";
 export * from "./rows/xbench.ts";
 export * from "./run-from-events.ts";
 export * from "./run-steps.ts";
+export * from "./score/reward-file.ts";
+export * from "./score/score-runs.ts";
 export * from "./seeded-random.ts";
