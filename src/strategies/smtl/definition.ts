@@ -8,7 +8,6 @@
  */
 
 import { z } from "zod";
-import { DossierError } from "../../core/errors.ts";
 import type { EstimatedCall, Range, StrategyDefinition, StrategyEstimate } from "../types.ts";
 
 /** Options of the smtl strategy. */
@@ -52,7 +51,7 @@ export const smtlOptionsSchema = z
       .enum(["json", "native"])
       .default("json")
       .describe(
-        "json: structured output (any model); native: SMTL's own tags (<plan>, <summary>, <tool_call>, <answer>) for its checkpoints, deep search only",
+        "json: structured output (any model); native: SMTL's own tags (<plan>, <summary>, <tool_call>, <answer>) for its checkpoints, in either mode",
       ),
     temperature: z
       .number()
@@ -119,49 +118,29 @@ export const smtlStrategy: StrategyDefinition<z.infer<typeof smtlOptionsSchema>>
       ...(input.options.temperature === undefined ? {} : { temperature: input.options.temperature }),
       ...(input.options.topP === undefined ? {} : { topP: input.options.topP }),
     };
-    if (protocol === "native") {
-      if (mode === "research")
-        throw new DossierError(
-          "INPUT_INVALID",
-          "smtl's native protocol speaks the deep-search tags; mode research runs with protocol json",
-        );
-      const { runSmtlNative } = await import("./native.ts");
-      return runSmtlNative(ctx, {
-        tools: input.tools,
-        language: input.language,
-        maxSteps,
-        refineEvery,
-        errorBudget,
-        ...(contextTokens === undefined ? {} : { contextTokens }),
-        ...(contextWindow === undefined ? {} : { contextWindow }),
-        topK,
-        ...sampling,
-      });
-    }
-    if (mode === "research") {
-      const { runSmtlResearch } = await import("./research.ts");
-      return runSmtlResearch(ctx, {
-        tools: input.tools,
-        language: input.language,
-        maxSteps,
-        errorBudget,
-        ...(contextTokens === undefined ? {} : { contextTokens }),
-        ...(contextWindow === undefined ? {} : { contextWindow }),
-        topK,
-        ...sampling,
-      });
-    }
-    const { runSmtl } = await import("./run.ts");
-    return runSmtl(ctx, {
+    const common = {
       tools: input.tools,
       language: input.language,
       maxSteps,
-      refineEvery,
       errorBudget,
       ...(contextTokens === undefined ? {} : { contextTokens }),
       ...(contextWindow === undefined ? {} : { contextWindow }),
       topK,
       ...sampling,
-    });
+    };
+    if (protocol === "native") {
+      if (mode === "research") {
+        const { runSmtlNativeResearch } = await import("./native-research.ts");
+        return runSmtlNativeResearch(ctx, { ...common, refineEvery });
+      }
+      const { runSmtlNative } = await import("./native.ts");
+      return runSmtlNative(ctx, { ...common, refineEvery });
+    }
+    if (mode === "research") {
+      const { runSmtlResearch } = await import("./research.ts");
+      return runSmtlResearch(ctx, common);
+    }
+    const { runSmtl } = await import("./run.ts");
+    return runSmtl(ctx, { ...common, refineEvery });
   },
 };

@@ -17,7 +17,8 @@ import { nativeToolList } from "./native-format.ts";
 export const NATIVE_MARKER =
   "You are a search agent that answers hard questions by searching in parallel and thinking briefly.";
 
-const TOOL_HELP: Record<string, string> = {
+/** What each tool of the native protocol is for, as the system prompts say it. */
+export const TOOL_HELP: Record<string, string> = {
   web_search: "find candidate pages; returns titles, URLs and snippets",
   crawl_page: "read one page for an information goal (the query); returns verbatim excerpts and a summary",
   local_search: "search the user's own documents; returns passages",

@@ -159,7 +159,7 @@ describe("smtl, native protocol", () => {
     expect(result.answer).toBe("");
   });
 
-  it("the user's sampling overrides the seed's; mode research does not take the native protocol", async () => {
+  it("the user's sampling overrides the seed's", async () => {
     const { calls } = await ask(
       [
         native(PLAN),
@@ -169,13 +169,5 @@ describe("smtl, native protocol", () => {
       { temperature: 0.2, topP: 0.5 },
     );
     for (const c of calls) expect(c.options).toMatchObject({ temperature: 0.2, topP: 0.5 });
-    await kit!.close();
-    kit = await startSmtlKit([]);
-    await expect(
-      kit.dossier.research(QUESTION, {
-        strategy: "smtl",
-        strategyOptions: { protocol: "native", mode: "research" },
-      }).done,
-    ).resolves.toMatchObject({ status: "failed", error: { code: "INPUT_INVALID" } });
   });
 });
