@@ -112,3 +112,259 @@ describe("BudgetLedger", () => {
     expect(() => new BudgetLedger({ limits: { maxTokens: -1 }, clock: instantClock() })).toThrow();
   });
 });
+
+describe("BudgetLedger boundaries", () => {
+  // Binary fractions, so that every sum below is exact.
+  const price = { input: 1 / 2048, output: 1 / 1024 };
+
+  it("names each limit that is reached, in a fixed order, exactly at the limit", () => {
+    const clock = instantClock();
+    const ledger = new BudgetLedger({
+      limits: { maxWallMs: 1000, maxTokens: 1000, maxCostUsd: 1, maxToolCalls: 1, maxIterations: 1 },
+      clock,
+    });
+    expect(ledger.exhausted()).toBeNull();
+    ledger.startIteration();
+    expect(ledger.exhausted()).toBe("iterations");
+    ledger.reserveToolCall();
+    expect(ledger.exhausted()).toBe("toolCalls");
+    ledger.recordLlm({ inputTokens: 1, outputTokens: 0, costUsd: 1 }, 0);
+    expect(ledger.exhausted()).toBe("cost");
+    ledger.recordLlm({ inputTokens: 1000 - MIN_OUTPUT_TOKENS, outputTokens: 0, costUsd: 0 }, 0);
+    expect(ledger.exhausted()).toBe("tokens");
+    clock.advance(999);
+    expect(ledger.exhausted()).toBe("tokens");
+    clock.advance(1);
+    expect(ledger.exhausted()).toBe("wallTime");
+  });
+
+  it("counts the room for a minimal answer and reserved calls in exhausted()", () => {
+    const ledger = new BudgetLedger({ limits: { maxTokens: 1000 }, clock: instantClock() });
+    ledger.recordLlm({ inputTokens: 1000 - MIN_OUTPUT_TOKENS - 1, outputTokens: 0, costUsd: null }, 0);
+    // Exactly one minimal answer (plus one token) still fits.
+    expect(ledger.exhausted()).toBeNull();
+    ledger.recordLlm({ inputTokens: 1, outputTokens: 0, costUsd: null }, 0);
+    expect(ledger.exhausted()).toBeNull();
+    const reserved = ledger.reserveLlm({
+      estimatedInputTokens: 0,
+      maxOutputTokens: MIN_OUTPUT_TOKENS,
+      ...noPrice,
+    });
+    expect(reserved.maxOutputTokens).toBe(MIN_OUTPUT_TOKENS);
+    expect(ledger.exhausted()).toBe("tokens");
+    ledger.release(reserved);
+    expect(ledger.exhausted()).toBeNull();
+  });
+
+  it("counts reserved dollars in exhausted() and reaches the cost limit exactly at it", () => {
+    const ledger = new BudgetLedger({ limits: { maxCostUsd: 1 }, clock: instantClock() });
+    const r = ledger.reserveLlm({ estimatedInputTokens: 0, maxOutputTokens: 5000, pricePerToken: price });
+    expect(r).toMatchObject({ maxOutputTokens: 1024, costUsd: 1 });
+    expect(ledger.exhausted()).toBe("cost");
+    ledger.release(r);
+    expect(ledger.exhausted()).toBeNull();
+    ledger.recordLlm({ inputTokens: 1, outputTokens: 1, costUsd: 0.5 }, 0);
+    expect(ledger.exhausted()).toBeNull();
+    ledger.recordLlm({ inputTokens: 1, outputTokens: 1, costUsd: 0.5 }, 0);
+    expect(ledger.exhausted()).toBe("cost");
+  });
+
+  it("reserves input plus output tokens, rounding the input up and the output cap down", () => {
+    const ledger = new BudgetLedger({ limits: { maxTokens: 10_000 }, clock: instantClock() });
+    const r = ledger.reserveLlm({ estimatedInputTokens: 100.2, maxOutputTokens: 200.9, ...noPrice });
+    expect(r).toMatchObject({ maxOutputTokens: 200, tokens: 301, costUsd: 0 });
+    const tiny = ledger.reserveLlm({ estimatedInputTokens: -5, maxOutputTokens: 0.5, ...noPrice });
+    expect(tiny).toMatchObject({ maxOutputTokens: 1, tokens: 1 });
+    expect(tiny.id).toBe(r.id + 1);
+    ledger.settleLlm(r, { inputTokens: null, outputTokens: 7, costUsd: null });
+    ledger.settleLlm(tiny, { inputTokens: 7, outputTokens: null, costUsd: null });
+    expect(ledger.snapshot().used).toMatchObject({ tokens: 302, unknownTokenCalls: 2, llmCalls: 2 });
+  });
+
+  it("grants a call whose output cap is below the minimal answer when that cap fits exactly", () => {
+    const ledger = new BudgetLedger({ limits: { maxTokens: 100 }, clock: instantClock() });
+    // 100 − 90 = 10 tokens of room for an asked cap of 10: granted as is.
+    expect(
+      ledger.reserveLlm({ estimatedInputTokens: 90, maxOutputTokens: 10, ...noPrice }).maxOutputTokens,
+    ).toBe(10);
+    const other = new BudgetLedger({ limits: { maxTokens: 100 }, clock: instantClock() });
+    expect(
+      limitOf(() => other.reserveLlm({ estimatedInputTokens: 91, maxOutputTokens: 10, ...noPrice })),
+    ).toBe("tokens");
+    // A room of exactly the minimal answer is enough.
+    const third = new BudgetLedger({ limits: { maxTokens: 100 }, clock: instantClock() });
+    expect(
+      third.reserveLlm({ estimatedInputTokens: 100 - MIN_OUTPUT_TOKENS, maxOutputTokens: 500, ...noPrice })
+        .maxOutputTokens,
+    ).toBe(MIN_OUTPUT_TOKENS);
+  });
+
+  it("reserves the call's worst-case cost and refuses only below the minimal answer's cost", () => {
+    const ledger = new BudgetLedger({ limits: { maxCostUsd: 64 }, clock: instantClock() });
+    const r = ledger.reserveLlm({ estimatedInputTokens: 1024, maxOutputTokens: 2048, pricePerToken: price });
+    expect(r).toMatchObject({ maxOutputTokens: 2048, tokens: 3072, costUsd: 2.5 });
+    expect(ledger.snapshot().used.costUsd).toBe(0);
+    // The reservation counts against a second call: 64 − 2.5 − 1 (input) leaves 60.5 → 61,952.
+    const r2 = ledger.reserveLlm({
+      estimatedInputTokens: 2048,
+      maxOutputTokens: 1_000_000,
+      pricePerToken: price,
+    });
+    expect(r2).toMatchObject({ maxOutputTokens: 61_952, costUsd: 61.5 });
+    // Room for exactly the minimal answer is enough; a token of input more is not.
+    const p = { input: 1 / 128, output: 1 / 128 };
+    const exact = new BudgetLedger({ limits: { maxCostUsd: 1 }, clock: instantClock() });
+    expect(
+      exact.reserveLlm({
+        estimatedInputTokens: 128 - MIN_OUTPUT_TOKENS,
+        maxOutputTokens: 500,
+        pricePerToken: p,
+      }).maxOutputTokens,
+    ).toBe(MIN_OUTPUT_TOKENS);
+    const over = new BudgetLedger({ limits: { maxCostUsd: 1 }, clock: instantClock() });
+    expect(
+      limitOf(() =>
+        over.reserveLlm({
+          estimatedInputTokens: 129 - MIN_OUTPUT_TOKENS,
+          maxOutputTokens: 500,
+          pricePerToken: p,
+        }),
+      ),
+    ).toBe("cost");
+    // A cap below the minimal answer needs only its own cost.
+    const small = new BudgetLedger({ limits: { maxCostUsd: 1 }, clock: instantClock() });
+    expect(
+      small.reserveLlm({ estimatedInputTokens: 120, maxOutputTokens: 8, pricePerToken: p }).maxOutputTokens,
+    ).toBe(8);
+  });
+
+  it("does not cap the output by cost when output is free, nor by cost when the price is unknown", () => {
+    const ledger = new BudgetLedger({ limits: { maxCostUsd: 1 }, clock: instantClock() });
+    const free = ledger.reserveLlm({
+      estimatedInputTokens: 1024,
+      maxOutputTokens: 5000,
+      pricePerToken: { input: 1 / 2048, output: 0 },
+    });
+    expect(free).toMatchObject({ maxOutputTokens: 5000, costUsd: 0.5 });
+    const unknown = ledger.reserveLlm({ estimatedInputTokens: 1e6, maxOutputTokens: 5000, ...noPrice });
+    expect(unknown).toMatchObject({ maxOutputTokens: 5000, costUsd: 0 });
+    // Without a cost limit a priced call reserves no dollars.
+    const unlimited = new BudgetLedger({ clock: instantClock() });
+    expect(
+      unlimited.reserveLlm({ estimatedInputTokens: 10, maxOutputTokens: 10, pricePerToken: price }).costUsd,
+    ).toBe(0);
+  });
+
+  it("settles a reservation once: a second settle or a settle after release counts nothing", () => {
+    const ledger = new BudgetLedger({ limits: { maxTokens: 10_000 }, clock: instantClock() });
+    const r = ledger.reserveLlm({ estimatedInputTokens: 10, maxOutputTokens: 10, ...noPrice });
+    ledger.settleLlm(r, { inputTokens: 5, outputTokens: 5, costUsd: 0.5 });
+    ledger.settleLlm(r, { inputTokens: 5, outputTokens: 5, costUsd: 0.5 });
+    const released = ledger.reserveLlm({ estimatedInputTokens: 10, maxOutputTokens: 10, ...noPrice });
+    ledger.release(released);
+    ledger.settleLlm(released, { inputTokens: 5, outputTokens: 5, costUsd: 0.5 });
+    expect(ledger.snapshot().used).toMatchObject({
+      tokens: 10,
+      costUsd: 0.5,
+      llmCalls: 1,
+      unknownTokenCalls: 0,
+      unknownCostCalls: 0,
+    });
+  });
+
+  it("counts calls replayed from the journal without refusing them", () => {
+    const ledger = new BudgetLedger({ limits: { maxToolCalls: 1, maxTokens: 100 }, clock: instantClock() });
+    ledger.reserveToolCall();
+    ledger.recordReplayedToolCall();
+    ledger.recordReplayedToolCall();
+    ledger.recordLlm({ inputTokens: 60, outputTokens: 60, costUsd: 0.25 }, 999);
+    ledger.recordLlm({ inputTokens: null, outputTokens: null, costUsd: null }, 30);
+    expect(ledger.snapshot().used).toMatchObject({
+      toolCalls: 3,
+      tokens: 150,
+      costUsd: 0.25,
+      llmCalls: 2,
+      unknownTokenCalls: 1,
+      unknownCostCalls: 1,
+    });
+    // Nothing stays reserved after a recorded call.
+    const fresh = new BudgetLedger({ limits: { maxTokens: 1000 }, clock: instantClock() });
+    fresh.recordLlm({ inputTokens: 0, outputTokens: 0, costUsd: null }, 500);
+    expect(
+      fresh.reserveLlm({ estimatedInputTokens: 0, maxOutputTokens: 1000, ...noPrice }).maxOutputTokens,
+    ).toBe(1000);
+  });
+
+  it("resumes from an earlier attempt's usage, its wall time counted from the given start", () => {
+    const clock = instantClock(50_000);
+    const used = {
+      tokens: 11,
+      toolCalls: 2,
+      wallMs: 3000,
+      costUsd: 0.5,
+      iterations: 1,
+      llmCalls: 4,
+      unknownTokenCalls: 1,
+      unknownCostCalls: 2,
+    };
+    const ledger = new BudgetLedger({
+      limits: { maxWallMs: 10_000, maxIterations: 2 },
+      clock,
+      startedAt: 49_000,
+      used,
+    });
+    expect(ledger.snapshot()).toEqual({
+      limits: { maxWallMs: 10_000, maxIterations: 2 },
+      used: { ...used, wallMs: 4000 },
+    });
+    expect(ledger.startIteration()).toBe(2);
+    expect(limitOf(() => ledger.startIteration())).toBe("iterations");
+    const now = new BudgetLedger({ clock });
+    clock.advance(250);
+    expect(now.wallMs()).toBe(250);
+  });
+
+  it("hands out copies of the limits in a snapshot", () => {
+    const ledger = new BudgetLedger({ limits: { maxTokens: 500 }, clock: instantClock() });
+    const snap = ledger.snapshot();
+    snap.limits.maxTokens = 1;
+    expect(ledger.snapshot().limits.maxTokens).toBe(500);
+    expect(ledger.limits.maxTokens).toBe(500);
+  });
+
+  it("checks time alone with checkTime(), exactly at the limit", () => {
+    const clock = instantClock();
+    const ledger = new BudgetLedger({ limits: { maxWallMs: 100 }, clock });
+    clock.advance(99);
+    expect(limitOf(() => ledger.checkTime())).toBeNull();
+    clock.advance(1);
+    expect(limitOf(() => ledger.checkTime())).toBe("wallTime");
+    expect(limitOf(() => new BudgetLedger({ clock }).checkTime())).toBeNull();
+  });
+
+  it("names the limit only of a BUDGET_EXCEEDED error", () => {
+    expect(exceededLimit(new DossierError("BUDGET_EXCEEDED", "x", { details: { limit: "cost" } }))).toBe(
+      "cost",
+    );
+    expect(exceededLimit(new DossierError("TIMEOUT", "x", { details: { limit: "cost" } }))).toBeNull();
+    expect(exceededLimit(Object.assign(new Error("x"), { code: "BUDGET_EXCEEDED" }))).toBeNull();
+    const ledger = new BudgetLedger({ limits: { maxIterations: 1 }, clock: instantClock() });
+    ledger.startIteration();
+    try {
+      ledger.startIteration();
+    } catch (error) {
+      expect((error as DossierError).message).toBe("budget limit reached: iterations");
+      expect((error as DossierError).details).toEqual({ limit: "iterations" });
+    }
+  });
+
+  it("rejects limits that are not positive integers where they must be", () => {
+    const clock = instantClock();
+    expect(() => new BudgetLedger({ limits: { maxTokens: 1.5 }, clock })).toThrow();
+    expect(() => new BudgetLedger({ limits: { maxToolCalls: -1 }, clock })).toThrow();
+    expect(new BudgetLedger({ limits: { maxToolCalls: 0 }, clock }).exhausted()).toBe("toolCalls");
+    expect(() => new BudgetLedger({ limits: { maxWallMs: 0 }, clock })).toThrow();
+    expect(() => new BudgetLedger({ limits: { maxCostUsd: 0 }, clock })).toThrow();
+    expect(() => new BudgetLedger({ limits: { maxIterations: 0 }, clock })).toThrow();
+  });
+});

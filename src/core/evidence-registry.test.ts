@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DossierError } from "./errors.ts";
-import { EvidenceRegistry } from "./evidence-registry.ts";
+import { EvidenceRegistry, sourceKey } from "./evidence-registry.ts";
 
 const by = { tool: "web_search", callId: "c1" };
 
@@ -90,5 +90,125 @@ describe("EvidenceRegistry", () => {
     // Listed in id order, as a fresh run lists them.
     expect(again.sources().map((s) => s.id)).toEqual(["S1", "S2", "S3"]);
     expect(again.evidence().map((e) => e.id)).toEqual(["E1", "E2", "E3"]);
+  });
+});
+
+describe("EvidenceRegistry keys and restores", () => {
+  const page = (url: string, anchor?: string) => ({
+    kind: "web" as const,
+    url,
+    title: url,
+    fetchedAt: "t",
+    ...(anchor === undefined ? {} : { anchor }),
+  });
+
+  it("keys a URL source by its normalised URL and its anchor", () => {
+    expect(sourceKey(page("https://www.Example.com/a/?utm_source=x", "p2"))).toBe(
+      sourceKey(page("http://example.com/a", "p2")),
+    );
+    expect(sourceKey(page("https://example.com/a", "p2"))).toBe("url://example.com/a#p2");
+    expect(sourceKey(page("https://example.com/a"))).toBe("url://example.com/a#");
+    expect(sourceKey({ kind: "local", path: "a.pdf", anchor: "page=3" })).toBe("local:a.pdf#page=3");
+    expect(sourceKey({ kind: "academic", path: "a.pdf" })).toBe("academic:a.pdf#");
+    expect(sourceKey({ kind: "local" })).toBe("local:#");
+    const r = new EvidenceRegistry();
+    const ids = [
+      page("https://example.com/a", "p1"),
+      page("https://example.com/a", "p2"),
+      page("https://example.com/a"),
+    ].map((p) => r.addSource(p).source.id);
+    expect(ids).toEqual(["S1", "S2", "S3"]);
+    expect(
+      r.addSource({ kind: "local", path: "https://example.com/a", title: "x", fetchedAt: "t" }).source.id,
+    ).toBe("S4");
+    expect(
+      r.addSource({ kind: "academic", path: "https://example.com/a", title: "x", fetchedAt: "t" }).added,
+    ).toBe(true);
+  });
+
+  it("keeps evidence of different sources apart, and trims the stored text", () => {
+    const r = new EvidenceRegistry();
+    const a = r.addSource(page("https://a.example")).source.id;
+    const b = r.addSource(page("https://b.example")).source.id;
+    const e1 = r.addEvidence({ sourceId: a, text: "\tsame words\n", retrievedBy: by }).evidence;
+    const e2 = r.addEvidence({ sourceId: b, text: "same words", retrievedBy: by });
+    expect(e1).toMatchObject({ id: "E1", text: "same words" });
+    expect(e2).toMatchObject({ added: true, evidence: { id: "E2" } });
+    expect(r.getEvidence("E1")).toBe(e1);
+    expect(r.getSource(a)?.url).toBe("https://a.example");
+    expect(r.getSource("S9")).toBeUndefined();
+    expect(r.evidenceOf(b).map((e) => e.id)).toEqual(["E2"]);
+    try {
+      r.addEvidence({ sourceId: "S7", text: "x", retrievedBy: by });
+      expect.unreachable();
+    } catch (error) {
+      expect((error as DossierError).code).toBe("INPUT_INVALID");
+      expect((error as DossierError).message).toBe("evidence names unknown source S7");
+    }
+    try {
+      r.addSource({ kind: "web", title: "none", fetchedAt: "t" });
+      expect.unreachable();
+    } catch (error) {
+      expect((error as DossierError).code).toBe("INPUT_INVALID");
+      expect((error as DossierError).details).toEqual({
+        input: { kind: "web", title: "none", fetchedAt: "t" },
+      });
+    }
+    expect(r.addSource({ kind: "local", path: "only-path.md", title: "p", fetchedAt: "t" }).added).toBe(true);
+  });
+
+  it("rebuilds both dedup indexes from a snapshot, so a page found again keeps its id", () => {
+    const r = new EvidenceRegistry();
+    const s = r.addSource(page("https://x.example/a", "p1")).source;
+    r.addEvidence({ sourceId: s.id, text: "one", retrievedBy: by });
+    const restored = EvidenceRegistry.fromSnapshot(JSON.parse(JSON.stringify(r.snapshot())));
+    const again = restored.addSource(page("http://www.x.example/a", "p1"));
+    expect(again).toMatchObject({ added: false, source: { id: "S1", title: "https://x.example/a" } });
+    expect(restored.addEvidence({ sourceId: "S1", text: " one ", retrievedBy: by }).added).toBe(false);
+    expect(restored.getSource("S1")).toEqual(s);
+    expect(restored.getEvidence("E1")?.text).toBe("one");
+  });
+
+  it("continues numbering after the highest restored id of each kind, whatever their order", () => {
+    const snapshot = {
+      sources: [
+        { id: "S12", kind: "web" as const, url: "https://x.example/12", title: "12", fetchedAt: "t" },
+        { id: "S3", kind: "web" as const, url: "https://x.example/3", title: "3", fetchedAt: "t" },
+      ],
+      evidence: [
+        { id: "E2", sourceId: "S3", text: "two", retrievedBy: by },
+        { id: "E9", sourceId: "S12", text: "nine", retrievedBy: by },
+      ],
+    };
+    const restored = EvidenceRegistry.fromSnapshot(snapshot);
+    expect(restored.addSource(page("https://x.example/new")).source.id).toBe("S13");
+    expect(restored.addEvidence({ sourceId: "S3", text: "ten", retrievedBy: by }).evidence.id).toBe("E10");
+    expect(() => EvidenceRegistry.fromSnapshot({ sources: [{ id: "X1" }], evidence: [] } as never)).toThrow();
+  });
+
+  it("lists ids in numeric order after a resume with more than nine of them", () => {
+    const earlier = new EvidenceRegistry();
+    for (let n = 1; n <= 11; n++) earlier.addSource(page(`https://x.example/${n}`));
+    const again = new EvidenceRegistry(undefined, earlier.snapshot());
+    // Found again in reverse order: S11, S10, …, S1.
+    for (let n = 11; n >= 1; n--) again.addSource(page(`https://x.example/${n}`));
+    expect(again.sources().map((s) => s.id)).toEqual(earlier.sources().map((s) => s.id));
+    expect(again.sources()[9]?.id).toBe("S10");
+  });
+
+  it("keeps the first earlier id of a key and of an id, and never hands out a reserved id", () => {
+    const earlier = {
+      sources: [
+        { id: "S1", kind: "web" as const, url: "https://x.example/a", title: "a", fetchedAt: "t" },
+        { id: "S2", kind: "web" as const, url: "https://x.example/a", title: "a twice", fetchedAt: "t" },
+        { id: "S1", kind: "web" as const, url: "https://x.example/b", title: "b", fetchedAt: "t" },
+      ],
+      evidence: [],
+    };
+    const again = new EvidenceRegistry(undefined, earlier);
+    // a keeps S1 (its first id); b's S1 is taken, so b is new and S2 (never reserved) is free.
+    expect(again.addSource(page("https://x.example/b")).source.id).toBe("S2");
+    expect(again.addSource(page("https://x.example/a")).source.id).toBe("S1");
+    expect(again.addSource(page("https://x.example/c")).source.id).toBe("S3");
   });
 });

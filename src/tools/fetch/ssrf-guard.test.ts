@@ -4,12 +4,16 @@ import { fetch } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DossierError } from "../../core/errors.ts";
 import {
+  checkAddress,
+  checkHostname,
   checkUrl,
   classifyAddress,
   createGuardedAgent,
   type GuardOptions,
   guardedLookup,
+  normalizeHostname,
   type Resolver,
+  systemResolver,
 } from "./ssrf-guard.ts";
 
 const strict: GuardOptions = { allowPrivateNetwork: false };
@@ -233,5 +237,331 @@ describe("createGuardedAgent", () => {
     expect(await response.text()).toBe("hello");
     expect(hits).toBe(before + 1);
     await Promise.all([refusing.close(), trusting.close()]);
+  });
+});
+
+describe("classifyAddress: embedded IPv4, brackets, zones and public special ranges", () => {
+  it.each([
+    // IPv4-mapped, SIIT (RFC 6145), NAT64 (RFC 6052, also a local prefix), 6to4, IPv4-compatible.
+    ["::ffff:7f00:1", "loopback", "private-address"],
+    ["::ffff:0:7f00:1", "loopback", "private-address"],
+    ["::ffff:0:a9fe:a9fe", "linkLocal", "metadata-address"],
+    ["64:ff9b::7f00:1", "loopback", "private-address"],
+    ["64:ff9b::a9fe:a9fe", "linkLocal", "metadata-address"],
+    ["64:ff9b:1::a00:1", "private", "private-address"],
+    ["2002:7f00:1::", "loopback", "private-address"],
+    ["2002:a9fe:a9fe::1", "linkLocal", "metadata-address"],
+    ["::7f00:1", "loopback", "private-address"],
+    ["::a9fe:a9fe", "linkLocal", "metadata-address"],
+    ["::a00:1", "private", "private-address"],
+    ["::1:0", "unspecified", "private-address"],
+  ])("refuses %s as its embedded IPv4 address (%s)", (address, range, reason) => {
+    expect(classifyAddress(address)).toEqual({ allowed: false, range, reason });
+  });
+
+  it.each([
+    ["::ffff:0:808:808", "unicast"],
+    ["64:ff9b::808:808", "unicast"],
+    ["2002:808:808::", "unicast"],
+    ["::808:808", "unicast"],
+    // Only the last 32 bits of a ::/96 address are an IPv4 address; ::5 has no IPv4 part.
+    ["::5", "unicast"],
+    ["192.175.48.1", "as112"],
+    ["2620:4f:8000::1", "as112v6"],
+    ["192.52.193.1", "amt"],
+    ["2001:3::1", "amt"],
+  ])("allows %s (%s)", (address, range) => {
+    expect(classifyAddress(address)).toEqual({ allowed: true, range });
+  });
+
+  it("keeps ::1 and :: as the IPv6 loopback and unspecified addresses", () => {
+    expect(classifyAddress("::1").range).toBe("loopback");
+    expect(classifyAddress("::").range).toBe("unspecified");
+  });
+
+  it("names the range a metadata address is in", () => {
+    expect(classifyAddress("169.254.169.254")).toEqual({
+      allowed: false,
+      range: "linkLocal",
+      reason: "metadata-address",
+    });
+    expect(classifyAddress("::ffff:a9fe:a9fe")).toEqual({
+      allowed: false,
+      range: "linkLocal",
+      reason: "metadata-address",
+    });
+    expect(classifyAddress("fd00:ec2::254")).toEqual({
+      allowed: false,
+      range: "uniqueLocal",
+      reason: "metadata-address",
+    });
+    for (const address of ["169.254.170.2", "168.63.129.16"]) {
+      expect(classifyAddress(address)).toMatchObject({ allowed: false, reason: "metadata-address" });
+    }
+  });
+
+  it("strips brackets and a zone id before classifying", () => {
+    expect(classifyAddress("[::1]")).toEqual({
+      allowed: false,
+      range: "loopback",
+      reason: "private-address",
+    });
+    expect(classifyAddress("fe80::1%eth0")).toEqual({
+      allowed: false,
+      range: "linkLocal",
+      reason: "private-address",
+    });
+    expect(classifyAddress("[fe80::1%25eth0]").range).toBe("linkLocal");
+    expect(classifyAddress("[2606:4700::1111]").allowed).toBe(true);
+  });
+
+  it.each(["example.org", "0x7f.1", "2130706433", "1.2.3", "::1]x", "fe80::1 %eth0", ""])(
+    "refuses to classify %j, which is not an IP address literal",
+    (address) => {
+      const error = refusal(() => classifyAddress(address));
+      expect(error.code).toBe("INPUT_INVALID");
+      expect(error.message).toBe(`not an IP address: ${address}`);
+      expect(error.details).toEqual({ address });
+    },
+  );
+});
+
+describe("checkAddress", () => {
+  it.each([
+    ["127.0.0.1", "a loopback address"],
+    ["10.0.0.1", "a private address"],
+    ["fd12::1", "a private (unique local) address"],
+    ["169.254.1.1", "a link-local address"],
+    ["100.64.0.1", "a carrier-grade NAT address"],
+    ["0.0.0.0", "a unspecified address"],
+    ["224.0.0.1", "a multicast address"],
+    ["255.255.255.255", "a broadcast address"],
+    ["240.0.0.1", "a reserved address"],
+    ["100::1", "a non-public address"],
+    ["169.254.169.254", "a cloud metadata address"],
+  ])("refuses %s as %s, in one sentence", (address, what) => {
+    const error = refusal(() => checkAddress(address, address, strict));
+    expect(error.code).toBe("NETWORK_REFUSED");
+    expect(error.retryable).toBe(false);
+    expect(error.message).toBe(
+      `refused to connect to ${address}: ${what}; set DOSSIER_ALLOW_PRIVATE_NETWORK=1 to allow private networks`,
+    );
+    expect(error.details).toEqual({
+      reason: what === "a cloud metadata address" ? "metadata-address" : "private-address",
+      address,
+      hostname: address,
+      range: classifyAddress(address).range,
+    });
+  });
+
+  it("asks the test hook with the address and the host name, and passes what it allows", () => {
+    const asked: [string, string][] = [];
+    const options: GuardOptions = {
+      allowPrivateNetwork: false,
+      isAllowed: (address, hostname) => {
+        asked.push([address, hostname]);
+        return hostname === "public.test";
+      },
+    };
+    expect(() => checkAddress("127.0.0.1", "public.test", options)).not.toThrow();
+    expect(refusal(() => checkAddress("127.0.0.1", "other.test", options)).details.reason).toBe(
+      "private-address",
+    );
+    expect(() => checkAddress("8.8.8.8", "other.test", options)).not.toThrow();
+    expect(asked).toEqual([
+      ["127.0.0.1", "public.test"],
+      ["127.0.0.1", "other.test"],
+    ]);
+    expect(() => checkAddress("not an address", "x", { allowPrivateNetwork: true })).not.toThrow();
+  });
+});
+
+describe("checkHostname and normalizeHostname", () => {
+  it("lower-cases, unbrackets and drops one trailing dot", () => {
+    expect(normalizeHostname("[::1]")).toBe("::1");
+    expect(normalizeHostname("Example.ORG.")).toBe("example.org");
+    expect(normalizeHostname("a.b")).toBe("a.b");
+  });
+
+  it.each([
+    ["localhost", "private-hostname"],
+    ["LocalHost.", "private-hostname"],
+    ["deep.api.localhost", "private-hostname"],
+    ["localhost.localdomain", "private-hostname"],
+    ["metadata", "metadata-hostname"],
+    ["instance-data", "metadata-hostname"],
+    ["metadata.google.internal", "metadata-hostname"],
+  ])("refuses the host name %s (%s)", (hostname, reason) => {
+    const error = refusal(() => checkHostname(hostname, strict));
+    expect(error.code).toBe("NETWORK_REFUSED");
+    const host = normalizeHostname(hostname);
+    expect(error.details).toEqual({ reason, hostname: host });
+    expect(error.message).toBe(
+      reason === "private-hostname"
+        ? `refused to connect to ${host}: a loopback host name; set DOSSIER_ALLOW_PRIVATE_NETWORK=1 to allow private networks`
+        : `refused to connect to ${host}: a cloud metadata host name`,
+    );
+  });
+
+  it.each([
+    "localhost.example.org",
+    "mylocalhost",
+    "localhost-1.test",
+    "metadata.example.org",
+    "example.org",
+  ])("passes the host name %s to DNS", (hostname) => {
+    expect(() => checkHostname(hostname, strict)).not.toThrow();
+  });
+
+  it("classifies a bracketed literal at once, and lets the test hook pass a host name", () => {
+    const error = refusal(() => checkHostname("[::FFFF:7F00:1]", strict));
+    expect(error.details).toMatchObject({ reason: "private-address", address: "::ffff:7f00:1" });
+    expect(error.message).not.toContain("resolved from");
+    const asked: string[] = [];
+    const hook: GuardOptions = {
+      allowPrivateNetwork: false,
+      isAllowed: (address, hostname) => {
+        asked.push(`${address}@${hostname}`);
+        return true;
+      },
+    };
+    expect(() => checkHostname("LOCALHOST", hook)).not.toThrow();
+    expect(asked).toEqual(["localhost@localhost"]);
+    expect(() => checkHostname("localhost", { allowPrivateNetwork: true })).not.toThrow();
+  });
+});
+
+describe("checkUrl details", () => {
+  it("accepts a URL object and says what is wrong with a string that is not a URL", () => {
+    const url = new URL("https://example.org/x");
+    expect(checkUrl(url, strict)).toBe(url);
+    const error = refusal(() => checkUrl("http://", strict));
+    expect(error.code).toBe("INPUT_INVALID");
+    expect(error.message).toBe("not a valid URL: http://");
+    expect(error.details).toEqual({ url: "http://" });
+    expect(error.cause).toBeInstanceOf(TypeError);
+  });
+
+  it("names the scheme and the URL it refuses", () => {
+    const error = refusal(() => checkUrl("file:///etc/passwd", strict));
+    expect(error.message).toBe(
+      "refused to fetch file:// URL file:///etc/passwd: only http and https are allowed",
+    );
+    expect(error.details).toEqual({ reason: "scheme", url: "file:///etc/passwd", scheme: "file" });
+    expect(error.retryable).toBe(false);
+  });
+
+  it.each([
+    "http://[::127.0.0.1]/",
+    "http://[64:ff9b::127.0.0.1]/",
+    "http://[::ffff:0:127.0.0.1]/",
+    "http://[2002:7f00:1::]/",
+  ])("refuses %s, loopback inside IPv6", (url) => {
+    expect(refusal(() => checkUrl(url, strict)).details).toMatchObject({
+      reason: "private-address",
+      range: "loopback",
+    });
+  });
+
+  it.each(["http://metadata/", "http://instance-data./latest", "http://localhost.localdomain/"])(
+    "refuses %s by its host name",
+    (url) => {
+      expect(["private-hostname", "metadata-hostname"]).toContain(
+        refusal(() => checkUrl(url, strict)).details.reason,
+      );
+    },
+  );
+});
+
+describe("guardedLookup details", () => {
+  const lookupWith = (
+    options: GuardOptions,
+    host: string,
+    lookupOptions: { all?: boolean; family?: number },
+  ) =>
+    new Promise<unknown>((resolve, reject) => {
+      guardedLookup(options)(host, lookupOptions as never, (error, address, family) =>
+        error ? reject(error) : resolve(lookupOptions.all ? address : { address, family }),
+      );
+    });
+  const both: Resolver = async () => [
+    { address: "2606:4700::1111", family: 6 },
+    { address: "93.184.216.34", family: 4 },
+  ];
+
+  it("keeps the answers of the family asked for, every answer when none is", async () => {
+    const options = { allowPrivateNetwork: false, resolve: both };
+    expect(await lookupWith(options, "dual.test", { all: true, family: 4 })).toEqual([
+      { address: "93.184.216.34", family: 4 },
+    ]);
+    expect(await lookupWith(options, "dual.test", { all: true, family: 6 })).toEqual([
+      { address: "2606:4700::1111", family: 6 },
+    ]);
+    expect(await lookupWith(options, "dual.test", { all: true, family: 0 })).toHaveLength(2);
+    expect(await lookupWith(options, "dual.test", { all: true })).toHaveLength(2);
+    expect(await lookupWith(options, "dual.test", { family: 4 })).toEqual({
+      address: "93.184.216.34",
+      family: 4,
+    });
+    expect(await lookupWith(options, "dual.test", {})).toEqual({ address: "2606:4700::1111", family: 6 });
+  });
+
+  it("answers ENOTFOUND when no answer of the family is left", async () => {
+    const only6: Resolver = async () => [{ address: "2606:4700::1111", family: 6 }];
+    const error = (await lookupWith({ allowPrivateNetwork: false, resolve: only6 }, "v6.test", {
+      all: true,
+      family: 4,
+    }).catch((e) => e)) as NodeJS.ErrnoException & { hostname: string };
+    expect(error.message).toBe("getaddrinfo ENOTFOUND v6.test");
+    expect(error.code).toBe("ENOTFOUND");
+    expect(error.hostname).toBe("v6.test");
+    const none: Resolver = async () => [];
+    await expect(
+      lookupWith({ allowPrivateNetwork: true, resolve: none }, "empty.test", { all: true }),
+    ).rejects.toMatchObject({ code: "ENOTFOUND" });
+  });
+
+  it("refuses a refused host name before asking the resolver", async () => {
+    let asked = 0;
+    const resolve: Resolver = async () => {
+      asked += 1;
+      return [{ address: "93.184.216.34", family: 4 }];
+    };
+    const error = (await lookupWith({ allowPrivateNetwork: false, resolve }, "localhost", {
+      all: true,
+    }).catch((e) => e)) as DossierError;
+    expect(error.details.reason).toBe("private-hostname");
+    expect(asked).toBe(0);
+  });
+
+  it("uses the system resolver when none is given", async () => {
+    // The test setup answers IP literals only; a literal is enough to see the system path.
+    expect(await systemResolver("127.0.0.1")).toEqual([{ address: "127.0.0.1", family: 4 }]);
+    expect(await systemResolver("::1")).toEqual([{ address: "::1", family: 6 }]);
+    expect(await lookupWith({ allowPrivateNetwork: true }, "::1", { all: true })).toEqual([
+      { address: "::1", family: 6 },
+    ]);
+  });
+});
+
+describe("createGuardedAgent details", () => {
+  it("refuses a bracketed IPv6 literal at connect time", async () => {
+    const agent = createGuardedAgent(strict);
+    const error = await fetch("http://[::1]:8080/", { dispatcher: agent }).catch((e) => e);
+    expect((error as { cause?: DossierError }).cause?.details).toMatchObject({
+      reason: "private-address",
+      address: "::1",
+    });
+    await agent.close();
+  });
+
+  it("gives up connecting after connectTimeoutMs when the resolver never answers", async () => {
+    const never: Resolver = () => new Promise(() => {});
+    const agent = createGuardedAgent({ allowPrivateNetwork: false, resolve: never, connectTimeoutMs: 50 });
+    const error = await fetch("http://hang.test:8080/", { dispatcher: agent }).catch((e) => e);
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    expect(cause?.code).toBe("UND_ERR_CONNECT_TIMEOUT");
+    expect(cause?.message).toContain("timeout: 50ms");
+    await agent.close();
   });
 });
