@@ -12,12 +12,9 @@
  *    condenses it) — is split on paragraph boundaries into chunks of at most `chunkTokens`
  *    (default 24,000, the seed's observation window, Table 4) estimated tokens.
  * 3. For each chunk, in order, the state agent (role `state`) updates the memory and the plan
- *    (Eq. 4): new facts are merged in — old facts are never removed, corrections rewrite a fact
- *    in place — and the plan's steps are marked done or added; once the memory is over its
- *    budget (`memoryTokens`, default 16,384) the state agent rewrites it whole, compressed. The
- *    report agent (role `writer`) integrates the chunk into the report (Eq. 5). Both read the
- *    state as it was before the chunk, so they run concurrently. Every call that rewrites state
- *    may answer with up to 16,384 tokens (the seed's maximum response length).
+ *    (Eq. 4) and the report agent (role `writer`) integrates the chunk into the report (Eq. 5),
+ *    concurrently (chunk-update.ts); past its budget (`memoryTokens`, default 16,384) the
+ *    memory is rewritten whole, compressed.
  * 4. The final report goes through the shared citation pass, checks and renderers; it may
  *    cite only evidence that was shown to the report agent.
  *
@@ -29,53 +26,35 @@
  * limit exploration stops and the report is finished from the state.
  */
 
-import type { z } from "zod";
 import { exceededLimit } from "../../core/budget.ts";
-import { sourceLocator } from "../../core/source.ts";
 import { explorationGuard } from "../../kit/exploration-budget.ts";
 import { guardedAction } from "../../kit/guarded-action.ts";
-import type { Observation } from "../../kit/observation.ts";
 import { NO_CALL_YET, requireResearch } from "../../kit/research-done.ts";
 import type { ResearchTools } from "../../kit/research-tools.ts";
 import type { RunContext } from "../../kit/run-context.ts";
-import { describeAction, runAction, type SearchAction } from "../../kit/search-actions.ts";
+import { describeAction, runAction } from "../../kit/search-actions.ts";
 import { extractive } from "../../kit/section-writer.ts";
-import { estimatePromptTokens, estimateTokens } from "../../llm/token-estimate.ts";
+import { estimateTokens } from "../../llm/token-estimate.ts";
 import type { ResearchOutcome } from "../types.ts";
+import { type ChunkRun, updateFromChunk } from "./chunk-update.ts";
+import { emptyFigures } from "./figures.ts";
 import { DEFAULT_PAGE_TOKENS, readPageText } from "./page-text.ts";
+import { searchPrompt, searchSystem } from "./prompts.ts";
 import {
-  reportPrompt,
-  reportSystem,
-  searchPrompt,
-  searchSystem,
-  statePrompt,
-  stateSystem,
-} from "./prompts.ts";
-import {
-  type CompressReply,
   chunkObservation,
-  compressedMemory,
-  compressReplySchema,
   DEFAULT_CHUNK_TOKENS,
   DEFAULT_MAX_CALLS_PER_TURN,
   DEFAULT_MAX_TURNS,
   DEFAULT_MEMORY_TOKENS,
-  evidenceIdsIn,
-  MAX_RESPONSE_TOKENS,
   type MamsState,
-  mergeMemory,
-  type ObservationBlock,
-  onlyAppended,
   planAsList,
-  renderMemory,
-  reportReplySchema,
   type SearchReply,
-  STATE_UPDATE_TOKENS,
-  type StateReply,
   searchReplySchema,
-  stateReplySchema,
 } from "./protocol.ts";
 import { finishMamsReport } from "./report.ts";
+import { observationBlocks, turnLines } from "./turn-observation.ts";
+
+export type { MamsFigures } from "./figures.ts";
 
 /** Options of {@link runMams}. */
 export interface MamsOptions {
@@ -100,22 +79,6 @@ export interface MamsOptions {
   explorationShare?: number;
 }
 
-/** Figures of a mams run (in the `decision` event that ends it). */
-export interface MamsFigures {
-  turns: number;
-  toolCalls: number;
-  callsByTurn: number[];
-  chunks: number;
-  searchCalls: number;
-  factsAdded: number;
-  factsCorrected: number;
-  /** Chunks whose state update changed the plan. */
-  planUpdates: number;
-  /** State updates that rewrote the memory compressed (it was over its budget). */
-  memoryCompressions: number;
-  appendOnlyUpdates: number;
-}
-
 /** Runs the mams strategy. */
 export async function runMams(ctx: RunContext, options: MamsOptions): Promise<ResearchOutcome> {
   return ctx.inScope("mams", () => mamsLoop(ctx, options));
@@ -132,18 +95,7 @@ async function mamsLoop(ctx: RunContext, options: MamsOptions): Promise<Research
   const { tools, language } = options;
   const guard = explorationGuard(ctx, options.explorationShare ?? 0.9);
   const state: MamsState = { memory: [], plan: "", report: "" };
-  const figures: MamsFigures = {
-    turns: 0,
-    toolCalls: 0,
-    callsByTurn: [],
-    chunks: 0,
-    searchCalls: 0,
-    factsAdded: 0,
-    factsCorrected: 0,
-    planUpdates: 0,
-    memoryCompressions: 0,
-    appendOnlyUpdates: 0,
-  };
+  const figures = emptyFigures();
   /** Evidence ids shown to the report agent: the only ones the report may cite. */
   const shown = new Set<string>();
   const made = new Set<string>();
@@ -160,6 +112,7 @@ async function mamsLoop(ctx: RunContext, options: MamsOptions): Promise<Research
     ctx.emit({ type: "trajectory-step", step: ++step, action, state: before, answer });
   /** One model action; a budget limit stops exploration (null), cancellation rethrows. */
   const act = guardedAction(ctx, stop);
+  const chunkRun: ChunkRun = { ctx, state, figures, shown, act, record, language, memoryBudget };
   /** Web pages found and not read yet (the newest 20), when the run may read pages. */
   const unread = () =>
     tools.available.includes("read_page")
@@ -169,15 +122,6 @@ async function mamsLoop(ctx: RunContext, options: MamsOptions): Promise<Research
           .slice(-20)
           .map((s) => `- ${s.title} — ${s.url}`)
       : [];
-  /**
-   * Output tokens the report agent may ask for: the seed's maximum response length, less what
-   * the token budget must keep for `others` (the inputs and the state agent's output).
-   */
-  const outputRoom = (others: number): number => {
-    const { limits, used } = ctx.budget.snapshot();
-    if (limits.maxTokens === undefined) return MAX_RESPONSE_TOKENS;
-    return Math.max(1024, Math.min(MAX_RESPONSE_TOKENS, limits.maxTokens - used.tokens - others));
-  };
   /** Tool calls the budget still allows this turn. */
   const callRoom = () => {
     const { limits, used } = ctx.budget.snapshot();
@@ -329,7 +273,7 @@ async function mamsLoop(ctx: RunContext, options: MamsOptions): Promise<Research
       const spent = i > 0 ? guard() : null;
       if (spent) stop(spent);
       if (stopReason) break;
-      await processChunk(chunk, i + 1, chunks.length);
+      await updateFromChunk(chunkRun, chunk, i + 1, chunks.length);
     }
     if (stopReason) break;
     ctx.emit({
@@ -337,94 +281,6 @@ async function mamsLoop(ctx: RunContext, options: MamsOptions): Promise<Research
       decision: "continue",
       reason: `turn ${turn} done (${chunks.length} chunk(s))`,
     });
-  }
-
-  /** The state and report agents on one chunk, concurrently, both from the state before it. */
-  async function processChunk(chunk: string, index: number, of: number): Promise<void> {
-    figures.chunks++;
-    const before: MamsState = { memory: state.memory, plan: state.plan, report: state.report };
-    const ids = evidenceIdsIn(chunk);
-    for (const id of ids) shown.add(id);
-    ctx.emit({ type: "phase", phase: "updating", detail: `chunk ${index} of ${of}` });
-    const memoryTokens = estimateTokens(renderMemory(before.memory));
-    const compress = memoryTokens > memoryBudget ? { memoryTokens, budget: memoryBudget } : undefined;
-    const stateReq = {
-      system: stateSystem(ctx.currentDate),
-      prompt: statePrompt(ctx.query, before, chunk, index, of, compress),
-    };
-    const reportReq = {
-      system: reportSystem(ctx.currentDate, language),
-      prompt: reportPrompt(ctx.query, before, chunk, index, of),
-    };
-    // A compressing reply rewrites the whole memory; an ordinary one lists what is new.
-    const stateCap = compress ? MAX_RESPONSE_TOKENS : STATE_UPDATE_TOKENS;
-    const stateCall = <T>(schema: z.ZodType<T>) =>
-      act("STATE_FALLBACK", `state update of chunk ${index} failed; memory and plan kept`, () =>
-        ctx.inScope("state", () =>
-          ctx.structured({ role: "state", schema, ...stateReq, maxOutputTokens: stateCap }),
-        ),
-      );
-    // The report agent asks first: under a tight token budget the report is what the run
-    // delivers, but it leaves the concurrent state update the room it needs.
-    const reportCap = outputRoom(
-      estimatePromptTokens([reportReq.system, reportReq.prompt]) +
-        estimatePromptTokens([stateReq.system, stateReq.prompt]) +
-        stateCap,
-    );
-    const [reportReply, stateReply] = await Promise.all([
-      act("REPORT_FALLBACK", `report update of chunk ${index} failed; report kept`, () =>
-        ctx.inScope("report", () =>
-          ctx.structured({
-            role: "writer",
-            schema: reportReplySchema,
-            ...reportReq,
-            maxOutputTokens: reportCap,
-          }),
-        ),
-      ),
-      compress ? stateCall(compressReplySchema) : stateCall(stateReplySchema),
-    ]);
-    if (stateReply) {
-      const value = stateReply.value as StateReply | CompressReply;
-      const planBefore = before.plan;
-      if (value.plan?.trim()) state.plan = planAsList(value.plan);
-      const planChanged = state.plan !== planBefore;
-      if (planChanged) figures.planUpdates++;
-      if ("memory" in value) {
-        state.memory = compressedMemory(value);
-        figures.memoryCompressions++;
-        const after = estimateTokens(renderMemory(state.memory));
-        ctx.emit({
-          type: "warning",
-          code: after > memoryBudget ? "MEMORY_OVER_BUDGET" : "MEMORY_COMPRESSED",
-          message: `chunk ${index}: memory compressed from ${before.memory.length} facts (~${memoryTokens} tokens) to ${state.memory.length} (~${after}); budget ${memoryBudget}`,
-        });
-        record("state", { chunk: index, of, evidence: ids, compress: true }, { ...value, planChanged });
-      } else {
-        const merged = mergeMemory(before.memory, value);
-        state.memory = merged.memory;
-        figures.factsAdded += merged.added;
-        figures.factsCorrected += merged.corrected;
-        record(
-          "state",
-          { chunk: index, of, evidence: ids },
-          { ...value, added: merged.added, corrected: merged.corrected, planChanged },
-        );
-      }
-    }
-    if (reportReply?.value.report.trim()) {
-      const next = reportReply.value.report.trim();
-      if (onlyAppended(before.report, next)) {
-        figures.appendOnlyUpdates++;
-        ctx.emit({
-          type: "warning",
-          code: "REPORT_APPENDED",
-          message: `chunk ${index}: the report update only appended to the report`,
-        });
-      }
-      state.report = next;
-      record("report", { chunk: index, of, evidence: ids }, { report: next });
-    }
   }
 
   const reason: string = stopReason ?? "completed";
@@ -460,32 +316,4 @@ async function mamsLoop(ctx: RunContext, options: MamsOptions): Promise<Research
   });
   requireResearch(ctx, { stopReason: reason, body: outcome.report.body });
   return outcome;
-}
-
-/** The raw observation of a turn as blocks: one per passage, headed by its evidence id. */
-function observationBlocks(ctx: RunContext, observations: readonly Observation[]): ObservationBlock[] {
-  return observations.flatMap((o) =>
-    o.evidence.map((e) => {
-      const source = ctx.evidence.getSource(e.sourceId);
-      const where = source ? ` ${source.title} — ${sourceLocator(source)}` : "";
-      return { header: `[${e.id}]${where} (from ${o.action})`, text: e.text.trim() };
-    }),
-  );
-}
-
-/** What the previous turn did, as the next search prompt shows it. */
-function turnLines(
-  observations: readonly Observation[],
-  repeats: readonly SearchAction[],
-  capped: readonly SearchAction[],
-): string[] {
-  return [
-    ...observations.map((o) =>
-      o.ok
-        ? `- ${o.action} → ${o.evidence.length} passage(s)${o.evidence.length ? ` (${o.evidence[0]!.id}…)` : ""}`
-        : `- ${o.action} → FAILED (${o.error?.code ?? "error"})`,
-    ),
-    ...repeats.map((c) => `- ${describeAction(c)} → not run: made in an earlier turn`),
-    ...capped.map((c) => `- ${describeAction(c)} → not run: over the per-turn cap`),
-  ];
 }
