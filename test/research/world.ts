@@ -29,6 +29,8 @@ import { registerScript } from "./script-checks.ts";
 export interface WorldOptions extends ModelScriptOptions {
   /** Every search request fails with this HTTP status. */
   searchFailsWith?: number;
+  /** A search whose query this returns true for fails with HTTP 500 (the others answer). */
+  searchFailsFor?: (query: string) => boolean;
   /** Latency of page answers (ms); also of search answers unless `searchLatencyMs` is given. */
   toolLatencyMs?: number;
   /** Latency of search answers (ms), or of each as a function of its query. Default `toolLatencyMs`. */
@@ -165,6 +167,7 @@ export async function startResearchWorld(options: WorldOptions = {}): Promise<Re
     handler: (request) => {
       if (options.searchFailsWith) return { kind: "error", status: options.searchFailsWith };
       const q = String(request.query.q ?? "");
+      if (options.searchFailsFor?.(q)) return { kind: "error", status: 500 };
       if (options.pages) {
         const { pages, rank } = options.pages;
         return {
