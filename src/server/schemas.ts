@@ -52,6 +52,12 @@ export const createRunBodySchema = z.strictObject({
     ),
   budget: budget.optional(),
   currentDate: currentDate.optional(),
+  recordCalls: z
+    .boolean()
+    .optional()
+    .describe(
+      "keep every model call for training (messages, sampling, raw completion, format errors) as llm-call events in the run's log; they are not streamed",
+    ),
 });
 /** A create-run body. */
 export type CreateRunBody = z.output<typeof createRunBodySchema>;

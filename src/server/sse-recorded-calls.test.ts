@@ -1,6 +1,7 @@
 /**
  * Recorded model calls (`llm-call` events, training data) stay out of a run's live event
- * stream: the web UI and SSE clients get every other event, in order, with their own ids.
+ * stream: the web UI and SSE clients get every other event, in order, with their own ids. A
+ * create-run body may ask for them (`recordCalls`).
  */
 
 import { afterEach, describe, expect, it } from "vitest";
@@ -56,5 +57,27 @@ describe("the event stream of a run that recorded its calls", () => {
     const seen = sse.map((e) => JSON.parse(e.data) as DossierEvent);
     expect(seen.map((e) => e.type)).toEqual(["run-start", "phase", "run-end"]);
     expect(sse.map((e) => e.id)).toEqual(["1", "3", "4"]);
+  });
+
+  it("takes recordCalls in a create-run body and keeps it in the run's options", async () => {
+    project = await createProject();
+    server = await startServer({ dossier: project.dossier, port: 0, keepAliveMs: 200 });
+    const headers = { authorization: `Bearer ${server.token}`, "content-type": "application/json" };
+    const created = await fetch(`${server.url}/v1/runs`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({
+        question: "How do heat pumps perform in cold climates?",
+        strategy: "offline",
+        corpus: "notes",
+        sources: "local",
+        recordCalls: true,
+      }),
+    });
+    expect(created.status).toBe(201);
+    const { run } = (await created.json()) as { run: { id: string } };
+    const sse = await readSse(await fetch(`${server.url}/v1/runs/${run.id}/events`, { headers }));
+    const start = JSON.parse(sse[0]!.data) as DossierEvent;
+    expect(start).toMatchObject({ type: "run-start", options: { recordCalls: true } });
   });
 });
