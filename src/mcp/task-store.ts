@@ -45,7 +45,7 @@ export class RunTaskStore extends InMemoryTaskStore {
     if (status === "cancelled") {
       const cancel = this.cancels.get(taskId);
       this.cancels.delete(taskId);
-      cancel?.(statusMessage ?? "cancelled by the MCP client (tasks/cancel)");
+      cancel?.("cancelled by the MCP client (tasks/cancel)");
     }
   }
 
