@@ -3,16 +3,21 @@
  * configuration, everything else comes from the command's surroundings.
  */
 
-import { createDossier, type Dossier } from "../runtime/dossier.ts";
+import { createDossier, type Dossier, type DossierOptions } from "../runtime/dossier.ts";
 import type { CliIo } from "./io.ts";
 import { flagLayer, type GlobalFlags } from "./settings.ts";
 
 /** Builds the Dossier a command works through. */
-export function createDossierForCli(io: CliIo, flags: GlobalFlags): Dossier {
+export function createDossierForCli(
+  io: CliIo,
+  flags: GlobalFlags,
+  extra: Pick<DossierOptions, "limiter"> = {},
+): Dossier {
   return createDossier({
     env: io.env,
     cwd: io.cwd,
     flags: flagLayer(flags),
     ...(flags.config ? { configFile: flags.config } : {}),
+    ...extra,
   });
 }

@@ -38,7 +38,7 @@ const API_RUNS = 1;
 /** The model calls of one minddr run of the world (subtasks: 2), by role. */
 const PER_RUN = {
   planner: 3,
-  "search-step": 2,
+  "search-step": 1,
   reader: 1,
   "sub-report": 1,
   outline: 1,
@@ -126,7 +126,8 @@ if (servicesAnswer([await postgresProblem(), await redisProblem()])) {
       const env = { DOSSIER_DATABASE_URL: databaseUrl };
       const a = startWorker(world, env, queueUrl);
       const b = startWorker(world, env, queueUrl);
-      await until(async () => (await queue.status()).workers.length >= 2, 20_000, "two workers");
+      // Starting two processes takes a while on a loaded machine.
+      await until(async () => (await queue.status()).workers.length >= 2, 60_000, "two workers");
 
       const research = queuedResearch(dossier, queue, { pollMs: 100 });
       const server = await startServer({ dossier, port: 0, token: null, mcp: false, queued: research });

@@ -18,10 +18,12 @@ import type { Store } from "../store/types.ts";
 import { createStrategyRegistry, type StrategyRegistry } from "../strategies/registry.ts";
 import type { StrategyDefinition } from "../strategies/types.ts";
 import { type ProviderPolicy, ToolGateway } from "../tools/gateway.ts";
+import type { ProviderLimiter } from "../tools/provider-limiter.ts";
 import { type AskOptions, type AskResult, askWith } from "./ask-run.ts";
 import type { Config } from "./config.ts";
 import { type ConfigOverrides, type LoadedConfig, loadConfig, type SettingOrigin } from "./config-load.ts";
 import { estimateResearch, type ResearchEstimate } from "./estimate.ts";
+import { limitModels } from "./limited-models.ts";
 import { registryFromConfig } from "./models.ts";
 import { estimateInput } from "./research-estimate.ts";
 import {
@@ -62,6 +64,12 @@ export interface DossierOptions {
   llm?: Pick<LlmClientOptions, "retry" | "timeoutMs" | "random" | "defaultMaxOutputTokens">;
   /** Setting origins of a command line, layered on top (used by the CLI). */
   flags?: Record<string, SettingOrigin>;
+  /**
+   * Provider limits shared with other processes (a worker's limiter on Redis): search calls and
+   * model requests of every run hold its slots. A function is given the loaded configuration
+   * (the limiter may depend on its `redisUrl`). It is not closed with the Dossier.
+   */
+  limiter?: ProviderLimiter | ((config: Config) => ProviderLimiter | undefined);
 }
 
 /** A configured Dossier: the one object every interface works through. */
@@ -106,10 +114,12 @@ export function createDossier(options: DossierOptions = {}): Dossier {
   const clock = options.clock ?? systemClock;
   const ownStore = options.store === undefined;
   const store = options.store ?? openStore({ home, databaseUrl: config.databaseUrl });
-  const models = registryFromConfig(config, {
+  const configured = registryFromConfig(config, {
     ...(options.models ? { models: options.models } : {}),
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
+  const limiter = typeof options.limiter === "function" ? options.limiter(config) : options.limiter;
+  const models = limiter ? limitModels(configured, { limiter }) : configured;
   const strategies = createStrategyRegistry(options.strategies ?? []);
   // Runs whose process died (killed, crashed) are recorded as interrupted, not left running;
   // stored runs are read once that is done. (A store that cannot be reached fails each run.)
@@ -131,6 +141,7 @@ export function createDossier(options: DossierOptions = {}): Dossier {
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.toolPolicy ? { toolPolicy: options.toolPolicy } : {}),
     ...(options.llm ? { llm: options.llm } : {}),
+    ...(limiter ? { limiter } : {}),
   };
   const track = (handle: ResearchHandle) => {
     active.set(handle.runId, handle);

@@ -24,6 +24,7 @@ import { indexDirectory } from "../tools/corpus/ingest.ts";
 import { type LocalSearchTool, localSearchTool } from "../tools/corpus/local-search.ts";
 import type { IndexSummary } from "../tools/corpus/types.ts";
 import { type ProviderPolicy, ToolGateway } from "../tools/gateway.ts";
+import type { ProviderLimiter } from "../tools/provider-limiter.ts";
 import { academicBaseUrlsFromEnv, createAcademicProviders } from "../tools/search/academic-providers.ts";
 import type { AcademicProvider } from "../tools/search/academic-result.ts";
 import { createSearchProviders, searchBaseUrlsFromEnv } from "../tools/search/providers.ts";
@@ -61,6 +62,8 @@ export interface ResearchEnvironment {
   clarify?: ClarifyCallback;
   /** Tool policy over the gateway defaults (e.g. faster retries in tests). */
   toolPolicy?: Partial<ProviderPolicy>;
+  /** Provider limits shared with other runs and processes (a worker's limiter on Redis). */
+  limiter?: ProviderLimiter;
   /** The strategies to choose from (default: the built-in ones). */
   strategies?: StrategyRegistry;
   /** LLM client policy (retries, timeouts). */
@@ -292,6 +295,7 @@ export function startResearch(
         journal: ctx.journal,
         ids: ctx.ids,
         ...(env.toolPolicy ? { defaults: env.toolPolicy } : {}),
+        ...(env.limiter ? { limiter: env.limiter } : {}),
         providers: { reader: { ...READER_POLICY } },
       });
       const local: LocalSearchTool | undefined = prepared.corpus

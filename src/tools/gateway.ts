@@ -19,6 +19,7 @@ import { backOff, recover } from "./adaptive-limit.ts";
 import { toolCacheKey } from "./cache-key.ts";
 import { CircuitBreaker } from "./circuit-breaker.ts";
 import { InFlight } from "./in-flight.ts";
+import type { ProviderLimiter, ProviderSlot } from "./provider-limiter.ts";
 import { DEFAULT_PROVIDER_POLICY, PROVIDER_DEFAULTS, type ProviderPolicy } from "./provider-policy.ts";
 import { MetricsRecorder, type ToolMetrics } from "./tool-metrics.ts";
 import type { ToolError, ToolResult } from "./types.ts";
@@ -44,6 +45,12 @@ export interface GatewayOptions {
   defaults?: Partial<ProviderPolicy>;
   /** Policies by provider name, over `defaults`. */
   providers?: Record<string, Partial<ProviderPolicy>>;
+  /**
+   * Limits shared with other runs (the workers' limiter on Redis): a call to a provider whose
+   * policy is `shared` also holds one of its slots there while it runs. Without one each run
+   * keeps its own limits only.
+   */
+  limiter?: ProviderLimiter;
 }
 
 /** One call through the gateway. */
@@ -204,23 +211,15 @@ export class ToolGateway {
 
     try {
       const queuedAt = this.#clock.now();
-      const value = await state.queue.add(() => {
+      const value = await state.queue.add(async () => {
+        const slot = await this.#sharedSlot(call.provider, state.policy);
         const startedAt = this.#clock.now();
         queueMs = startedAt - queuedAt;
-        return withRetry((attempt) => this.#attempt(call, state.policy, attempt, startedAt), {
-          policy: state.policy.retry,
-          clock: this.#clock,
-          signal,
-          random: this.#options.random,
-          classify: (error) => {
-            const e = toDossierError(error);
-            if (e.code === "RATE_LIMITED") this.#backOff(call.provider, state);
-            const retryAfter = e.details.retryAfterMs;
-            return typeof retryAfter === "number"
-              ? { retryable: e.retryable, retryAfterMs: retryAfter }
-              : { retryable: e.retryable };
-          },
-        });
+        try {
+          return await this.#attempts(call, state, startedAt);
+        } finally {
+          await slot?.release();
+        }
       });
       state.breaker.onSuccess();
       recover(state);
@@ -275,6 +274,35 @@ export class ToolGateway {
       };
     }
     return last;
+  }
+
+  /** A slot of the shared limiter for a call to `provider`, when there is one and the provider is shared. */
+  async #sharedSlot(provider: string, policy: ProviderPolicy): Promise<ProviderSlot | null> {
+    const { limiter, signal } = this.#options;
+    if (!limiter || policy.shared === false) return null;
+    const limits = {
+      concurrency: policy.concurrency,
+      ...(policy.ratePerSecond ? { ratePerSecond: policy.ratePerSecond } : {}),
+    };
+    return limiter.acquire(provider, limits, signal);
+  }
+
+  /** The attempts of one call, retried by its provider's policy. */
+  #attempts<T>(call: ToolCall<T>, state: ProviderState, startedAt: number): Promise<T> {
+    return withRetry((attempt) => this.#attempt(call, state.policy, attempt, startedAt), {
+      policy: state.policy.retry,
+      clock: this.#clock,
+      signal: this.#options.signal,
+      random: this.#options.random,
+      classify: (error) => {
+        const e = toDossierError(error);
+        if (e.code === "RATE_LIMITED") this.#backOff(call.provider, state);
+        const retryAfter = e.details.retryAfterMs;
+        return typeof retryAfter === "number"
+          ? { retryable: e.retryable, retryAfterMs: retryAfter }
+          : { retryable: e.retryable };
+      },
+    });
   }
 
   async #attempt<T>(

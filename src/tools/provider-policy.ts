@@ -32,6 +32,14 @@ export interface ProviderPolicy {
    * it by one after as many successes in a row as calls in flight, up to `concurrency`.
    */
   adaptive?: boolean;
+  /**
+   * Held to `concurrency` and `ratePerSecond` across every run that shares a provider limiter
+   * (the workers of the run queue, together), not only within one run. True for providers whose
+   * limits are an account's (search APIs); false for this machine's own work (the corpus, page
+   * fetches spread over many hosts, the page reader, whose model calls are limited as model calls).
+   * Default true.
+   */
+  shared?: boolean;
 }
 
 /**
@@ -41,9 +49,10 @@ export interface ProviderPolicy {
  * every three seconds, OpenAlex ten a second) come from their entries (search/provider-limits.ts).
  */
 export const PROVIDER_DEFAULTS: Readonly<Record<string, Partial<ProviderPolicy>>> = {
-  corpus: { concurrency: 16 },
-  http: { concurrency: 8 },
-  reader: { concurrency: 8 },
+  corpus: { concurrency: 16, shared: false },
+  http: { concurrency: 8, shared: false },
+  reader: { concurrency: 8, shared: false },
+  embeddings: { shared: false },
   ...SEARCH_PROVIDER_POLICIES,
 };
 

@@ -3,8 +3,10 @@
  * executes them with this machine's configuration and the shared store (DOSSIER_DATABASE_URL),
  * `--concurrency` at once. Any number of workers, on any machine that reaches both services. A
  * run whose worker died is resumed from its journal by another. `--status` prints the queue
- * (jobs by state, workers connected) and exits. SIGINT or SIGTERM stops taking jobs and waits
- * for the runs under way; a second SIGINT leaves at once (those runs are then resumed elsewhere).
+ * (jobs by state, workers connected) and exits. Calls to search and model providers hold slots
+ * of a limiter on the same Redis, so all workers together keep each provider's limits. SIGINT
+ * or SIGTERM stops taking jobs and waits for the runs under way; a second SIGINT leaves at once
+ * (those runs are then resumed elsewhere).
  */
 
 import type { Command } from "commander";
@@ -46,12 +48,22 @@ export async function runWorker(io: CliIo, flags: WorkerFlags): Promise<number> 
   const concurrency = whole("--concurrency", flags.concurrency, 1, 256) ?? 1;
   const lockDurationMs = whole("--lock-ms", flags.lockMs, 1_000, 3_600_000);
   const staleAfterMs = whole("--stale-ms", flags.staleMs, 1_000, 3_600_000);
-  const [{ createDossierForCli }, { startRunWorker }, { openRunQueue }] = await Promise.all([
-    import("../dossier-cli.ts"),
-    import("../../queue/run-worker.ts"),
-    import("../../queue/run-queue.ts"),
-  ]);
-  const dossier = createDossierForCli(io, flags);
+  const [{ createDossierForCli }, { startRunWorker }, { openRunQueue }, { openRedisLimiter }] =
+    await Promise.all([
+      import("../dossier-cli.ts"),
+      import("../../queue/run-worker.ts"),
+      import("../../queue/run-queue.ts"),
+      import("../../queue/redis-limiter.ts"),
+    ]);
+  // The providers' limits are shared with every worker of the queue, on its Redis server.
+  let limiter: import("../../queue/redis-limiter.ts").RedisLimiter | undefined;
+  const dossier = createDossierForCli(io, flags, {
+    limiter: (config) => {
+      const queueUrl = queueUrlOf(flags.queue, config.redisUrl);
+      limiter = queueUrl ? openRedisLimiter({ url: queueUrl }) : undefined;
+      return limiter;
+    },
+  });
   const url = queueUrlOf(flags.queue, dossier.config.redisUrl);
   if (!url) {
     await dossier.close();
@@ -61,9 +73,16 @@ export async function runWorker(io: CliIo, flags: WorkerFlags): Promise<number> 
     );
   }
   const queue = openRunQueue({ url });
+  const closeAll = async () => {
+    await dossier.close();
+    await limiter?.close();
+  };
   try {
     // Both services must answer before any job is taken.
-    await Promise.all([queue.ready(), dossier.store.ready()]);
+    await Promise.all([queue.ready(), dossier.store.ready(), limiter?.ready()]).catch(async (error) => {
+      await closeAll();
+      throw error;
+    });
     if (flags.status) {
       const status = await queue.status();
       io.out(
@@ -75,7 +94,7 @@ export async function runWorker(io: CliIo, flags: WorkerFlags): Promise<number> 
     }
   } finally {
     await queue.close();
-    if (flags.status) await dossier.close();
+    if (flags.status) await closeAll();
   }
 
   const worker = startRunWorker({
@@ -113,7 +132,7 @@ export async function runWorker(io: CliIo, flags: WorkerFlags): Promise<number> 
   io.err(`dossier worker: stopping (${signal}); waiting for ${worker.running().length} runs under way\n`);
   try {
     await worker.close();
-    await dossier.close();
+    await closeAll();
   } finally {
     process.off("SIGINT", onSecond);
   }
