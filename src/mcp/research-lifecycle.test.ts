@@ -95,7 +95,8 @@ async function waitFor<T>(check: () => Promise<T | false | undefined> | T | fals
 const question = "How is topic adoption changing?";
 const runIdOf = (message: string | undefined) => /; run (\S+)\)$/.exec(message ?? "")?.[1];
 
-describe("MCP research lifecycle", () => {
+// A first run in a worker loads the page reader (seconds on a loaded machine).
+describe("MCP research lifecycle", { timeout: 60_000 }, () => {
   it("sends a heartbeat naming the model call in flight while nothing else happens", async () => {
     const g = await start(50);
     g.arm();
