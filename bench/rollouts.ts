@@ -5,7 +5,8 @@
  * `--concurrency` (default 1,4,8). Each concurrency gets a fresh world and store and runs
  * `--questions` questions × `--group` rollouts; every rollout records its model calls and is
  * written to the folder's runs.jsonl, as in real use. Printed per strategy and concurrency:
- * rollouts, wall time, rollouts per hour, model calls per rollout and recorded calls.
+ * rollouts, wall time, this process's CPU time (user + system; the world's servers run in it
+ * too), rollouts per hour, model calls per rollout and recorded calls.
  *
  * Pages read once are cached in the world's store, so later rollouts of a question read them
  * from the cache (as rollouts of one question do in real use): their reader calls are fewer.
@@ -46,6 +47,8 @@ interface Row {
   rollouts: number;
   failed: number;
   wallMs: number;
+  /** CPU time of this process (user + system) over the rollouts. */
+  cpuMs: number;
   modelCalls: number;
   recordedCalls: number;
 }
@@ -67,6 +70,7 @@ async function measure(strategy: string, concurrency: number): Promise<Row> {
   });
   try {
     const started = performance.now();
+    const cpu = process.cpuUsage();
     const result = await runRollouts({
       rows: ROWS,
       dir: out,
@@ -77,6 +81,7 @@ async function measure(strategy: string, concurrency: number): Promise<Row> {
       dossier: { research: (q, o) => dossier.research(q, o), runs: dossier.runs },
     });
     const wallMs = performance.now() - started;
+    const used = process.cpuUsage(cpu);
     const runs = readRolloutRuns(out);
     const modelCalls = Object.values(world.script.counts).reduce((a, b) => a + b, 0);
     return {
@@ -85,6 +90,7 @@ async function measure(strategy: string, concurrency: number): Promise<Row> {
       rollouts: result.progress.done,
       failed: result.progress.failed,
       wallMs,
+      cpuMs: (used.user + used.system) / 1000,
       modelCalls,
       recordedCalls: runs.reduce((n, r) => n + r.calls.length, 0),
     };
@@ -107,6 +113,7 @@ const head = [
   "rollouts",
   "failed",
   "wall s",
+  "cpu s",
   "rollouts/h",
   "calls/rollout",
   "recorded",
@@ -121,6 +128,7 @@ for (const strategy of strategies)
       String(r.rollouts),
       String(r.failed),
       (r.wallMs / 1000).toFixed(1),
+      (r.cpuMs / 1000).toFixed(1),
       ((r.rollouts / r.wallMs) * 3_600_000).toFixed(0),
       (r.modelCalls / Math.max(1, r.rollouts + r.failed)).toFixed(1),
       String(r.recordedCalls),
