@@ -90,7 +90,8 @@ describe("tool calls", () => {
 
     const unknown = await rejection(client.callTool({ name: "triple", arguments: {} }));
     expect([unknown.code, unknown.data]).toEqual([ErrorCode.InvalidParams, { code: "NOT_FOUND" }]);
-    expect(unknown.message).toContain("the tools are double, checks");
+    // The message once, as the client shows it (not "MCP error -32602: MCP error -32602: …").
+    expect(unknown.message).toBe('MCP error -32602: unknown tool "triple": the tools are double, checks');
     const schema = await rejection(client.callTool({ name: "double", arguments: { n: 1000 } }));
     expect([schema.code, schema.data]).toEqual([ErrorCode.InvalidParams, { code: "INPUT_INVALID" }]);
     expect(schema.message).toContain("invalid arguments for double: n:");

@@ -63,8 +63,23 @@ export function defineTool<Input extends z.ZodType<Record<string, unknown>>>(
 /** `tools/call` as the SDK's server checks it (the name, an object of arguments); nothing more here. */
 const CALL_REQUEST = z.looseObject({ method: z.literal("tools/call"), params: z.unknown() });
 
+/**
+ * A JSON-RPC error as the SDK sends it (`code`, `message`, `data`), without the "MCP error
+ * <code>:" that `McpError` puts in front of its message (clients put it there themselves).
+ */
+class RpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = "RpcError";
+  }
+}
+
 const invalidParams = (message: string, data: Record<string, unknown> = { code: "INPUT_INVALID" }) =>
-  new McpError(ErrorCode.InvalidParams, message, data);
+  new RpcError(ErrorCode.InvalidParams, message, data);
 
 const notCalled = () => {
   throw new McpError(ErrorCode.InternalError, "tools are called through the dispatcher");
@@ -105,14 +120,14 @@ export function serveTools(server: McpServer, tools: readonly ToolDefinition[]):
     try {
       if (params.task) {
         if (!tool.callAsTask)
-          throw new McpError(ErrorCode.MethodNotFound, `tool ${tool.name} does not run as a task`);
+          throw new RpcError(ErrorCode.MethodNotFound, `tool ${tool.name} does not run as a task`);
         return await tool.callAsTask(parsed.data, extra);
       }
       const result = await tool.call(parsed.data, extra);
       if (!result.isError) {
         const output = tool.outputSchema.safeParse(result.structuredContent);
         if (!output.success) {
-          throw new McpError(
+          throw new RpcError(
             ErrorCode.InternalError,
             `${tool.name} answered out of its output schema: ${describeIssue(output.error)}`,
           );
@@ -120,7 +135,7 @@ export function serveTools(server: McpServer, tools: readonly ToolDefinition[]):
       }
       return result;
     } catch (error) {
-      if (error instanceof McpError) throw error;
+      if (error instanceof McpError || error instanceof RpcError) throw error;
       if (isDossierError(error) && error.code === "INPUT_INVALID") {
         throw invalidParams(`invalid arguments for ${tool.name}: ${apiMessage(error)}`);
       }
