@@ -1,12 +1,10 @@
-/** Renderers of a report document. */
+/**
+ * Renderers of a report document: Markdown, HTML and the JSON bundle (text, synchronous), DOCX
+ * and PDF (bytes; see docx.ts and pdf.ts), and which of them this machine can produce.
+ */
 
 import type { ReportDocument } from "../core/report.ts";
-import {
-  REPORT_FORMATS,
-  type ReportFormat,
-  TEXT_REPORT_FORMATS,
-  type TextReportFormat,
-} from "../core/report-formats.ts";
+import type { ReportFormat, TextReportFormat } from "../core/report-formats.ts";
 import type { PdfEnv } from "./format-support.ts";
 import { renderHtml } from "./html.ts";
 import { renderJsonBundle } from "./json-bundle.ts";
@@ -20,8 +18,6 @@ export * from "./html.ts";
 export * from "./json-bundle.ts";
 export * from "./markdown.ts";
 export * from "./render-options.ts";
-export type { ReportFormat, TextReportFormat };
-export { REPORT_FORMATS, TEXT_REPORT_FORMATS };
 
 /** Renders a report in a text format (images as links unless `options.remoteImages` is `keep`). */
 export function renderReport(
