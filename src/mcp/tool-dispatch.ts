@@ -68,13 +68,14 @@ const CALL_REQUEST = z.looseObject({ method: z.literal("tools/call"), params: z.
  * <code>:" that `McpError` puts in front of its message (clients put it there themselves).
  */
 class RpcError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data?: unknown,
-  ) {
+  readonly code: number;
+  readonly data: unknown;
+
+  constructor(code: number, message: string, data?: unknown) {
     super(message);
     this.name = "RpcError";
+    this.code = code;
+    this.data = data;
   }
 }
 
