@@ -52,6 +52,8 @@ describe("recording model calls", () => {
     const request = {
       query: QUESTION,
       strategy: "smtl",
+      // The world's model script answers smtl's short-answer mode.
+      strategyOptions: { mode: "answer" },
       currentDate: "2026-03-01",
       formats: ["md" as const],
     };
