@@ -198,6 +198,29 @@ describe("smtl deep research (mode research, the default)", () => {
     expect(citedNumbers(result.report!.body)).toEqual([1]);
   });
 
+  it("a subtask answered before any tool call is refused; spending the error budget so fails the run with NO_RESEARCH", async () => {
+    const early = {
+      json: { analysis: "known", subtaskAnswer: { text: "In 1901 [E1].", citations: ["E1"] } },
+    };
+    kit = await startSmtlKit([
+      on("subtasks", {
+        json: { analysis: "one strand", subtasks: [{ title: "Openings", goal: "when they opened" }] },
+      }),
+      on("subtask", early),
+      on("subtask", early),
+    ]);
+    const result = await kit.dossier.research(QUESTION, {
+      strategy: "smtl",
+      strategyOptions: { errorBudget: 2 },
+    }).done;
+    expect(kit.queries).toEqual([]);
+    expect(result.status).toBe("failed");
+    expect(result.error).toMatchObject({
+      code: "NO_RESEARCH",
+      message: expect.stringMatching(/stopped \(error-budget\) before its first tool call/),
+    });
+  });
+
   it("is the strategy's default mode; the short answer is mode answer (or its earlier name, search)", () => {
     expect(smtlOptionsSchema.parse({}).mode).toBe("research");
     expect(smtlOptionsSchema.parse({ mode: "answer" }).mode).toBe("answer");
