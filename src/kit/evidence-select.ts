@@ -77,7 +77,9 @@ export function withoutRepeats<T extends { id: string; sourceId: string; text: s
 /**
  * The evidence for one section: the ids the outline assigned first, then the most relevant
  * others, up to `limit`, with at most `perSource` items of one source; an excerpt repeated
- * by longer ones of its source is left out (see {@link withoutRepeats}).
+ * by longer ones of its source is left out (see {@link withoutRepeats}). With `relevantOnly`,
+ * the others must share a content word with `text` (an excerpt about nothing the section
+ * names is not sent to fill the list).
  */
 export function selectEvidence(options: {
   text: string;
@@ -85,10 +87,13 @@ export function selectEvidence(options: {
   preferred?: readonly string[];
   limit?: number;
   perSource?: number;
+  relevantOnly?: boolean;
 }): Evidence[] {
   const limit = options.limit ?? 16;
   const perSource = options.perSource ?? 4;
   const pool = withoutRepeats(options.pool, new Set(options.preferred ?? []));
+  const words = new Set(contentWords(options.text));
+  const relevant = (e: Evidence) => !options.relevantOnly || contentWords(e.text).some((w) => words.has(w));
   const byId = new Map(pool.map((e) => [e.id, e]));
   const chosen: Evidence[] = [];
   const count = new Map<string, number>();
@@ -100,7 +105,7 @@ export function selectEvidence(options: {
     chosen.push(e);
   };
   for (const id of options.preferred ?? []) take(byId.get(id));
-  for (const e of rankEvidence(options.text, pool)) take(e);
+  for (const e of rankEvidence(options.text, pool)) if (relevant(e)) take(e);
   return chosen;
 }
 

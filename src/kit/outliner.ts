@@ -7,7 +7,8 @@
 import { z } from "zod";
 import { createOutline, expandSection, type Outline } from "../core/outline.ts";
 import type { Evidence } from "../core/source.ts";
-import { formatEvidence, rankEvidence, withoutRepeats } from "./evidence-select.ts";
+import { briefEvidence } from "./evidence-brief.ts";
+import { rankEvidence, withoutRepeats } from "./evidence-select.ts";
 import { languageInstruction } from "./language.ts";
 import type { RunContext } from "./run-context.ts";
 
@@ -98,7 +99,11 @@ export async function proposeOutline(
       "</findings>",
       "",
       "<evidence>",
-      formatEvidence(catalogue, (id) => ctx.evidence.getSource(id), 140),
+      briefEvidence(catalogue, (id) => ctx.evidence.getSource(id), {
+        focus: ctx.query,
+        maxChars: 140,
+        titleChars: 80,
+      }),
       "</evidence>",
     ].join("\n"),
     maxOutputTokens: 3000,

@@ -26,8 +26,13 @@ export type { Finding, WriterSpec } from "./writer-brief.ts";
 
 /** Default prompt budget of one section-writer call (findings + excerpts), in tokens. */
 export const DEFAULT_WRITER_PROMPT_TOKENS = 9000;
-/** Tokens one formatted excerpt takes at most (600 characters plus its label). */
-const EXCERPT_TOKENS = 230;
+/** Tokens one excerpt takes at most in a writer's brief (360 characters plus its id). */
+const EXCERPT_TOKENS = 130;
+/**
+ * Excerpts per section writer at most: the ones the outline and the findings point to first,
+ * then others only when they share a word with the section's title or plan.
+ */
+export const DEFAULT_EVIDENCE_PER_SECTION = 12;
 
 /** A section to fall back on when no outline can be made (e.g. a sub-report). */
 export interface FallbackSection {
@@ -49,7 +54,7 @@ export interface WriteReportOptions {
   guidance?: string;
   /** A fixed outline to write (skips outlining). */
   outline?: PlannedOutline;
-  /** Evidence per section. Default 16. */
+  /** Evidence per section. Default {@link DEFAULT_EVIDENCE_PER_SECTION}. */
   evidencePerSection?: number;
   /**
    * What the research found, per section: node summaries, sub-reports, consolidation notes
@@ -116,7 +121,8 @@ export async function writeReport(ctx: RunContext, options: WriteReportOptions):
               ...citedInFindings(findings),
               ...(planned.evidenceHints[section.id] ?? []),
             ]),
-            limit: Math.min(options.evidencePerSection ?? 16, room),
+            limit: Math.min(options.evidencePerSection ?? DEFAULT_EVIDENCE_PER_SECTION, room),
+            relevantOnly: true,
           });
           const result = await writeSection(ctx, {
             outline: planned.outline,

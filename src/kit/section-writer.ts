@@ -10,7 +10,7 @@
 import { isDossierError } from "../core/errors.ts";
 import { type Outline, type OutlineSection, outlineToText } from "../core/outline.ts";
 import type { Evidence } from "../core/source.ts";
-import { formatEvidence } from "./evidence-select.ts";
+import { briefEvidence } from "./evidence-brief.ts";
 import { languageInstruction } from "./language.ts";
 import type { RunContext } from "./run-context.ts";
 import { type Finding, findingsBlock, specLines, type WriterSpec } from "./writer-brief.ts";
@@ -78,20 +78,24 @@ export async function writeSection(ctx: RunContext, options: WriteSectionOptions
     const result = await ctx.generate({
       role: "writer",
       system: sectionSystem(ctx, options.language, options.guidance),
+      // What every section's call shares comes first (a prompt cache can serve it): the report,
+      // the question, the task's requirements and the outline; then this section's part.
       prompt: [
         `Report: ${options.reportTitle}`,
         `Research question: ${ctx.query}`,
+        ...specLines(options.spec),
         "",
         "Outline of the whole report:",
         outlineToText(options.outline),
         "",
         `Write section ${section.id} "${section.title}". Plan: ${section.plan}`,
-        ...specLines(options.spec),
         "",
         ...findingsBlock(options.findings ?? []),
         "",
         "<evidence>",
-        formatEvidence(evidence, (id) => ctx.evidence.getSource(id)),
+        briefEvidence(evidence, (id) => ctx.evidence.getSource(id), {
+          focus: `${section.title} ${section.plan}`,
+        }),
         "</evidence>",
       ].join("\n"),
       maxOutputTokens: options.maxOutputTokens ?? 2500,

@@ -9,10 +9,10 @@ afterEach(async () => {
   world = undefined;
 });
 
-/** The calls of a minddr run with three agents that each read one page. */
+/** The calls of a minddr run with three agents that each read one page (and finish with it). */
 const calls: CallExpectations<ScriptRole> = {
   planner: 1,
-  "search-step": 6,
+  "search-step": 3,
   reader: 3,
   "sub-report": 3,
   outline: 1,

@@ -25,7 +25,7 @@ export const KILLED_MINDDR_WORLD: WorldOptions = {
   latencyMs: 150,
   expectCalls: {
     planner: [1, 2],
-    "search-step": [6, 7],
+    "search-step": [3, 4],
     reader: [3, 4],
     "sub-report": [3, 4],
     outline: [1, 2],

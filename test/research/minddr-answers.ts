@@ -36,14 +36,17 @@ export function minddrPlannerAnswer(user: string, options: MinddrScriptOptions):
   });
 }
 
-/** A minddr search step: reads the first result once, then finishes. */
+/**
+ * A minddr search step: reads the first result and finishes with that read (done with its last
+ * action), or finishes at once when there is nothing to read.
+ */
 export function searchStepAnswer(user: string, options: MinddrScriptOptions): Reply {
   const urls = [...user.matchAll(/ — (https?:\/\/\S+)/g)].map((m) => m[1]!);
   const alreadyRead = user.includes("read_page");
   if ((options.readPages ?? true) && urls.length > 0 && !alreadyRead) {
     return json({
-      thought: "Read the best result.",
-      done: false,
+      thought: "Read the best result; that covers the goal.",
+      done: true,
       actions: [{ tool: "read_page", url: urls[0], goal: "key facts" }],
     });
   }
@@ -87,8 +90,11 @@ export function outlineAnswer(user: string): Reply {
 
 /** A section quoting the first three excerpts of its evidence block, each cited. */
 export function sectionAnswer(user: string, options: MinddrScriptOptions): Reply {
-  const evidence = [...user.matchAll(/\[(E\d+)\] \([^)]*\) ([^\n]+)/g)].slice(0, 3);
-  const body = evidence.map(([, id, excerpt]) => `${excerpt!.replace(/…$/, "")} [${id}]`).join(" ");
+  const block = user.slice(user.indexOf("<evidence>"));
+  const evidence = [...block.matchAll(/^\[(E\d+)\] ([^\n]+)$/gm)].slice(0, 3);
+  const body = evidence
+    .map(([, id, excerpt]) => `${excerpt!.replace(/^… /, "").replace(/ ?…$/, "")} [${id}]`)
+    .join(" ");
   return { kind: "text", text: `${body}${options.inventCitation ? " An invented claim [E999]." : ""}` };
 }
 

@@ -36,7 +36,7 @@ function expectBudgetStop(result: Result, limit: string) {
 describe("graph under budgets", () => {
   it("stops exploring at the token share, never exceeding the token limit, and still writes", async () => {
     world = await startResearchWorld({ expectCalls: { ...exploring, section: [1, 4], coherence: [0, 1] } });
-    const maxTokens = 30_000;
+    const maxTokens = 24_000;
     const result = await world.research({ query, budget: { maxTokens }, concurrency: 2 });
     expectBudgetStop(result, "tokens");
     const u = result.record.usage!;

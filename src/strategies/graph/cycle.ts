@@ -8,7 +8,8 @@ import { isDossierError } from "../../core/errors.ts";
 import { flattenOutline } from "../../core/outline.ts";
 import type { PlanGraph } from "../../core/plan-graph.ts";
 import { checkLegality } from "../../core/plan-graph-legality.ts";
-import { formatEvidence, rankEvidence, selectEvidence } from "../../kit/evidence-select.ts";
+import { briefEvidence } from "../../kit/evidence-brief.ts";
+import { rankEvidence, selectEvidence } from "../../kit/evidence-select.ts";
 import type { PlannedOutline } from "../../kit/outliner.ts";
 import type { RunContext } from "../../kit/run-context.ts";
 import { servesSection } from "../../kit/writer-brief.ts";
@@ -138,13 +139,14 @@ export async function planCycle(
 }
 
 /** Excerpts per section shown to the ephemeral rubric, and their length. */
-export const GAP_EXCERPTS = { perSection: 4, chars: 240 } as const;
+export const GAP_EXCERPTS = { perSection: 3, chars: 200 } as const;
 
 /**
  * The evidence state by outline section, for the ephemeral rubric: per section the subtasks
- * that served it and up to four excerpts (their own evidence first, then the most relevant of
- * the run), each cut to 240 characters — bounded however much evidence the run holds. An
- * excerpt is written out once: a later section that shares it names its id.
+ * that served it and up to three excerpts (their own evidence first, then the most relevant of
+ * the run), each trimmed to the 200 characters that matter most for the section — bounded
+ * however much evidence the run holds. An excerpt is written out once: a later section that
+ * shares it names its id.
  */
 export function evidenceBySection(
   ctx: Pick<RunContext, "evidence">,
@@ -179,7 +181,12 @@ export function evidenceBySection(
       for (const e of fresh) shown.add(e.id);
       const lines = [
         ...(fresh.length
-          ? [formatEvidence(fresh, (id) => ctx.evidence.getSource(id), GAP_EXCERPTS.chars)]
+          ? [
+              briefEvidence(fresh, (id) => ctx.evidence.getSource(id), {
+                focus: text,
+                maxChars: GAP_EXCERPTS.chars,
+              }),
+            ]
           : []),
         ...(again.length ? [`also ${again.join(", ")} (above)`] : []),
       ];

@@ -1,7 +1,9 @@
 /**
  * Executing ready plan nodes of the graph strategy: search nodes go to an inner Search agent,
  * llm nodes consolidate collected evidence without retrieval. Nodes run concurrently; a node
- * that fails is marked failed and never fails the run.
+ * that fails is marked failed and never fails the run. A node's evidence is settled before its
+ * summary (or consolidation note) is written: once every node of a batch has settled its
+ * evidence, what reads only the evidence (the ephemeral rubric) may start alongside the summaries.
  */
 
 import PQueue from "p-queue";
@@ -35,12 +37,17 @@ export interface ExecuteOptions {
   gapsFor?: (node: PlanNode) => string;
 }
 
-/** Runs one node; returns its result and whether it succeeded. Never throws except on cancellation. */
+/**
+ * Runs one node; returns its result and whether it succeeded. Never throws except on
+ * cancellation. `onGathered` is told the node's evidence ids as soon as they are settled.
+ */
 export async function executeNode(
   ctx: RunContext,
   node: PlanNode,
   options: ExecuteOptions,
+  onGathered?: (evidenceIds: string[]) => void,
 ): Promise<{ ok: boolean; result: NodeResult }> {
+  const gathered = onGathered ? { onGathered } : {};
   try {
     if (node.type === "search") {
       const r = await innerSearch(ctx, {
@@ -52,6 +59,7 @@ export async function executeNode(
         ...(options.innerRounds ? { maxRounds: options.innerRounds } : {}),
         ...(options.persistentRubric ? { persistentRubric: options.persistentRubric } : {}),
         ...(options.gapsFor ? { gaps: options.gapsFor(node) } : {}),
+        ...gathered,
       });
       return {
         ok: r.evidence.length > 0,
@@ -65,6 +73,7 @@ export async function executeNode(
         pool: ctx.evidence.evidence(),
         preferred,
         language: options.language,
+        ...gathered,
       });
       return { ok: r.ok, result: { summary: r.summary, evidenceIds: r.evidence.map((e: Evidence) => e.id) } };
     }
@@ -76,20 +85,38 @@ export async function executeNode(
   }
 }
 
-/** Runs nodes concurrently, each in its own scope, with node-start / node-end events. */
+/**
+ * Runs nodes concurrently, each in its own scope, with node-start / node-end events. With
+ * `whenGathered`, that function starts once every node has settled its evidence (it is given
+ * the evidence ids by node) and runs alongside the summaries still being written; the batch
+ * ends when both are done.
+ */
 export async function executeBatch(
   ctx: RunContext,
   nodes: readonly PlanNode[],
   options: ExecuteOptions,
   onDone: (node: PlanNode, ok: boolean, result: NodeResult) => void,
+  whenGathered?: (gathered: ReadonlyMap<string, string[]>) => Promise<void>,
 ): Promise<void> {
   const queue = new PQueue({ concurrency: ctx.options.concurrency });
-  await Promise.all(
+  const gathered = new Map<string, string[]>();
+  let allGathered: () => void = () => {};
+  const settled = new Promise<void>((resolve) => {
+    allGathered = resolve;
+  });
+  const gather = (node: PlanNode, ids: string[]) => {
+    if (gathered.has(node.id)) return;
+    gathered.set(node.id, ids);
+    if (gathered.size === nodes.length) allGathered();
+  };
+  if (nodes.length === 0) allGathered();
+  const work = Promise.all(
     nodes.map((node) =>
       queue.add(() =>
         ctx.inScope(`${node.type}:${node.id}`, async () => {
           ctx.emit({ type: "node-start", nodeId: node.id, nodeType: node.type, title: node.title });
-          const { ok, result } = await executeNode(ctx, node, options);
+          const { ok, result } = await executeNode(ctx, node, options, (ids) => gather(node, ids));
+          gather(node, result.evidenceIds);
           ctx.emit({
             type: "node-end",
             nodeId: node.id,
@@ -101,4 +128,6 @@ export async function executeBatch(
       ),
     ),
   );
+  const after = whenGathered ? Promise.race([settled, work]).then(() => whenGathered(gathered)) : null;
+  await Promise.all([work, after]);
 }

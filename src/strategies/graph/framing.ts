@@ -52,6 +52,15 @@ export async function frameTask(
   }
 }
 
+/**
+ * The specification as text for a prompt that already opens with the research question: its
+ * `Topic:` line is left out when the topic is the question as asked.
+ */
+export function specBesideQuestion(specText: string, topic: string, query: string): string {
+  const same = topic.trim().toLowerCase() === query.trim().toLowerCase();
+  return same ? specText.replace(/^Topic: .*\n?/, "") : specText;
+}
+
 /** The writers' view of the specification: constraints, required outputs, time scope. */
 export function writerSpec(spec: TaskSpec): WriterSpec {
   const t = spec.timeScope;

@@ -1,6 +1,7 @@
 /**
- * INITPLAN of the graph strategy (Algorithm 1, line 3): after the survey, the fixed outline and
- * the persistent rubric, the planner drafts the first real DAG from the outline. Its nodes are
+ * INITPLAN of the graph strategy (Algorithm 1, line 3): after the survey and the fixed outline,
+ * the planner drafts the first real DAG from the topic and the outline — INITPLAN(x, O), so it
+ * runs alongside INITGUIDANCE (the persistent rubric), which needs it not. Its nodes are
  * renumbered and normalised (known sections only, dependencies on existing or earlier new
  * nodes, depths below every dependency, the report node last); then every level-1 section that
  * no live search node serves gets one deterministic search node. So the research loop always
@@ -23,7 +24,6 @@ export interface InitPlanInput {
   graph: PlanGraph;
   spec: string;
   outline: Outline;
-  persistent: string;
   language: string;
   maxDepth: number;
 }
@@ -108,7 +108,6 @@ export async function initialPlan(ctx: RunContext, input: InitPlanInput): Promis
       spec: input.spec,
       outline: input.outline,
       graph: input.graph,
-      persistentRubric: input.persistent,
       language: input.language,
       maxDepth: input.maxDepth,
     });

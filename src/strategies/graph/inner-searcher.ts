@@ -94,6 +94,8 @@ export interface InnerSearchInput {
   persistentRubric?: string;
   /** The current ephemeral gaps that concern this node's sections. */
   gaps?: string;
+  /** Told the evidence ids once the search is over, before the summary is written. */
+  onGathered?: (evidenceIds: string[]) => void;
 }
 
 /** What the inner agent returns. */
@@ -221,6 +223,7 @@ export async function innerSearch(ctx: RunContext, input: InnerSearchInput): Pro
   const failures = history.flatMap((h) =>
     h.observations.filter((o) => !o.ok).map((o) => `${o.action}: ${o.error?.code}`),
   );
+  input.onGathered?.(runner.evidence.map((e) => e.id));
   const summary = await writeSubReport(ctx, {
     subtask: { title: node.title, goal: node.goal },
     evidence: runner.evidence,

@@ -56,18 +56,23 @@ export const plannerDecisionSchema = z.object({
 /** The planner's answer. */
 export type PlannerDecision = z.infer<typeof plannerDecisionSchema>;
 
-/** One line per node for the planner's view of the DAG. */
-export function describeNode(node: PlanNode): string {
+/** Characters of a node's result shown when it is assessed, and after (its assessment is made). */
+export const RESULT_CHARS = { assess: 400, assessed: 160 } as const;
+
+/** One line per node for the planner's view of the DAG, its result cut to `resultChars`. */
+export function describeNode(node: PlanNode, resultChars: number = RESULT_CHARS.assess): string {
   const result = node.result as { summary?: string; evidenceIds?: string[] } | undefined;
   const parts = [
     `${node.id} [${node.type}, depth ${node.depth}, ${node.status}] "${node.title}" — ${node.goal}`,
     node.deps.length ? `deps: ${node.deps.join(", ")}` : "",
     node.sections?.length ? `sections: ${node.sections.join(", ")}` : "",
     result?.evidenceIds ? `evidence: ${result.evidenceIds.length}` : "",
-    result?.summary ? `result: ${result.summary.replace(/\s+/g, " ").slice(0, 400)}` : "",
+    result?.summary ? `result: ${cut(result.summary.replace(/\s+/g, " "), resultChars)}` : "",
   ];
   return parts.filter(Boolean).join("; ");
 }
+
+const cut = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1).trimEnd()}…` : s);
 
 /** The planner's instructions. */
 export function graphPlannerSystem(
@@ -118,7 +123,10 @@ export async function planNextCycle(ctx: RunContext, input: PlanCycleInput): Pro
     outlineToText(input.outline),
     "",
     `Current plan (iteration ${input.iteration}):`,
-    ...input.graph.nodes.map(describeNode),
+    // Results in full only for the nodes to assess now; the others were assessed before.
+    ...input.graph.nodes.map((n) =>
+      describeNode(n, input.assessed.has(n.id) ? RESULT_CHARS.assessed : RESULT_CHARS.assess),
+    ),
     "",
     `Executed nodes to assess now: ${toAssess.map((n) => n.id).join(", ") || "none"}`,
     "",
@@ -162,7 +170,6 @@ export interface InitialPlanInput {
   spec: string;
   outline: Outline;
   graph: PlanGraph;
-  persistentRubric: string;
   language: string;
   maxDepth: number;
 }
@@ -189,10 +196,7 @@ export async function proposeInitialPlan(ctx: RunContext, input: InitialPlanInpu
       outlineToText(input.outline),
       "",
       "Plan so far:",
-      ...input.graph.nodes.map(describeNode),
-      "",
-      "Persistent rubric:",
-      input.persistentRubric,
+      ...input.graph.nodes.map((n) => describeNode(n, RESULT_CHARS.assessed)),
     ].join("\n"),
     maxOutputTokens: 3000,
   });

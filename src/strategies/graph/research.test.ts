@@ -12,6 +12,7 @@ import { json, userText } from "../../../test/research/replies.ts";
 import { type ResearchWorld, startResearchWorld } from "../../../test/research/world.ts";
 import { citedNumbers } from "../../core/citations.ts";
 import type { DossierEvent } from "../../core/events.ts";
+import { GAP_EXCERPTS } from "./cycle.ts";
 
 let world: ResearchWorld | undefined;
 afterEach(async () => {
@@ -170,7 +171,8 @@ describe("graph strategy: what agents see", () => {
       const findings = prompt.slice(prompt.indexOf("<findings>"), prompt.indexOf("</findings>"));
       const excerpts = prompt.slice(prompt.indexOf("<evidence>"));
       expect(prompt.indexOf("<findings>")).toBeLessThan(prompt.indexOf("<evidence>"));
-      for (const [, id] of findings.matchAll(/\[(E\d+)\]/g)) expect(excerpts).toContain(`[${id}] (`);
+      for (const [, id] of findings.matchAll(/\[(E\d+)\]/g))
+        expect(excerpts).toMatch(new RegExp(`^\\[${id}\\] `, "m"));
     }
     const report = result.outcome!.report;
     expect(citedNumbers(report.body).every((n) => n >= 1 && n <= report.references.length)).toBe(true);
@@ -226,18 +228,18 @@ describe("graph strategy: what agents see", () => {
       e.type === "rubric-update" && e.kind === "search" ? [e.rubric] : [],
     );
     for (const r of searchRubrics) expect((r as { items: unknown[] }).items.length).toBeGreaterThanOrEqual(3);
-    // The ephemeral rubric reads excerpts per section, at most four each.
+    // The ephemeral rubric reads excerpts per section, at most three each.
     for (const p of world.script.prompts["ephemeral-rubric"]) {
       const sections = p.split(/^Section \d+ /m).slice(1);
       expect(sections).toHaveLength(4);
       for (const s of sections) {
-        const written = (s.match(/^\[E\d+\] \(/gm) ?? []).length;
+        const written = (s.match(/^\[E\d+\] /gm) ?? []).length;
         const named = (/^also (.*) \(above\)$/m.exec(s)?.[1] ?? "").split(", ").filter(Boolean).length;
-        expect(written + named).toBeLessThanOrEqual(4);
+        expect(written + named).toBeLessThanOrEqual(GAP_EXCERPTS.perSection);
       }
       expect(p).toMatch(/served by T-\d+ \(\d+ evidence\)/);
       // Each excerpt is written out once per call; a later section that shares it names its id.
-      const ids = [...p.matchAll(/^\[(E\d+)\] \(/gm)].map((m) => m[1]);
+      const ids = [...p.matchAll(/^\[(E\d+)\] /gm)].map((m) => m[1]);
       expect(ids.length).toBeGreaterThan(0);
       expect(new Set(ids).size).toBe(ids.length);
       expect(p).toMatch(/^also \[E\d+\](, \[E\d+\])* \(above\)$/m);

@@ -1,13 +1,14 @@
 /**
  * The graph strategy (seed: DuMate-DeepResearch; the default). Router → coarse phase (2–3
  * broad search nodes, then the outline node: the Writer builds the outline from the coarse
- * evidence and it is fixed) → persistent rubric → INITPLAN (the first real DAG from the outline:
- * search nodes covering every level-1 section) → planner loop: assess executed nodes, re-plan
+ * evidence and it is fixed) → the persistent rubric and, at the same time, INITPLAN (the first
+ * real DAG from the outline: search nodes covering every level-1 section) → planner loop: assess executed nodes, re-plan
  * the full DAG only for allowed reasons (legality-checked; an illegal plan is re-asked, then
  * repaired or rejected), pass frontier actions through the reflection gate (the critic sees
  * the executed nodes and their outcomes), run them concurrently (search nodes via inner Search
  * agents that see both rubrics, llm nodes consolidate), regenerate the ephemeral rubric from
- * the evidence — until the frontier is empty, the planner asks for the report, the rubric
+ * the evidence (as soon as the batch's evidence is settled, alongside the nodes' summaries)
+ * — until the frontier is empty, the planner asks for the report, the rubric
  * reports no gap, the iteration cap, or a budget. The Writer then writes from the fixed
  * outline conditioned on the persistent rubric only, each section with the findings of the
  * nodes that served it. Every role has a fallback (fallbacks.ts).
@@ -34,10 +35,10 @@ import type { ResearchOutcome } from "../types.ts";
 import { reflectionGate } from "./critic.ts";
 import { planCycle, refreshGaps } from "./cycle.ts";
 import { type ExecuteOptions, executeBatch, type NodeResult } from "./execute.ts";
-import { fixOutline, frameTask, persistentGuidance } from "./framing.ts";
+import { fixOutline, frameTask, persistentGuidance, specBesideQuestion } from "./framing.ts";
 import { gapsForNode } from "./gaps.ts";
 import { initialPlan } from "./init.ts";
-import { describeNode } from "./planner.ts";
+import { describeNode, RESULT_CHARS } from "./planner.ts";
 import {
   pendingReport,
   pruneWithReason,
@@ -109,6 +110,8 @@ export async function runGraph(ctx: RunContext, options: GraphOptions): Promise<
     frameTask(ctx, { language: options.language, ...(options.clarify ? { clarify: options.clarify } : {}) }),
   );
   const specText = specToText(spec);
+  // Prompts that open with the research question do not repeat it as the topic.
+  const besideQuestion = specBesideQuestion(specText, spec.topic, ctx.query);
   let graph = coarseGraph(spec.broadQueries);
   ctx.emit({ type: "plan-update", iteration: 0, graph });
   const record = (node: { id: string }, ok: boolean, result: NodeResult) => {
@@ -118,7 +121,7 @@ export async function runGraph(ctx: RunContext, options: GraphOptions): Promise<
   const base: ExecuteOptions = {
     tools: options.tools,
     language: options.language,
-    context: `Research question: ${ctx.query}\n${specText}`,
+    context: `Research question: ${ctx.query}\n${besideQuestion}`,
     shouldStop,
     results,
   };
@@ -142,24 +145,29 @@ export async function runGraph(ctx: RunContext, options: GraphOptions): Promise<
     .join("; ");
   base.context = `${base.context}\nOutline sections: ${outlineText}`;
 
+  // INITGUIDANCE and INITPLAN (Algorithm 1, line 3) both read only the topic and the outline:
+  // the persistent rubric and the first plan are drafted at the same time.
   ctx.emit({ type: "phase", phase: "rubric" });
-  const persistent = await ctx.inScope("rubric", () =>
-    persistentGuidance(ctx, { spec: specText, planned, language: options.language }),
-  );
-  ctx.emit({ type: "rubric-update", kind: "persistent", rubric: persistent });
-  base.persistentRubric = persistent;
-
   ctx.emit({ type: "phase", phase: "planning", detail: "initial plan" });
-  graph = await ctx.inScope("planner", () =>
-    initialPlan(ctx, {
-      graph,
-      spec: specText,
-      outline: planned.outline,
-      persistent,
-      language: options.language,
-      maxDepth,
+  const start = graph;
+  const [persistent, first] = await Promise.all([
+    ctx.inScope("rubric", async () => {
+      const rubric = await persistentGuidance(ctx, { spec: specText, planned, language: options.language });
+      ctx.emit({ type: "rubric-update", kind: "persistent", rubric });
+      return rubric;
     }),
-  );
+    ctx.inScope("planner", () =>
+      initialPlan(ctx, {
+        graph: start,
+        spec: besideQuestion,
+        outline: planned.outline,
+        language: options.language,
+        maxDepth,
+      }),
+    ),
+  ]);
+  graph = first;
+  base.persistentRubric = persistent;
 
   let ephemeral: EphemeralRubric | null = null;
   let stopReason: string | null = null;
@@ -185,7 +193,7 @@ export async function runGraph(ctx: RunContext, options: GraphOptions): Promise<
     const step = await ctx.inScope("planner", () =>
       planCycle(ctx, {
         graph,
-        spec: specText,
+        spec: besideQuestion,
         planned,
         persistent,
         ephemeral,
@@ -230,7 +238,7 @@ export async function runGraph(ctx: RunContext, options: GraphOptions): Promise<
     ctx.emit({ type: "phase", phase: "gating", detail: `${actions.length} actions` });
     const executed = graph.nodes
       .filter((n) => n.status === "done" || n.status === "failed")
-      .map(describeNode);
+      .map((n) => describeNode(n, RESULT_CHARS.assessed));
     const gate = await ctx.inScope("gate", () =>
       reflectionGate(ctx, {
         actions,
@@ -250,6 +258,9 @@ export async function runGraph(ctx: RunContext, options: GraphOptions): Promise<
       detail: `iteration ${iteration}: ${approved.length} nodes`,
     });
     const gaps = ephemeral;
+    // UPDATEGUIDANCE reads the evidence, not the nodes' summaries: it starts once every node of
+    // the batch has settled its evidence, while their summaries are still being written.
+    let refreshed = null as EphemeralRubric | null;
     await executeBatch(
       ctx,
       approved,
@@ -259,14 +270,19 @@ export async function runGraph(ctx: RunContext, options: GraphOptions): Promise<
         gapsFor: (node) => gapsForNode(gaps, node),
       },
       record,
+      async (gathered) => {
+        ctx.emit({ type: "phase", phase: "gap-check", detail: `iteration ${iteration}` });
+        const settled = new Map(results);
+        for (const [id, evidenceIds] of gathered)
+          if (!settled.has(id)) settled.set(id, { summary: "", evidenceIds });
+        refreshed = await ctx.inScope("rubric", () =>
+          refreshGaps(ctx, { graph, planned, spec: specText, results: settled, language: options.language }),
+        );
+        if (refreshed) ctx.emit({ type: "rubric-update", kind: "ephemeral", rubric: refreshed });
+      },
     );
     ctx.emit({ type: "plan-update", iteration, graph });
-
-    ctx.emit({ type: "phase", phase: "gap-check", detail: `iteration ${iteration}` });
-    ephemeral = await ctx.inScope("rubric", () =>
-      refreshGaps(ctx, { graph, planned, spec: specText, results, language: options.language }),
-    );
-    if (ephemeral) ctx.emit({ type: "rubric-update", kind: "ephemeral", rubric: ephemeral });
+    ephemeral = refreshed;
     if (ephemeral?.noFurtherRetrieval) {
       stopReason = "no-gaps";
       break;

@@ -25,10 +25,10 @@ function expectReport(result: Awaited<ReturnType<ResearchWorld["research"]>>, st
 
 describe("minddr under budgets", () => {
   it("stops exploring at the tool-call limit and still writes the report", async () => {
-    // Two agents get their searches and page reads; the other three find the tool budget spent.
+    // One or two agents get their searches and page reads; the others find the tool budget spent.
     world = await startResearchWorld({
       subtasks: 5,
-      expectCalls: { ...WRITING, planner: 1, "search-step": [2, 5], reader: [1, 2], "sub-report": [1, 2] },
+      expectCalls: { ...WRITING, planner: 1, "search-step": [1, 5], reader: [1, 2], "sub-report": [1, 2] },
     });
     const result = await world.research({
       query,
@@ -59,7 +59,7 @@ describe("minddr under budgets", () => {
       expectCalls: {
         planner: 1,
         "search-step": 2,
-        reader: 1,
+        reader: 2,
         "sub-report": 3,
         outline: 1,
         section: 4,
@@ -82,7 +82,7 @@ describe("minddr under budgets", () => {
       price: { inputPerMTok: 10, outputPerMTok: 30 },
       expectCalls: { ...WRITING, planner: 1, "search-step": [1, 10], reader: [0, 5], "sub-report": [0, 5] },
     });
-    const maxCostUsd = 0.2;
+    const maxCostUsd = 0.1;
     const result = await world.research({
       query,
       strategy: "minddr",

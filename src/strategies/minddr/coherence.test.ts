@@ -63,7 +63,7 @@ describe("minddr coherence pass", () => {
       subtasks: 3,
       expectCalls: {
         planner: 1,
-        "search-step": 6,
+        "search-step": 3,
         reader: 3,
         "sub-report": 3,
         outline: 1,

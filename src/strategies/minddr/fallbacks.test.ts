@@ -26,10 +26,10 @@ const REFUSED: Reply = {
   status: 400,
   body: { error: { message: "the request was refused", type: "invalid_request_error" } },
 };
-/** Calls of a healthy minddr run with three agents that each read one page. */
+/** Calls of a healthy minddr run with three agents that each read one page and finish with it. */
 const HEALTHY: CallExpectations<ScriptRole> = {
   planner: 1,
-  "search-step": 6,
+  "search-step": 3,
   reader: 3,
   "sub-report": 3,
   outline: 1,
@@ -54,14 +54,15 @@ describe("minddr fallbacks", () => {
     [
       "planner",
       NOT_JSON,
-      { ...HEALTHY, planner: 3, "search-step": 2, reader: 1, "sub-report": 1 },
+      { ...HEALTHY, planner: 3, "search-step": 1, reader: 1, "sub-report": 1 },
       "PLAN_FALLBACK",
       1,
     ],
     // Search step: each agent stops after its first step's three tries and reports its seed evidence.
     ["search-step", NOT_JSON, { ...HEALTHY, "search-step": 9, reader: 0 }, "SEARCH_STEP_FALLBACK", 3],
-    // Reader: the page stays unread (three tries each), the agents go on.
-    ["reader", NOT_JSON, { ...HEALTHY, reader: 9 }, "READER_FALLBACK", 3],
+    // Reader: the page stays unread (three tries each); the failed last read gives each agent
+    // another step, which finishes.
+    ["reader", NOT_JSON, { ...HEALTHY, "search-step": 6, reader: 9 }, "READER_FALLBACK", 3],
     ["sub-report", REFUSED, HEALTHY, "SUB_REPORT_FALLBACK", 3],
     // Outline: the report is made of the sub-reports; no section or coherence call.
     ["outline", NOT_JSON, { ...HEALTHY, outline: 3, section: 0, coherence: 0 }, "OUTLINE_FALLBACK", 1],

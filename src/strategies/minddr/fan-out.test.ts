@@ -84,7 +84,7 @@ describe("independent work starts together", () => {
       override: (role, body) => (role === "outline" ? sixSections(body) : undefined),
       expectCalls: {
         planner: 1,
-        "search-step": 10,
+        "search-step": 5,
         reader: 5,
         "sub-report": 5,
         outline: 1,

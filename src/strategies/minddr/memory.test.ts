@@ -36,10 +36,14 @@ describe("minddr XoT memory", () => {
         section: 4,
         coherence: 1,
       },
+      // Each agent takes two steps (it reads, then finishes), so it sees its own findings in its trace.
       override: (role, body) => {
         if (role !== "search-step") return undefined;
         const user = userText(body);
-        return withFields(searchStepAnswer(user, {}), { findings: [`FINDING of ${subtaskOf(user)} [E1]`] });
+        return withFields(searchStepAnswer(user, {}), {
+          findings: [`FINDING of ${subtaskOf(user)} [E1]`],
+          ...(user.includes("read_page") ? {} : { done: false }),
+        });
       },
     });
     // One agent at a time, so each later agent has the earlier agents' findings to read.
@@ -87,7 +91,7 @@ describe("minddr XoT memory", () => {
       subtasks: 3,
       expectCalls: {
         planner: 1,
-        "search-step": 6,
+        "search-step": 3,
         reader: 3,
         "sub-report": 3,
         outline: 1,
@@ -125,11 +129,15 @@ describe("minddr XoT memory", () => {
     const outline = world.script.prompts.outline[0]!;
     const [head, rest] = outline.split("<evidence>\n");
     const cited = new Set(head!.match(/\bE\d+\b/g) ?? []);
-    const catalogue = rest!
-      .split("\n</evidence>")[0]!
-      .split("\n")
-      .map((line) => /^\[(E\d+)\] \((.*?)\) (.*)$/.exec(line)!)
-      .map((m) => ({ id: m[1]!, page: m[2]!, text: m[3]!.replace(/…$/, "") }));
+    // The catalogue names each page once (`Source: title`) above its excerpts (`[E3] text`).
+    let page = "";
+    const catalogue: { id: string; page: string; text: string }[] = [];
+    for (const line of rest!.split("\n</evidence>")[0]!.split("\n")) {
+      const source = /^Source: (.*)$/.exec(line);
+      if (source) page = source[1]!;
+      const m = /^\[(E\d+)\] (.*)$/.exec(line);
+      if (m) catalogue.push({ id: m[1]!, page, text: m[2]!.replace(/ ?…$/, "") });
+    }
     expect(catalogue.length).toBeGreaterThan(3);
     for (const e of catalogue) {
       if (cited.has(e.id)) continue;

@@ -23,7 +23,7 @@ afterEach(async () => {
 
 const CALLS = {
   planner: 1,
-  "search-step": 6,
+  "search-step": 3,
   reader: 3,
   "sub-report": 3,
   outline: 1,
