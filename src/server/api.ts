@@ -19,7 +19,7 @@ import { toolsRoutes } from "./tools-routes.ts";
 export type OpenApiDocument = ReturnType<OpenAPIHono["getOpenAPI31Document"]>;
 
 const DESCRIPTION =
-  "Research runs with a live audit trail (Server-Sent Events), cited reports in Markdown, HTML and JSON, short answers, web and paper search and page reading, and MCP over streamable HTTP. Every request but /health and /openapi.json carries `Authorization: Bearer <token>`; the token is in the server-token file of the server's data directory. Errors are answered as `{ error: { code, message } }`.";
+  "Research runs with a live audit trail (Server-Sent Events), cited reports in Markdown, HTML and JSON, short answers, web and paper search and page reading, and MCP over streamable HTTP. Every request but /health and /openapi.json carries `Authorization: Bearer <token>`; the token is in the server-token file of the server's data directory. Requests must name the server in `Host` (its address, or a name it was started with `--allowed-host`) and, from a browser, come from its own origin; others are answered 403 FORBIDDEN. Errors are answered as `{ error: { code, message } }`.";
 
 const TAGS = [
   { name: "runs", description: "Research runs, their events and their reports" },
