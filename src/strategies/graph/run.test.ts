@@ -28,11 +28,17 @@ describe("graph strategy", () => {
       reason: "planner-synthesize",
     });
 
-    // INITPLAN added the first real plan right after the rubric, before the first planner turn.
+    // INITPLAN added the first real plan (alongside the persistent rubric: overlap.test.ts) before
+    // the first planner turn, and the rubric was there before the first action ran.
     const init = events.find((e) => e.type === "plan-update" && e.diff !== undefined);
     expect(init).toMatchObject({ iteration: 0, diff: { added: ["T-5", "T-6", "T-7"] } });
-    expect(init!.seq).toBeGreaterThan(
-      seqOf(events, (e) => e.type === "rubric-update" && e.kind === "persistent"),
+    const firstTurn = seqOf(
+      events,
+      (e) => e.type === "phase" && e.phase === "planning" && e.detail === "iteration 1",
+    );
+    expect(init!.seq).toBeLessThan(firstTurn);
+    expect(seqOf(events, (e) => e.type === "rubric-update" && e.kind === "persistent")).toBeLessThan(
+      firstTurn,
     );
 
     // Only ready-frontier nodes run: the llm node T-7 starts after both of its dependencies ended.

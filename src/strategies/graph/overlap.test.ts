@@ -1,0 +1,80 @@
+/**
+ * graph's overlaps, pinned without timing (see test/research/overlap-gate.ts): INITGUIDANCE and
+ * INITPLAN read only the topic and the outline, so the persistent rubric and the first plan are
+ * in flight together; the ephemeral rubric reads the evidence, not the nodes' summaries, so it
+ * is asked while the summaries (and the llm node's consolidation note) it no longer waits for
+ * are held back.
+ */
+
+import { afterEach, describe, expect, it } from "vitest";
+import { DEFAULT_GRAPH_CALLS } from "../../../test/research/graph-answers.ts";
+import { heldUntil, holdAll, together } from "../../../test/research/overlap-gate.ts";
+import { type ResearchWorld, startResearchWorld } from "../../../test/research/world.ts";
+import type { DossierEvent } from "../../core/events.ts";
+
+let world: ResearchWorld | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+const RUBRIC = "quality standard a research team works to";
+const INITPLAN = "first research plan of a team";
+const GAPS = "check the research state of a team";
+const SUMMARY = "findings of one research subtask";
+const CONSOLIDATE = "consolidate research evidence without searching further";
+
+describe("graph overlaps", () => {
+  it("drafts the persistent rubric and INITPLAN together, and checks gaps while summaries are being written", async () => {
+    const framing = together([RUBRIC, INITPLAN]);
+    // INITPLAN's search nodes are titled "Evidence for …" by the script; the survey's are not.
+    const summaries = heldUntil(
+      (r) => r.system.includes(SUMMARY) && r.user.includes("Subtask: Evidence for"),
+      (r) => r.system.includes(GAPS),
+    );
+    const note = heldUntil(
+      (r) => r.system.includes(CONSOLIDATE),
+      (r) => r.system.includes(GAPS),
+      2,
+    );
+    world = await startResearchWorld({
+      hold: holdAll(framing, summaries, note),
+      expectCalls: DEFAULT_GRAPH_CALLS,
+    });
+    const result = await world.research({ query: "How is topic adoption changing?" });
+    expect(result.record).toMatchObject({ status: "completed", stopReason: "planner-synthesize" });
+    expect(framing.timedOut).toBe(false);
+    expect(summaries.timedOut).toBe(false);
+    expect(note.timedOut).toBe(false);
+
+    // The event log shows the same: each call issued before the calls it no longer waits for returned.
+    const events = result.events;
+    const starts = (role: string, scope?: (s: string) => boolean) =>
+      events.filter(
+        (e): e is Extract<DossierEvent, { type: "llm-start" }> =>
+          e.type === "llm-start" && e.role === role && (!scope || scope(e.scope ?? "")),
+      );
+    const endOf = (callId: string) => events.find((e) => e.type === "llm-end" && e.callId === callId)!.seq;
+    const [rubric] = starts("rubricer");
+    const initPlan = starts("planner", (s) => s === "planner")[0]!;
+    expect(rubric!.seq).toBeLessThan(endOf(initPlan.callId));
+    expect(initPlan.seq).toBeLessThan(endOf(rubric!.callId));
+    const gapChecks = starts("rubricer").slice(1);
+    expect(gapChecks).toHaveLength(2);
+    const lastSummaryEnd = Math.max(
+      ...events
+        .filter((e) => e.type === "node-end" && (e.nodeId === "T-5" || e.nodeId === "T-6"))
+        .map((e) => e.seq),
+    );
+    expect(gapChecks[0]!.seq).toBeLessThan(lastSummaryEnd);
+    const consolidated = events.find((e) => e.type === "node-end" && e.nodeId === "T-7")!.seq;
+    expect(gapChecks[1]!.seq).toBeLessThan(consolidated);
+
+    // INITPLAN reads the topic and the outline, not the persistent rubric (Algorithm 1, line 3).
+    expect(world.script.prompts["init-plan"][0]).not.toContain("PERSISTENT-");
+    // The early gap check still sees what every node of the batch gathered.
+    const first = world.script.prompts["ephemeral-rubric"][0]!;
+    expect(first).toMatch(/served by T-5 \([1-9]\d* evidence\)/);
+    expect(first).toMatch(/served by T-6 \([1-9]\d* evidence\)/);
+  }, 90_000);
+});
