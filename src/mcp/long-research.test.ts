@@ -17,6 +17,7 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { Agent, fetch as undiciFetch } from "undici";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { type ResearchWorld, startResearchWorld } from "../../test/research/world.ts";
 
@@ -137,7 +138,14 @@ describe("MCP research longer than the client's request timeout", () => {
     });
     const url = await serve(world);
     client = new Client({ name: "default-options", version: "1.0.0" });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`)));
+    // A connection per request: with the client's timers faked, a kept-alive connection would
+    // outlive the server's keep-alive timeout (real time) and could be reset as it is reused.
+    const agent = new Agent({ pipelining: 0 });
+    const fetchWithoutReuse = ((input: string | URL, init?: RequestInit) =>
+      undiciFetch(input, { ...(init as object), dispatcher: agent })) as unknown as typeof fetch;
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { fetch: fetchWithoutReuse }),
+    );
     // Listing first: the client then checks structured content against the output schemas.
     const tools = (await client.listTools()).tools;
     expect(tools.find((t) => t.name === "deep_research")?.execution?.taskSupport).toBe("optional");
