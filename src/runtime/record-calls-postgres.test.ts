@@ -14,6 +14,15 @@ import { openSqliteStore } from "../store/sqlite-store.ts";
 import type { Store } from "../store/types.ts";
 import { recordedCallsFromEvents } from "../train/calls-from-events.ts";
 
+/**
+ * Searches answer in the order of the number in their query, 40 ms apart, and pages after every
+ * search: the concurrent tool calls of both runs end in one order, so evidence gets the same ids.
+ */
+const IN_ORDER = {
+  searchLatencyMs: (q: string) => 40 * Number(/\d+/.exec(q)?.[0] ?? 0),
+  pageLatencyMs: () => 600,
+};
+
 let world: ResearchWorld | undefined;
 const schema = `dossier_test_${randomBytes(6).toString("hex")}`;
 afterEach(async () => {
@@ -31,7 +40,10 @@ afterEach(async () => {
 if (servicesAnswer([await postgresProblem()])) {
   describe("recorded calls on PostgreSQL", () => {
     it("are stored through its event log and decode as on SQLite", async () => {
-      world = await startResearchWorld({ expectCalls: { "smtl-plan": 2, "smtl-step": 4, reader: 2 } });
+      world = await startResearchWorld({
+        expectCalls: { "smtl-plan": 2, "smtl-step": 4, reader: 2 },
+        ...IN_ORDER,
+      });
       const url = new URL(TEST_DATABASE_URL);
       url.searchParams.set("schema", schema);
       const request = {
