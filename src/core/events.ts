@@ -222,6 +222,21 @@ export const eventPayloadSchemas = {
     toolCalls: z.number().int(),
     toolCallsPerStep: z.number().nullable(),
   }),
+  /** Claims of the report checked against their passages (see eval/claims): counts and shares per verdict. */
+  "claims-verified": z.object({
+    mode: z.string(),
+    claims: z.number().int(),
+    judged: z.number().int(),
+    counts: z.record(z.string(), z.number().int()),
+    shares: z.record(z.string(), z.number()),
+  }),
+  /** An unsupported claim revised or dropped by the writer (`verify: rewrite`). */
+  "claim-revised": z.object({
+    claim: z.number().int(),
+    action: z.enum(["revise", "drop"]),
+    before: z.string(),
+    after: z.string(),
+  }),
   "report-ready": z.object({
     formats: z.array(z.string()),
     paths: z.array(z.string()).optional(),

@@ -4,6 +4,7 @@
  */
 
 import type { Reference } from "./citations.ts";
+import type { ClaimVerification } from "./claim-verdicts.ts";
 import type { Outline } from "./outline.ts";
 import type { Evidence, Source } from "./source.ts";
 import type { UsageTotals } from "./usage.ts";
@@ -51,4 +52,6 @@ export interface ReportDocument {
   stopReason: string;
   /** A notice shown at the top (e.g. offline mode). */
   notice?: string;
+  /** Each cited sentence checked against its passages (absent when verification is off). */
+  verification?: ClaimVerification;
 }
