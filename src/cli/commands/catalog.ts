@@ -82,7 +82,7 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: "serve",
     args: "",
     description:
-      "serve the HTTP API (runs, live events over SSE, reports, ask, search, fetch, MCP) with token auth",
+      "serve the HTTP API (runs, live events over SSE, reports, ask, search, fetch, MCP) with token auth, answering only to its own address and --allowed-host names",
     load: async () => (await import("./serve.ts")).registerServeCommand,
   },
   {
@@ -95,7 +95,8 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: "mcp",
     args: "",
-    description: "serve MCP over stdio for assistants: deep_research, ask, search, fetch, report resources",
+    description:
+      "serve MCP over stdio for assistants: deep_research (also as a task), research_start/status/result/cancel, ask, search, fetch, report resources",
     load: async () => (await import("./mcp.ts")).registerMcpCommand,
   },
   {
