@@ -15,10 +15,14 @@ import type { ResearchOptions, ResumeOptions } from "../runtime/research-handle.
 import { researchRequestSchema } from "../runtime/research-request.ts";
 import { createRunId } from "../runtime/run-id.ts";
 import { type QueuedHandle, queuedHandle } from "./queued-handle.ts";
-import type { RunQueue } from "./run-queue.ts";
+import type { QueueStatus, RunQueue } from "./run-queue.ts";
 
 /** Research that runs on workers. */
 export interface QueuedResearch {
+  /** The queue's URL without its password. */
+  readonly queueDisplay: string;
+  /** Queue depth, active jobs and the live workers with their load. */
+  status(): Promise<QueueStatus>;
   /** Enqueues a research run; the handle's `done` rejects with INPUT_INVALID for a bad request. */
   research(question: string, options?: ResearchOptions): QueuedHandle;
   runs: {
@@ -56,6 +60,8 @@ export function queuedResearch(
     ...(options.pollMs ? { pollMs: options.pollMs } : {}),
   };
   return {
+    queueDisplay: queue.target.display,
+    status: () => queue.status(),
     research(question, researchOptions = {}) {
       const {
         signal,

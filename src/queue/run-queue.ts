@@ -6,9 +6,11 @@
  */
 
 import { type Job, Queue, QueueEvents } from "bullmq";
+import type { Redis } from "ioredis";
 import { DossierError } from "../core/errors.ts";
 import { RUN_JOB, type RunJob, type RunJobResult, runJobResultSchema, runJobSchema } from "./jobs.ts";
 import { parseRedisUrl, type RedisTarget } from "./redis-target.ts";
+import { listWorkers, registryClient, type WorkerInfo } from "./worker-registry.ts";
 
 /** The queue's name (its keys are `<prefix>:dossier-runs:…`). */
 export const RUN_QUEUE = "dossier-runs";
@@ -25,15 +27,15 @@ export interface RunQueueOptions {
   readyTimeoutMs?: number;
 }
 
-/** Jobs by state, and the workers connected. */
+/** Jobs by state, and the workers alive. */
 export interface QueueStatus {
   waiting: number;
   active: number;
   delayed: number;
   completed: number;
   failed: number;
-  /** Worker processes connected to the queue (their Redis client names). */
-  workers: string[];
+  /** Worker processes whose heartbeat is current, by name, with the runs under way in each. */
+  workers: WorkerInfo[];
 }
 
 /** The enqueueing side of the run queue. */
@@ -58,6 +60,7 @@ export function openRunQueue(options: RunQueueOptions): RunQueue {
   const queue = new Queue(RUN_QUEUE, { connection: target.connection, prefix: target.prefix });
   queue.on("error", () => {});
   let events: QueueEvents | null = null;
+  let registry: Redis | null = null;
   const queueEvents = () => {
     if (!events) {
       events = new QueueEvents(RUN_QUEUE, { connection: target.connection, prefix: target.prefix });
@@ -121,14 +124,15 @@ export function openRunQueue(options: RunQueueOptions): RunQueue {
         "failed",
         "prioritized",
       );
-      const workers = await queue.getWorkers();
+      registry ??= registryClient(target);
+      const workers = await listWorkers(registry, target);
       return {
         waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0),
         active: counts.active ?? 0,
         delayed: counts.delayed ?? 0,
         completed: counts.completed ?? 0,
         failed: counts.failed ?? 0,
-        workers: workers.map((w) => String(w.name ?? w.id ?? "")).filter(Boolean),
+        workers,
       };
     },
     async ready() {
@@ -146,7 +150,11 @@ export function openRunQueue(options: RunQueueOptions): RunQueue {
       }
     },
     async close() {
-      await Promise.allSettled([queue.close(), (events as QueueEvents | null)?.close()]);
+      await Promise.allSettled([
+        queue.close(),
+        (events as QueueEvents | null)?.close(),
+        registry?.quit().catch(() => registry?.disconnect()),
+      ]);
     },
   };
 }

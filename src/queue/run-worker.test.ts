@@ -19,6 +19,8 @@ import { DossierError } from "../core/errors.ts";
 import { createOutline } from "../core/outline.ts";
 import { assembleReport } from "../kit/report-assembly.ts";
 import { createDossier } from "../runtime/dossier.ts";
+import { createServerApp } from "../server/app.ts";
+import type { WorkersView } from "../server/workers-routes.ts";
 import type { StrategyDefinition } from "../strategies/types.ts";
 import { queuedResearch } from "./queued-research.ts";
 import { openRunQueue, RUN_QUEUE } from "./run-queue.ts";
@@ -98,8 +100,8 @@ function setup(strategies: StrategyDefinition<never>[], steps: Parameters<typeof
     await dossier.close();
     rmSync(home, { recursive: true, force: true });
   });
-  const startWorker = () => {
-    const worker = startRunWorker({ dossier, url, lockDurationMs: 5_000 });
+  const startWorker = (options: { concurrency?: number } = {}) => {
+    const worker = startRunWorker({ dossier, url, lockDurationMs: 5_000, ...options });
     cleanups.push(() => worker.close(true));
     return worker;
   };
@@ -109,7 +111,7 @@ function setup(strategies: StrategyDefinition<never>[], steps: Parameters<typeof
     research: (question: string, options: Parameters<typeof queued.research>[1] = {}) =>
       queued.research(question, { docs: "notes", sources: "local", ...options }),
   };
-  return { dossier, queue, model, startWorker, research };
+  return { dossier, queue, queued, model, startWorker, research };
 }
 
 if (servicesAnswer([await redisProblem()])) {
@@ -223,6 +225,47 @@ if (servicesAnswer([await redisProblem()])) {
       expect(await handle.done).toMatchObject({ status: "cancelled", stopReason: "cancelled: elsewhere" });
       expect(await dossier.store.runs.get(handle.runId)).toMatchObject({ status: "cancelled", owner: null });
       expect(await dossier.store.events.lastSeq(handle.runId)).toBe(0);
+    });
+
+    it("shows the queue's depth and the live workers with their load, also as GET /v1/workers", async () => {
+      const { research, startWorker, dossier, queued } = setup([waiting], []);
+      const worker = startWorker({ concurrency: 2 });
+      await worker.ready();
+      const handles = [1, 2, 3].map((i) =>
+        research.research(`Which worker runs run ${i}?`, { strategy: "waiting" }),
+      );
+      await Promise.all(handles.map((h) => h.enqueued));
+      await expect.poll(async () => (await queued.status()).active, { timeout: 10_000 }).toBe(2);
+      // The worker's heartbeat is written as runs start: its load is current.
+      await expect
+        .poll(async () => (await queued.status()).workers[0]?.running.length, { timeout: 10_000 })
+        .toBe(2);
+      const status = await queued.status();
+      expect(status).toMatchObject({ waiting: 1, active: 2 });
+      expect(status.workers).toEqual([
+        expect.objectContaining({ name: worker.name, pid: process.pid, concurrency: 2 }),
+      ]);
+      expect(new Set(status.workers[0]!.running)).toEqual(new Set(worker.running()));
+
+      const server = createServerApp({ dossier, token: null, queued });
+      try {
+        const response = await server.app.request("/v1/workers");
+        expect(response.status).toBe(200);
+        const view = (await response.json()) as WorkersView;
+        expect(view).toMatchObject({
+          mode: "queue",
+          queue: { waiting: 1, active: 2, url: expect.stringMatching(/^redis:\/\/127\.0\.0\.1/) },
+          runs: { queued: 1, running: 2 },
+        });
+        expect(view.workers.map((w) => w.running.length)).toEqual([2]);
+      } finally {
+        await server.close();
+      }
+      for (const handle of handles) handle.cancel("done looking");
+      await Promise.all(handles.map((h) => h.done));
+      // A worker that stops leaves the registry at once.
+      await worker.close();
+      expect((await queued.status()).workers).toEqual([]);
     });
 
     it("refuses a bad request before anything is queued or stored", async () => {

@@ -18,6 +18,7 @@ import { ownerGone, STALE_HEARTBEAT_MS } from "../runtime/run-liveness.ts";
 import { type RunJobResult, runJobSchema } from "./jobs.ts";
 import { parseRedisUrl } from "./redis-target.ts";
 import { RUN_QUEUE } from "./run-queue.ts";
+import { announceWorker } from "./worker-registry.ts";
 
 /** What a worker reports as it works. */
 export type WorkerNote =
@@ -39,6 +40,8 @@ export interface RunWorkerOptions {
   stalledIntervalMs?: number;
   /** A run whose owner's heartbeat is older than this is taken over (ms). Default STALE_HEARTBEAT_MS. */
   staleAfterMs?: number;
+  /** How often the worker's heartbeat is written to the registry (ms). Default WORKER_HEARTBEAT_MS. */
+  heartbeatMs?: number;
   onNote?: (note: WorkerNote) => void;
 }
 
@@ -62,6 +65,8 @@ export function startRunWorker(options: RunWorkerOptions): RunWorker {
   const staleAfterMs = options.staleAfterMs ?? STALE_HEARTBEAT_MS;
   const lockDuration = options.lockDurationMs ?? 30_000;
   const running = new Map<string, ResearchHandle>();
+  /** Writes the worker's heartbeat now (once it is announced). */
+  let beat = () => {};
   const note = (n: WorkerNote) => options.onNote?.(n);
 
   const processJob = async (job: Job, _token?: string, signal?: AbortSignal): Promise<RunJobResult> => {
@@ -89,6 +94,7 @@ export function startRunWorker(options: RunWorkerOptions): RunWorker {
           ...(signal ? { signal } : {}),
         });
     running.set(runId, handle);
+    beat();
     let result: ResearchResult;
     try {
       result = await handle.done;
@@ -115,6 +121,7 @@ export function startRunWorker(options: RunWorkerOptions): RunWorker {
       throw new UnrecoverableError(`${e.code}: ${e.message}`);
     } finally {
       running.delete(runId);
+      beat();
     }
     note({ type: "end", runId, status: result.status, stopReason: result.stopReason });
     if (result.status === "failed") {
@@ -201,11 +208,31 @@ export function startRunWorker(options: RunWorkerOptions): RunWorker {
   });
   worker.on("error", (error) => note({ type: "error", runId: null, message: error.message }));
   worker.on("stalled", (jobId) => note({ type: "stalled", runId: jobId }));
+  // The worker's heartbeat in the registry: what it is and what it runs (see /v1/workers).
+  const startedAt = new Date().toISOString();
+  const announcement = announceWorker({
+    target,
+    ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}),
+    info: () => ({
+      name,
+      host: hostname(),
+      pid: process.pid,
+      concurrency: options.concurrency ?? 1,
+      running: [...running.keys()],
+      startedAt,
+    }),
+  });
+  beat = () => void announcement.beat().catch(() => {});
+  const ready = worker.waitUntilReady().then(() => announcement.beat());
+  ready.catch(() => {});
 
   return {
     name,
     running: () => [...running.keys()],
-    ready: () => worker.waitUntilReady().then(() => {}),
-    close: (force = false) => worker.close(force),
+    ready: () => ready.then(() => {}),
+    async close(force = false) {
+      await worker.close(force);
+      await announcement.stop();
+    },
   };
 }

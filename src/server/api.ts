@@ -14,6 +14,7 @@ import { runOutputRoutes } from "./run-output-routes.ts";
 import { runsRoutes } from "./runs-routes.ts";
 import { serverRoutes } from "./server-routes.ts";
 import { toolsRoutes } from "./tools-routes.ts";
+import { workersRoutes } from "./workers-routes.ts";
 
 /** The OpenAPI document's type (OpenAPI 3.1). */
 export type OpenApiDocument = ReturnType<OpenAPIHono["getOpenAPI31Document"]>;
@@ -69,6 +70,7 @@ export function apiRoutes(
   api.route("/v1", runOutputRoutes(services));
   api.route("/v1", toolsRoutes(services));
   api.route("/v1", catalogRoutes(services));
+  api.route("/v1", workersRoutes(services));
   if (options.mcp) api.route("/mcp", options.mcp.app);
   return api;
 }

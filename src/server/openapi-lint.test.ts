@@ -70,6 +70,7 @@ describe("OpenAPI document — lint", () => {
         "GET /v1/strategies listStrategies",
         "GET /v1/corpora listCorpora",
         "POST /v1/estimate estimateRun",
+        "GET /v1/workers listWorkers",
         "POST /mcp postMcpMessage",
         "GET /mcp openMcpStream",
         "DELETE /mcp closeMcpSession",

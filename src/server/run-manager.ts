@@ -32,6 +32,10 @@ export interface RunManagerOptions {
 
 /** The server's runs. */
 export interface RunManager {
+  /** The run queue runs go to, or null when they run in this server. */
+  readonly queued: QueuedResearch | null;
+  /** Runs (and asks) at once in this server (when runs run here). */
+  readonly maxRuns: number;
   /**
    * Starts a run and resolves with its handle once the request is checked (rejects with the
    * error when it is not, or with 429 over the limit).
@@ -107,6 +111,8 @@ export function createRunManager(options: RunManagerOptions): RunManager {
     };
   };
   const manager: RunManager = {
+    queued: options.queued ?? null,
+    maxRuns,
     async start(body, startOptions = {}) {
       reserve();
       let handle: ResearchHandle;

@@ -1,18 +1,21 @@
 /**
- * `dossier runs list | show <id> | events <id> | resume <id>`: the history of runs, their audit
- * trails, and taking up a run that did not finish.
+ * `dossier runs list | show <id> | events <id> | resume <id>`: the history of runs (with what is
+ * queued and running, and with the run queue its depth and workers), their audit trails, and
+ * taking up a run that did not finish.
  */
 
 import type { Command } from "commander";
 import { DossierError } from "../../core/errors.ts";
 import { type RunRecord, runStatusSchema } from "../../core/run.ts";
 import { terminalJson, terminalLine } from "../../core/terminal-text.ts";
+import type { RunsApi } from "../../runtime/runs-api.ts";
 import { CliExit } from "../errors.ts";
 import type { CliIo } from "../io.ts";
 import { openCliServices } from "../services.ts";
 import type { GlobalFlags } from "../settings.ts";
 import { commandEntry } from "./catalog.ts";
 import { formatEvent } from "./event-line.ts";
+import { readQueueStatus } from "./queue-status.ts";
 
 export { formatEvent } from "./event-line.ts";
 
@@ -33,6 +36,15 @@ export function formatRunLine(run: RunRecord): string {
   return terminalLine(
     `${run.id}  ${run.status.padEnd(9)}  ${run.strategy.padEnd(8)}  ${run.createdAt.slice(0, 19).replace("T", " ")}  ${query}`,
   );
+}
+
+/** "N queued, M running" over the stored runs (each counted up to 1000), or "" when none is. */
+async function pendingText(runs: Pick<RunsApi, "list">): Promise<string> {
+  const [queued, running] = await Promise.all(
+    (["queued", "running"] as const).map(async (status) => (await runs.list({ status, limit: 1000 })).length),
+  );
+  if (!queued && !running) return "";
+  return `${queued} queued, ${running} running`;
 }
 
 /** Registers `dossier runs`. */
@@ -63,9 +75,17 @@ export function registerRunsCommand(program: Command, io: CliIo): void {
       try {
         // Through the runs API: runs whose process is gone are marked interrupted first.
         const list = await services.dossier.runs.list({ limit, ...(status ? { status } : {}) });
-        if (opts.json) io.out(`${terminalJson(list)}\n`);
-        else if (list.length === 0) io.out("no runs yet\n");
+        if (opts.json) {
+          io.out(`${terminalJson(list)}\n`);
+          return;
+        }
+        if (list.length === 0) io.out("no runs yet\n");
         else io.out(`${list.map(formatRunLine).join("\n")}\n`);
+        // What is waiting and under way, and with the run queue its depth and its workers.
+        const pending = await pendingText(services.dossier.runs);
+        if (pending) io.out(`${pending}\n`);
+        const queueUrl = services.dossier.config.redisUrl;
+        if (queueUrl) io.out(`${await readQueueStatus(queueUrl)}\n`);
       } finally {
         await services.close();
       }

@@ -16,6 +16,7 @@ import { CliExit } from "../errors.ts";
 import type { CliIo } from "../io.ts";
 import type { GlobalFlags } from "../settings.ts";
 import { commandEntry } from "./catalog.ts";
+import { queueStatusText } from "./queue-status.ts";
 
 /** Flags of `dossier worker`. */
 export interface WorkerFlags extends GlobalFlags {
@@ -85,11 +86,7 @@ export async function runWorker(io: CliIo, flags: WorkerFlags): Promise<number> 
     });
     if (flags.status) {
       const status = await queue.status();
-      io.out(
-        flags.json
-          ? `${terminalJson(status)}\n`
-          : `queue ${queue.target.display}: ${status.waiting} waiting, ${status.active} active, ${status.delayed} delayed, ${status.completed} completed, ${status.failed} failed; ${status.workers.length} workers${status.workers.length ? ` (${status.workers.map(terminalLine).join(", ")})` : ""}\n`,
-      );
+      io.out(flags.json ? `${terminalJson(status)}\n` : `${queueStatusText(queue.target.display, status)}\n`);
       return 0;
     }
   } finally {
