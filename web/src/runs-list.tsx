@@ -1,8 +1,13 @@
-/** The runs list: status (incl. interrupted), strategy, question, started, duration, cost; Resume. */
+/**
+ * The runs list: status (queued, running, … interrupted), strategy, question, started, duration,
+ * cost; Cancel a queued or running run, Resume an ended one. Above it the workers panel (queue
+ * depth, workers and their load); both are read again every few seconds.
+ */
 
 import { useEffect, useState } from "preact/hooks";
 import { api, type RunView } from "./api.ts";
 import { Link, navigate } from "./router.tsx";
+import { REFRESH_MS, WorkersPanel } from "./workers-panel.tsx";
 
 const STATUSES = ["queued", "running", "completed", "failed", "cancelled", "interrupted"] as const;
 const PAGE = 25;
@@ -22,15 +27,23 @@ export function RunsList() {
   const [search, setSearch] = useState("");
   const [page, setPage] = useState(0);
   const [error, setError] = useState("");
+  const [tick, setTick] = useState(0);
   const load = () =>
     api<{ runs: RunView[] }>(`/v1/runs?limit=1000${status ? `&status=${status}` : ""}`).then(
       (r) => setRuns(r.runs),
       (e) => setError(e.message),
     );
   useEffect(() => {
-    void load();
     setPage(0);
   }, [status]);
+  useEffect(() => {
+    void load();
+  }, [status, tick]);
+  // Queued runs start and running runs end elsewhere (on workers): read the list again now and then.
+  useEffect(() => {
+    const timer = setInterval(() => setTick((t) => t + 1), REFRESH_MS);
+    return () => clearInterval(timer);
+  }, []);
   const q = search.trim().toLowerCase();
   const shown = (runs ?? []).filter((r) => !q || r.query.toLowerCase().includes(q) || r.id.includes(q));
   const pages = Math.max(1, Math.ceil(shown.length / PAGE));
@@ -39,6 +52,7 @@ export function RunsList() {
   return (
     <section aria-labelledby="runs-h">
       <h1 id="runs-h">Runs</h1>
+      <WorkersPanel tick={tick} />
       <div class="row filters">
         <div>
           <label for="run-search">Search</label>
@@ -102,6 +116,23 @@ export function RunsList() {
                   <td>{runDuration(r)}</td>
                   <td>{typeof r.usage?.costUsd === "number" ? `$${r.usage.costUsd.toFixed(3)}` : "—"}</td>
                   <td>
+                    {(r.status === "queued" || r.status === "running") && (
+                      <button
+                        type="button"
+                        class="secondary"
+                        aria-label={`Cancel run ${r.id}`}
+                        onClick={async () => {
+                          try {
+                            await api(`/v1/runs/${encodeURIComponent(r.id)}/cancel`, { method: "POST" });
+                            setTick((t) => t + 1);
+                          } catch (e) {
+                            setError((e as Error).message);
+                          }
+                        }}
+                      >
+                        Cancel
+                      </button>
+                    )}
                     {(r.status === "interrupted" || r.status === "cancelled" || r.status === "failed") && (
                       <button
                         type="button"
