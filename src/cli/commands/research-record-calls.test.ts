@@ -35,7 +35,7 @@ describe("dossier research --record-calls", () => {
         "--strategy",
         "smtl",
         "--mode",
-        "search",
+        "answer",
         "--record-calls",
         "--events",
         "ndjson",

@@ -240,7 +240,7 @@ export function registerTrainRollouts(train: Command, io: CliIo): void {
     .option("--seed <n>", "base of the rollouts' sampling seeds", "0")
     .option("--temperature <t>", "sampling temperature (default: the paper's; smtl 1.0, warp 0.7)")
     .option("--top-p <p>", "nucleus sampling (default: the paper's; smtl 0.9, warp 0.8)")
-    .option("--mode <mode>", "smtl: search (a short answer; default for rollouts) or research")
+    .option("--mode <mode>", "smtl: answer (a short answer; default for rollouts) or research")
     .option("--max-steps <n>", "model-driven steps per search agent (minddr)")
     .option("--max-expansions <n>", "sections the draft may be deepened by (warp)")
     .option("--force-expand <n>", "always deepen n times and snapshot every draft (warp)")

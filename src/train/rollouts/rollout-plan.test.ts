@@ -28,7 +28,7 @@ describe("the rollout plan", () => {
   });
 
   it("samples as the paper does, smtl in its short-answer mode, under the user's options", () => {
-    expect(rolloutStrategyOptions("smtl")).toEqual({ temperature: 1, topP: 0.9, mode: "search" });
+    expect(rolloutStrategyOptions("smtl")).toEqual({ temperature: 1, topP: 0.9, mode: "answer" });
     expect(rolloutStrategyOptions("warp", { forceExpand: 3 })).toEqual({
       temperature: 0.7,
       topP: 0.8,

@@ -8,7 +8,7 @@
  * - Sampling: SMTL samples its agent at temperature 1.0 and top-p 0.9 (§5); AgentCPM-Report
  *   (warp) at 0.7 and 0.8. Other strategies keep the provider's default. A temperature or
  *   top-p the user gives wins.
- * - smtl runs in its deep-search mode (`mode: "search"`, a short answer), the mode whose reward
+ * - smtl runs in its deep-search mode (`mode: "answer"`, a short answer), the mode whose reward
  *   (the judge on the answer) the paper trains with, unless another mode is asked for.
  */
 
@@ -60,7 +60,7 @@ export function rolloutStrategyOptions(
 ): Record<string, unknown> {
   return {
     ...(ROLLOUT_SAMPLING[strategy] ?? {}),
-    ...(strategy === "smtl" ? { mode: "search" } : {}),
+    ...(strategy === "smtl" ? { mode: "answer" } : {}),
     ...user,
   };
 }
