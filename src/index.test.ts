@@ -3,6 +3,9 @@ import { z } from "zod";
 import { instantClock } from "../test/scripted/clocks.ts";
 import { memoryStore, scriptedRegistry } from "../test/scripted/harness.ts";
 import { scriptedModel } from "../test/scripted/scripted-model.ts";
+import * as evalEntry from "./entries/eval.ts";
+import * as mcpEntry from "./entries/mcp.ts";
+import * as serverEntry from "./entries/server.ts";
 import * as dossier from "./index.ts";
 
 describe("library surface", () => {
@@ -22,6 +25,8 @@ describe("library surface", () => {
       "localSearch",
       "renderHtml",
       "DossierError",
+      "startServer",
+      "serveMcpStdio",
     ]) {
       expect(typeof (dossier as Record<string, unknown>)[name], name).toBe("function");
     }
@@ -29,7 +34,24 @@ describe("library surface", () => {
       expect.arrayContaining(["graph", "minddr", "offline", "warp", "smtl"]),
     );
     expect(dossier.STRATEGIES).toEqual(dossier.createStrategyRegistry().names());
-    expect(typeof dossier.evaluation.race.scoreJudgment).toBe("function");
+  });
+
+  it("exports the server, MCP and evaluation entry points from their subpaths", () => {
+    for (const name of [
+      "createServerApp",
+      "startServer",
+      "openApiDocument",
+      "createRunManager",
+      "loadOrCreateToken",
+    ]) {
+      expect(typeof (serverEntry as Record<string, unknown>)[name], `dossier/server ${name}`).toBe(
+        "function",
+      );
+    }
+    expect(typeof mcpEntry.createMcpServer).toBe("function");
+    expect(typeof mcpEntry.serveMcpStdio).toBe("function");
+    expect(typeof evalEntry.race.scoreJudgment).toBe("function");
+    expect(typeof evalEntry.rubric).toBe("object");
   });
 
   it("runs a custom strategy as a recorded run", async () => {

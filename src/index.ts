@@ -8,17 +8,21 @@
  *   runs with handles (events, cancel), estimates, stored runs, the strategy registry;
  * - `StrategyDefinition` + `createDossier({ strategies })`: add your own research strategy;
  * - `startServer({ dossier })`: the HTTP API (runs, SSE events, reports, MCP) with token auth;
- *   `serveMcpStdio({ dossier })`: the MCP server over stdio;
+ *   `serveMcpStdio({ dossier })`: the MCP server over stdio (both load their modules when
+ *   called; the rest of the server and MCP surface is in `dossier/server` and `dossier/mcp`);
  * - `prepareResearch` + `startResearch`: the two halves of a research job, for finer control;
  * - `loadConfig`, `registryFromConfig`, `openSqliteStore`: the pieces a job needs;
  * - `startRun`: run your own strategy as a recorded run with budgets, events and resume keys;
  * - the core domain (citation pass, outline, plan graph, budget ledger, events, errors);
  * - the tool layer (gateway, search providers, page fetching, local corpus);
- * - the evaluation toolkit under `eval`.
+ * - the evaluation toolkit in `dossier/eval`.
+ *
+ * Importing this module loads no heavy dependency: jsdom, the AI SDK's providers, Hono and the
+ * MCP SDK are loaded by the functions that use them, on their first call.
  */
 
 export * from "./core/index.ts";
-export * as evaluation from "./eval/public.ts";
+export { serveMcpStdio, startServer } from "./entries/lazy.ts";
 export type { ResearchTools } from "./kit/research-tools.ts";
 export type { ClarifyCallback } from "./kit/router.ts";
 export type { RunContext } from "./kit/run-context.ts";
@@ -27,8 +31,7 @@ export { PROVIDERS, parseModelSpec, ROLES, type Role } from "./llm/model-spec.ts
 export { createModelRegistry, type ModelRegistry, type ModelRegistryOptions } from "./llm/registry.ts";
 export { generateStructured, type StructuredRequest, type StructuredResult } from "./llm/structured.ts";
 export type { McpContext } from "./mcp/context.ts";
-export { createMcpServer } from "./mcp/server.ts";
-export { type McpStdioOptions, type McpStdioServer, serveMcpStdio } from "./mcp/stdio.ts";
+export type { McpStdioOptions, McpStdioServer } from "./mcp/stdio.ts";
 export {
   type RemoteImages,
   type RenderOptions,
@@ -64,16 +67,8 @@ export type { ResearchHandle, ResearchOptions, ResearchResult } from "./runtime/
 export { type ResearchRequest, STRATEGIES, type StrategyName } from "./runtime/research-request.ts";
 export { type RunHandle, type RunResult, type Strategy, startRun } from "./runtime/run.ts";
 export type { RunsApi } from "./runtime/runs-api.ts";
-export {
-  createServerApp,
-  openApiDocument,
-  type RunningServer,
-  type ServerApp,
-  type ServerAppOptions,
-  type StartServerOptions,
-  startServer,
-} from "./server/index.ts";
-export { createRunManager, type RunManager } from "./server/run-manager.ts";
+export type { RunningServer, ServerApp, ServerAppOptions, StartServerOptions } from "./server/index.ts";
+export type { RunManager } from "./server/run-manager.ts";
 export { openSqliteStore } from "./store/sqlite-store.ts";
 export type { Cache, EventLog, RunStore, Store } from "./store/types.ts";
 export { graphStrategy, minddrStrategy, offlineStrategy } from "./strategies/builtin.ts";

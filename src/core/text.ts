@@ -3,7 +3,8 @@
  * segmentation into content words.
  */
 
-const segmenter = new Intl.Segmenter(undefined, { granularity: "word" });
+/** The word segmenter, built on first use (its ICU data is not loaded with the module). */
+let segmenter: Intl.Segmenter | undefined;
 
 const STOPWORDS = new Set(
   (
@@ -17,6 +18,7 @@ const STOPWORDS = new Set(
 /** Content words of a text: lower-case word segments that are not stopwords or bare numbers of one digit. */
 export function contentWords(text: string): string[] {
   const words: string[] = [];
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: "word" });
   for (const s of segmenter.segment(text.toLowerCase())) {
     if (!s.isWordLike) continue;
     const w = s.segment;

@@ -23,13 +23,15 @@ const NATIVE: Record<string, string> = {
   ko: "제목, 본문, 표를 포함하여 모두 한국어로 작성하십시오. 인용 표시는 그대로 두십시오.",
 };
 
-const DISPLAY = new Intl.DisplayNames(["en"], { type: "language", fallback: "none" });
+/** English language names, built on first use (its ICU data is not loaded with the module). */
+let display: Intl.DisplayNames | undefined;
 
 /** English display name of a language code ("Polish" for `pl`); the code itself when unknown. */
 export function languageName(code: string): string {
   if (NAMES[code]) return NAMES[code];
   try {
-    return DISPLAY.of(code) ?? code;
+    display ??= new Intl.DisplayNames(["en"], { type: "language", fallback: "none" });
+    return display.of(code) ?? code;
   } catch {
     return code;
   }

@@ -4,6 +4,7 @@
  */
 
 import type { LanguageModelV4 } from "@ai-sdk/provider";
+import type { LanguageModelMiddleware } from "ai";
 
 /**
  * A model that stands for the one `load` builds: `provider` and `modelId` are known at once,
@@ -28,5 +29,37 @@ export function lazyModel(
     },
     doGenerate: async (options) => (await model()).doGenerate(options),
     doStream: async (options) => (await model()).doStream(options),
+  };
+}
+
+/** The part of an AI SDK middleware {@link wrapModel} applies. */
+export interface CallMiddleware {
+  wrapGenerate?: LanguageModelMiddleware["wrapGenerate"];
+  wrapStream?: LanguageModelMiddleware["wrapStream"];
+}
+
+/**
+ * `model` with `middleware`'s `wrapGenerate` and `wrapStream` around its calls: what the AI
+ * SDK's `wrapLanguageModel` does for these two hooks, without loading the SDK.
+ */
+export function wrapModel(model: LanguageModelV4, middleware: CallMiddleware): LanguageModelV4 {
+  const { wrapGenerate, wrapStream } = middleware;
+  return {
+    specificationVersion: "v4",
+    provider: model.provider,
+    modelId: model.modelId,
+    get supportedUrls() {
+      return model.supportedUrls;
+    },
+    async doGenerate(params) {
+      const doGenerate = async () => await model.doGenerate(params);
+      const doStream = async () => await model.doStream(params);
+      return wrapGenerate ? await wrapGenerate({ doGenerate, doStream, params, model }) : await doGenerate();
+    },
+    async doStream(params) {
+      const doGenerate = async () => await model.doGenerate(params);
+      const doStream = async () => await model.doStream(params);
+      return wrapStream ? await wrapStream({ doGenerate, doStream, params, model }) : await doStream();
+    },
   };
 }

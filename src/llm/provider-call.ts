@@ -4,8 +4,9 @@
  * Retries, budgets and events stay with the client.
  */
 
-import { generateText, type JSONSchema7, type LanguageModelUsage } from "ai";
+import type { JSONSchema7, LanguageModelUsage } from "ai";
 import { CallTimeout } from "./errors.ts";
+import { promptWithCache } from "./prompt-cache.ts";
 import type { ResolvedModel } from "./registry.ts";
 import { nativeJsonOutput, nativeProviderOptions } from "./structured-mode.ts";
 
@@ -22,6 +23,8 @@ export interface ProviderCallInput {
   seed?: number;
   /** Constrains the answer to this JSON schema with the provider's schema mode. */
   responseSchema?: JSONSchema7;
+  /** The prompt's part other calls of the role repeat (cache breakpoints: prompt-cache.ts). */
+  sharedPrefix?: string;
   timeoutMs: number;
   /** The run's signal. */
   signal?: AbortSignal;
@@ -36,13 +39,14 @@ export interface ProviderCallOutcome {
 
 /** Makes one attempt; throws the provider's error, or a {@link CallTimeout} when time ran out. */
 export async function callProvider(input: ProviderCallInput): Promise<ProviderCallOutcome> {
+  // The AI SDK loads with the first model call, not with Dossier.
+  const { generateText } = await import("ai");
   const timeout = new AbortController();
   const timer = setTimeout(() => timeout.abort(new CallTimeout(input.timeoutMs)), input.timeoutMs);
   const signals = [timeout.signal, ...(input.signal ? [input.signal] : [])];
   const settings = {
     model: input.resolved.model,
-    ...(input.system ? { instructions: input.system } : {}),
-    messages: input.messages,
+    ...promptWithCache(input.resolved.spec.provider, input.system, input.messages, input.sharedPrefix),
     maxOutputTokens: input.maxOutputTokens,
     ...(input.temperature === undefined ? {} : { temperature: input.temperature }),
     ...(input.topP === undefined ? {} : { topP: input.topP }),

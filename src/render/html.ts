@@ -14,11 +14,11 @@
  * page's policy allow http(s) images.
  */
 
-import createDOMPurify, { type Config, type DOMPurify, type WindowLike } from "dompurify";
-import { JSDOM } from "jsdom";
+import type { Config, DOMPurify, WindowLike } from "dompurify";
 import { Marked } from "marked";
 import type { Reference } from "../core/citations.ts";
 import { languageTag } from "../core/language-tag.ts";
+import { lazyModule } from "../core/lazy-module.ts";
 import { imagesAsLinks, type RemoteImages } from "../core/markdown-images.ts";
 import type { ReportDocument } from "../core/report.ts";
 import { isSafeLinkTarget, safeMarkdown } from "../core/safe-markdown.ts";
@@ -57,6 +57,10 @@ const PURIFY: Config = {
 /** Attributes whose value is a URL. */
 const URL_ATTRIBUTES = ["href", "src", "xlink:href", "cite", "poster", "longdesc", "usemap"];
 
+// Loaded with the first report rendered, not with Dossier (CommonJS builds).
+const jsdom = lazyModule<typeof import("jsdom")>("jsdom");
+const dompurify = lazyModule<DOMPurify | { default: DOMPurify }>("dompurify");
+
 let purifier: DOMPurify | undefined;
 
 /**
@@ -65,7 +69,9 @@ let purifier: DOMPurify | undefined;
  */
 export function sanitizeHtml(html: string, remoteImages: RemoteImages = "link"): string {
   if (!purifier) {
-    purifier = createDOMPurify(new JSDOM("").window as unknown as WindowLike);
+    const loaded = dompurify();
+    const createDOMPurify = "default" in loaded ? loaded.default : loaded;
+    purifier = createDOMPurify(new (jsdom().JSDOM)("").window as unknown as WindowLike);
     // DOMPurify lets data: URLs through on images and media; the report allows none.
     purifier.addHook("afterSanitizeAttributes", (node) => {
       for (const name of URL_ATTRIBUTES) {

@@ -5,15 +5,17 @@
  * the runs it has under way, so any of them can be cancelled by id.
  */
 
-import { existsSync, mkdirSync, statSync } from "node:fs";
-import { resolve } from "node:path";
+import { accessSync, constants, existsSync, mkdirSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import type { LanguageModel } from "ai";
 import type { Clock } from "../core/clock.ts";
 import { systemClock } from "../core/clock.ts";
 import { DossierError } from "../core/errors.ts";
 import type { LlmClientOptions } from "../llm/client.ts";
 import type { ModelRegistry } from "../llm/registry.ts";
+import { lazyStore } from "../store/lazy-store.ts";
 import { openStore } from "../store/open-store.ts";
+import { DATABASE_FILE } from "../store/sqlite-store.ts";
 import type { Store } from "../store/types.ts";
 import { createStrategyRegistry, type StrategyRegistry } from "../strategies/registry.ts";
 import type { StrategyDefinition } from "../strategies/types.ts";
@@ -110,10 +112,23 @@ export function createDossier(options: DossierOptions = {}): Dossier {
   });
   const config = loaded.config;
   const home = resolve(cwd, config.home);
-  if (!options.store) checkHome(home, loaded.origins.home?.label ?? "home");
+  const homeLabel = loaded.origins.home?.label ?? "home";
+  if (!options.store) checkHome(home, homeLabel);
   const clock = options.clock ?? systemClock;
   const ownStore = options.store === undefined;
-  const store = options.store ?? openStore({ home, databaseUrl: config.databaseUrl });
+  // The SQLite store (and its data directory) is created on first use, not here: creating a
+  // Dossier writes nothing. (A PostgreSQL store sends nothing before its first query.)
+  const store =
+    options.store ??
+    (config.databaseUrl?.trim()
+      ? openStore({ home, databaseUrl: config.databaseUrl })
+      : lazyStore(
+          () => {
+            makeHome(home, homeLabel);
+            return openStore({ home });
+          },
+          { kind: "sqlite", location: join(home, DATABASE_FILE) },
+        ));
   const configured = registryFromConfig(config, {
     ...(options.models ? { models: options.models } : {}),
     ...(options.fetch ? { fetch: options.fetch } : {}),
@@ -122,11 +137,16 @@ export function createDossier(options: DossierOptions = {}): Dossier {
   const models = limiter ? limitModels(configured, { limiter }) : configured;
   const strategies = createStrategyRegistry(options.strategies ?? []);
   // Runs whose process died (killed, crashed) are recorded as interrupted, not left running;
-  // stored runs are read once that is done. (A store that cannot be reached fails each run.)
-  const ready = markInterruptedRuns(store, clock).then(
-    () => {},
-    () => {},
-  );
+  // stored runs are read once that is done (on first use of the store). (A store that cannot be
+  // reached fails each run.)
+  let marked: Promise<void> | undefined;
+  const ready = () => {
+    marked ??= markInterruptedRuns(store, clock).then(
+      () => {},
+      () => {},
+    );
+    return marked;
+  };
   const gateway = new ToolGateway({ cache: store.cache, clock });
   const active = new Map<string, ResearchHandle>();
   let closed = false;
@@ -161,6 +181,7 @@ export function createDossier(options: DossierOptions = {}): Dossier {
     clock,
     research(question, researchOptions = {}) {
       if (closed) throw new Error("this Dossier is closed");
+      void ready();
       return track(startResearchHandle(question, researchOptions, deps));
     },
     ask(question, askOptions = {}) {
@@ -184,7 +205,8 @@ export function createDossier(options: DossierOptions = {}): Dossier {
       if (closed) return Promise.resolve();
       closed = true;
       const running = [...active.values()];
-      const closeStore = () => (ownStore ? ready.then(() => store.close()) : Promise.resolve());
+      const closeStore = () =>
+        ownStore ? (marked ?? Promise.resolve()).then(() => store.close()) : Promise.resolve();
       // With nothing under way the store closes at once (SQLite: before close() returns).
       if (running.length === 0) {
         if (ownStore && store.kind === "sqlite") void store.close();
@@ -197,13 +219,35 @@ export function createDossier(options: DossierOptions = {}): Dossier {
   return dossier;
 }
 
-/** The data directory must be (or become) a writable directory. */
+/**
+ * The data directory must be a directory, or one that can be created: checked without writing
+ * (the directory is made when the store is first used, {@link makeHome}).
+ */
 function checkHome(home: string, label: string): void {
-  if (existsSync(home) && !statSync(home).isDirectory()) {
+  if (existsSync(home)) {
+    if (statSync(home).isDirectory()) return;
     throw new DossierError("CONFIG_INVALID", `invalid setting ${label}: ${home} is a file, not a directory`, {
       details: { setting: label, path: home },
     });
   }
+  let parent = dirname(home);
+  while (!existsSync(parent) && dirname(parent) !== parent) parent = dirname(parent);
+  try {
+    if (!statSync(parent).isDirectory()) {
+      throw Object.assign(new Error(`${parent} is not a directory`), { code: "ENOTDIR" });
+    }
+    accessSync(parent, constants.W_OK);
+  } catch (cause) {
+    throw new DossierError(
+      "CONFIG_INVALID",
+      `invalid setting ${label}: cannot create the data directory ${home} (${(cause as NodeJS.ErrnoException).code ?? "error"})`,
+      { cause, details: { setting: label, path: home } },
+    );
+  }
+}
+
+/** Creates the data directory (on the store's first use). */
+function makeHome(home: string, label: string): void {
   try {
     mkdirSync(home, { recursive: true });
   } catch (cause) {

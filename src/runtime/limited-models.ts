@@ -2,10 +2,13 @@
  * Models under a shared provider limiter: every request to a model provider (each attempt, not a
  * journal replay) holds a slot of `model:<provider>` while it is under way, so the workers of a
  * run queue together never have more requests in flight at one provider than its limit. The
- * registry is wrapped from outside; each model is wrapped once with AI SDK middleware.
+ * registry is wrapped from outside; each model is wrapped once with AI SDK middleware (applied by
+ * llm/lazy-model.ts, so that this module does not load the AI SDK).
  */
 
-import { type LanguageModel, type LanguageModelMiddleware, wrapLanguageModel } from "ai";
+import type { LanguageModelV4 } from "@ai-sdk/provider";
+import type { LanguageModel, LanguageModelMiddleware } from "ai";
+import { wrapModel } from "../llm/lazy-model.ts";
 import type { ModelRegistry, ResolvedModel } from "../llm/registry.ts";
 import type { ProviderLimiter, ProviderLimits } from "../tools/provider-limiter.ts";
 
@@ -35,7 +38,7 @@ export function limitModels(registry: ModelRegistry, options: ModelLimitOptions)
     if (!done) {
       const key = modelProviderKey(resolved.spec.provider);
       const limits = options.limitsOf?.(resolved.spec.provider) ?? DEFAULT_MODEL_LIMITS;
-      done = wrapLanguageModel({ model, middleware: slotMiddleware(options.limiter, key, limits) });
+      done = wrapModel(model as LanguageModelV4, slotMiddleware(options.limiter, key, limits));
       wrapped.set(model, done);
     }
     return done;

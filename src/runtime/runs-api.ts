@@ -48,12 +48,16 @@ export function runsApi(
   active: ReadonlyMap<string, ResearchHandle>,
   resume: (runId: string, options: ResumeOptions) => ResearchHandle,
   clock: { now(): number } = Date,
-  /** Settles when stored runs may be read (runs of dead processes are marked first). */
-  ready: Promise<void> = Promise.resolve(),
+  /**
+   * Settles when stored runs may be read (runs of dead processes are marked first); a function
+   * is called when stored runs are first read.
+   */
+  ready: Promise<void> | (() => Promise<void>) = Promise.resolve(),
 ): RunsApi {
+  const settled = () => (typeof ready === "function" ? ready() : ready);
   const resolveId = async (idOrPrefix: string) => {
     if (active.has(idOrPrefix)) return idOrPrefix;
-    await ready;
+    await settled();
     return store.runs.resolveId(idOrPrefix);
   };
   /** The run under way here that `idOrPrefix` names (exactly or as its only prefix). */
@@ -64,7 +68,7 @@ export function runsApi(
   };
   const api: RunsApi = {
     list: async (options) => {
-      await ready;
+      await settled();
       return store.runs.list(options);
     },
     resolveId,

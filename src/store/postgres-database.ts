@@ -4,8 +4,9 @@
  * STORE_ERROR naming the database without its password.
  */
 
-import pg from "pg";
+import type pg from "pg";
 import { DossierError } from "../core/errors.ts";
+import { lazyModule } from "../core/lazy-module.ts";
 import { POSTGRES_MIGRATIONS } from "./postgres-migrations.ts";
 import { type PostgresTarget, parsePostgresUrl } from "./postgres-url.ts";
 
@@ -39,11 +40,14 @@ export interface PostgresDatabaseOptions {
   connectTimeoutMs?: number;
 }
 
+/** The PostgreSQL client, loaded with the first database opened (SQLite users never load it). */
+const pgModule = lazyModule<typeof pg>("pg");
+
 /** Opens a pool on `url`; nothing is sent before the first query. */
 export function openPostgresDatabase(options: PostgresDatabaseOptions): PostgresDatabase {
   const target = parsePostgresUrl(options.url);
   const migrations = options.migrations ?? POSTGRES_MIGRATIONS;
-  const pool = new pg.Pool({
+  const pool = new (pgModule().Pool)({
     connectionString: target.connectionString,
     options: `-c search_path=${target.schema}`,
     max: options.maxConnections ?? 10,

@@ -2,11 +2,14 @@
  * Parsing HTML into a DOM document for reading (never for rendering): each document belongs to
  * one shared jsdom window. Building a jsdom window per page cost about 12 ms of CPU even for a
  * tiny page; a document of an existing window costs a fraction of that. Scripts never run in it
- * and nothing is loaded. jsdom is imported with this module, so only code that parses HTML
- * pays for loading it.
+ * and nothing is loaded. jsdom is loaded with the first document parsed, so only code that
+ * parses HTML pays for loading it.
  */
 
-import { type DOMWindow, JSDOM, VirtualConsole } from "jsdom";
+import type { DOMWindow } from "jsdom";
+import { lazyModule } from "../../core/lazy-module.ts";
+
+const jsdom = lazyModule<typeof import("jsdom")>("jsdom");
 
 let parserWindow: DOMWindow | undefined;
 
@@ -16,7 +19,10 @@ let parserWindow: DOMWindow | undefined;
  * `url`), so relative links resolve as they would on the page.
  */
 export function parseHtmlDocument(html: string, url?: string): Document {
-  parserWindow ??= new JSDOM("<!doctype html>", { virtualConsole: new VirtualConsole() }).window;
+  if (!parserWindow) {
+    const { JSDOM, VirtualConsole } = jsdom();
+    parserWindow = new JSDOM("<!doctype html>", { virtualConsole: new VirtualConsole() }).window;
+  }
   const document = new parserWindow.DOMParser().parseFromString(html, "text/html");
   if (url !== undefined) {
     const declared = document.querySelector("base[href]")?.getAttribute("href");

@@ -11,9 +11,9 @@
  * single column), whose cells become paragraphs.
  */
 
-import { Readability } from "@mozilla/readability";
-import TurndownService from "turndown";
-import { strikethrough, taskListItems } from "turndown-plugin-gfm";
+import type { Readability } from "@mozilla/readability";
+import type TurndownService from "turndown";
+import { lazyModule } from "../../core/lazy-module.ts";
 import { cleanArticle } from "./content-cleanup.ts";
 import { parseHtmlDocument } from "./html-document.ts";
 
@@ -62,11 +62,19 @@ const NOISE = [
 /** Elements that make a table cell hold blocks rather than a value. */
 const BLOCKS = "table, p, div, ul, ol, dl, h1, h2, h3, h4, h5, h6, blockquote, pre, figure, section, article";
 
+// Loaded with the first page converted, not with Dossier (CommonJS builds).
+const readability = lazyModule<typeof import("@mozilla/readability")>("@mozilla/readability");
+const turndownModule = lazyModule<typeof TurndownService | { default: typeof TurndownService }>("turndown");
+const gfm = lazyModule<typeof import("turndown-plugin-gfm")>("turndown-plugin-gfm");
+
 let turndownService: TurndownService | undefined;
 
 function turndown(): TurndownService {
   if (turndownService) return turndownService;
-  const service = new TurndownService({
+  const loaded = turndownModule();
+  const Turndown = "default" in loaded ? loaded.default : loaded;
+  const { strikethrough, taskListItems } = gfm();
+  const service = new Turndown({
     headingStyle: "atx",
     codeBlockStyle: "fenced",
     bulletListMarker: "-",
@@ -213,7 +221,9 @@ export function htmlToMarkdown(html: string, url: string): HtmlExtraction {
   const lang = document.documentElement.getAttribute("lang")?.trim() || undefined;
   let article: ReturnType<Readability["parse"]> = null;
   try {
-    article = new Readability(document.cloneNode(true) as Document, { keepClasses: true }).parse();
+    article = new (readability().Readability)(document.cloneNode(true) as Document, {
+      keepClasses: true,
+    }).parse();
   } catch {
     article = null;
   }

@@ -5,11 +5,11 @@
  * time limit. Every failure is a typed {@link DossierError}.
  */
 
-import { type Dispatcher, fetch as undiciFetch } from "undici";
+import type { Dispatcher, fetch as undiciFetch } from "undici";
 import { DossierError } from "../../core/errors.ts";
 import { parseRetryAfter } from "../../core/retry.ts";
 import { blockedPortError, checkPort } from "./blocked-ports.ts";
-import { checkUrl, createGuardedAgent, type GuardOptions } from "./ssrf-guard.ts";
+import { checkUrl, createGuardedAgent, type GuardOptions, undici } from "./ssrf-guard.ts";
 
 /** Default size limit of a response body: 10 MB. */
 export const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
@@ -72,7 +72,7 @@ export async function httpFetch(url: string, options: HttpFetchOptions = {}): Pr
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const timeoutMs = options.timeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS;
   const maxRedirects = options.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
-  const fetchFn = options.fetch ?? undiciFetch;
+  const fetchFn = options.fetch ?? undici().fetch;
 
   let current = checkPort(checkUrl(url, guard));
   if (options.signal?.aborted) throw options.signal.reason;

@@ -10,8 +10,9 @@
 import { lookup as dnsLookup } from "node:dns/promises";
 import { isIP, type LookupFunction } from "node:net";
 import ipaddr from "ipaddr.js";
-import { Agent, buildConnector } from "undici";
+import type { Agent } from "undici";
 import { DossierError } from "../../core/errors.ts";
+import { lazyModule } from "../../core/lazy-module.ts";
 
 /** Why the guard refused a URL or an address (`details.reason` of NETWORK_REFUSED). */
 export type RefusalReason =
@@ -246,6 +247,9 @@ export function guardedLookup(options: GuardOptions): LookupFunction {
   };
 }
 
+/** undici, loaded with the first agent (the first page fetched), not with Dossier. */
+export const undici = lazyModule<typeof import("undici")>("undici");
+
 /** Options of {@link createGuardedAgent}. */
 export interface GuardedAgentOptions extends GuardOptions {
   /** Time limit of establishing a connection (undici's default when unset). */
@@ -258,6 +262,7 @@ export interface GuardedAgentOptions extends GuardOptions {
  * is actually connected to is the one that was checked.
  */
 export function createGuardedAgent(options: GuardedAgentOptions): Agent {
+  const { Agent, buildConnector } = undici();
   const connector = buildConnector({
     lookup: guardedLookup(options),
     ...(options.connectTimeoutMs === undefined ? {} : { timeout: options.connectTimeoutMs }),
