@@ -198,6 +198,18 @@ if (servicesAnswer([await redisProblem()])) {
       expect(await observer.held("p")).toBe(0);
       expect(await observer.held("q")).toBe(0);
     });
+
+    it("applies its configured limits over what a caller asks for", async () => {
+      const limiter = openRedisLimiter({
+        url: freshUrl(),
+        limitsOf: (provider, asked) => (provider === "model:openai" ? { concurrency: 1 } : asked),
+      });
+      cleanups.push(() => limiter.close());
+      expect(await limiter.tryAcquire("model:openai", { concurrency: 5 })).not.toBeNull();
+      expect(await limiter.tryAcquire("model:openai", { concurrency: 5 })).toBeNull();
+      expect(await limiter.tryAcquire("searxng", { concurrency: 2 })).not.toBeNull();
+      expect(await limiter.tryAcquire("searxng", { concurrency: 2 })).not.toBeNull();
+    });
   });
 }
 

@@ -86,6 +86,11 @@ export interface RedisLimiterOptions {
   pollMs?: number;
   /** How this process names its slots (default `host:pid`). */
   holder?: string;
+  /**
+   * The limits that apply to a provider, given those its caller asks for (default: the caller's).
+   * Every worker of a queue should be configured alike (see `configuredLimits`).
+   */
+  limitsOf?: (provider: string, asked: ProviderLimits) => ProviderLimits;
 }
 
 /** A slot as {@link RedisLimiter.tryAcquire} gives it. */
@@ -169,8 +174,9 @@ export function openRedisLimiter(options: RedisLimiterOptions): RedisLimiter {
   };
 
   /** Takes a slot now, or says how long to wait (ms; 0 when unknown: the provider is full). */
-  const take = async (provider: string, limits: ProviderLimits): Promise<RedisSlot | number> => {
+  const take = async (provider: string, asked: ProviderLimits): Promise<RedisSlot | number> => {
     if (closed) throw new DossierError("STORE_ERROR", "the provider limiter is closed");
+    const limits = options.limitsOf?.(provider, asked) ?? asked;
     const k = keys(provider);
     const id = `${holder}:${randomUUID()}`;
     const rate = rateWindow(limits.ratePerSecond);

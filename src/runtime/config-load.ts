@@ -86,6 +86,7 @@ export const ENV_SETTINGS: ReadonlyArray<{ env: string; path: string; kind: Kind
   { env: "DOSSIER_HOME", path: "home", kind: "string" },
   { env: "DOSSIER_DATABASE_URL", path: "databaseUrl", kind: "string" },
   { env: "DOSSIER_REDIS_URL", path: "redisUrl", kind: "string" },
+  { env: "DOSSIER_LLM_CONCURRENCY", path: "modelConcurrency", kind: "int" },
   { env: "DOSSIER_ALLOW_PRIVATE_NETWORK", path: "allowPrivateNetwork", kind: "bool" },
   { env: "DOSSIER_ALLOWED_HOSTS", path: "allowedHosts", kind: "list" },
   { env: "DOSSIER_ACCESS_LOG", path: "accessLog", kind: "string" },

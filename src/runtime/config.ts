@@ -92,6 +92,29 @@ export const configSchema = z
         "a Redis server for the run queue: serve and batch enqueue runs, dossier worker processes run them (DOSSIER_REDIS_URL)",
       ),
     allowPrivateNetwork: z.boolean().default(false),
+    modelConcurrency: z
+      .number()
+      .int()
+      .min(1)
+      .max(1024)
+      .optional()
+      .describe(
+        "model requests in flight at once per model provider, kept by every dossier worker of the run queue together (DOSSIER_LLM_CONCURRENCY; default 8)",
+      ),
+    providerLimits: z
+      .record(
+        z.string().min(1),
+        z
+          .object({
+            concurrency: z.number().int().min(1).max(1024).optional(),
+            ratePerSecond: z.number().positive().max(10_000).optional(),
+          })
+          .strict(),
+      )
+      .optional()
+      .describe(
+        "limits the dossier workers of the run queue keep together, by provider (a search provider's name, or model:<provider>), over the built-in ones",
+      ),
     allowedHosts: z
       .array(
         z.string().regex(/^(\[[0-9a-f:.]+\]|[a-z0-9_-]+(\.[a-z0-9_-]+)*)(:\d{1,5})?$/i, {

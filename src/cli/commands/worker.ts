@@ -49,19 +49,27 @@ export async function runWorker(io: CliIo, flags: WorkerFlags): Promise<number> 
   const concurrency = whole("--concurrency", flags.concurrency, 1, 256) ?? 1;
   const lockDurationMs = whole("--lock-ms", flags.lockMs, 1_000, 3_600_000);
   const staleAfterMs = whole("--stale-ms", flags.staleMs, 1_000, 3_600_000);
-  const [{ createDossierForCli }, { startRunWorker }, { openRunQueue }, { openRedisLimiter }] =
-    await Promise.all([
-      import("../dossier-cli.ts"),
-      import("../../queue/run-worker.ts"),
-      import("../../queue/run-queue.ts"),
-      import("../../queue/redis-limiter.ts"),
-    ]);
+  const [
+    { createDossierForCli },
+    { startRunWorker },
+    { openRunQueue },
+    { openRedisLimiter },
+    { configuredLimits },
+  ] = await Promise.all([
+    import("../dossier-cli.ts"),
+    import("../../queue/run-worker.ts"),
+    import("../../queue/run-queue.ts"),
+    import("../../queue/redis-limiter.ts"),
+    import("../../queue/configured-limits.ts"),
+  ]);
   // The providers' limits are shared with every worker of the queue, on its Redis server.
   let limiter: import("../../queue/redis-limiter.ts").RedisLimiter | undefined;
   const dossier = createDossierForCli(io, flags, {
     limiter: (config) => {
       const queueUrl = queueUrlOf(flags.queue, config.redisUrl);
-      limiter = queueUrl ? openRedisLimiter({ url: queueUrl }) : undefined;
+      limiter = queueUrl
+        ? openRedisLimiter({ url: queueUrl, limitsOf: configuredLimits(config) })
+        : undefined;
       return limiter;
     },
   });
