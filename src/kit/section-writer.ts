@@ -74,21 +74,23 @@ export async function writeSection(ctx: RunContext, options: WriteSectionOptions
   if (evidence.length === 0) {
     return { ...base, content: "", fallback: true };
   }
+  // What every section's call shares comes first (a prompt cache can serve it): the report,
+  // the question, the task's requirements and the outline; then this section's part.
+  const shared = `${[
+    `Report: ${options.reportTitle}`,
+    `Research question: ${ctx.query}`,
+    ...specLines(options.spec),
+    "",
+    "Outline of the whole report:",
+    outlineToText(options.outline),
+  ].join("\n")}\n\n`;
   try {
     const result = await ctx.generate({
       role: "writer",
       system: sectionSystem(ctx, options.language, options.guidance),
-      // What every section's call shares comes first (a prompt cache can serve it): the report,
-      // the question, the task's requirements and the outline; then this section's part.
+      sharedPrefix: shared,
       prompt: [
-        `Report: ${options.reportTitle}`,
-        `Research question: ${ctx.query}`,
-        ...specLines(options.spec),
-        "",
-        "Outline of the whole report:",
-        outlineToText(options.outline),
-        "",
-        `Write section ${section.id} "${section.title}". Plan: ${section.plan}`,
+        `${shared}Write section ${section.id} "${section.title}". Plan: ${section.plan}`,
         "",
         ...findingsBlock(options.findings ?? []),
         "",

@@ -46,6 +46,13 @@ export interface GenerateRequest {
    * The answer text is returned unparsed; structured.ts validates it.
    */
   responseSchema?: JSONSchema7;
+  /**
+   * The leading part of the prompt that other calls of this role repeat: a prefix of the first
+   * user message, or "" when only the instructions are shared. Providers that cache a prefix
+   * only up to explicit breakpoints (Anthropic) get one after the instructions and one after
+   * this prefix (see prompt-cache.ts); it changes nothing else.
+   */
+  sharedPrefix?: string;
 }
 
 /** Result of one model call. */
@@ -211,6 +218,7 @@ export class LlmClient {
             ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
             ...(request.topP === undefined ? {} : { topP: request.topP }),
             ...(request.responseSchema ? { responseSchema: request.responseSchema } : {}),
+            ...(request.sharedPrefix === undefined ? {} : { sharedPrefix: request.sharedPrefix }),
             ...(this.options.seed === undefined ? {} : { seed: this.options.seed }),
             timeoutMs: this.options.timeoutMs ?? 600_000,
             ...(signal ? { signal } : {}),

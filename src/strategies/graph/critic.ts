@@ -86,6 +86,7 @@ export async function reflectionGate(ctx: RunContext, input: GateInput): Promise
             "done (see the executed nodes and their outcomes)? Approve good actions; ask for a revision otherwise, saying",
             "exactly what to change.",
           ].join("\n"),
+          sharedPrefix: `${input.context}\n\n`,
           prompt: [
             input.context,
             "",

@@ -115,23 +115,25 @@ export async function planNextCycle(ctx: RunContext, input: PlanCycleInput): Pro
   const toAssess = input.graph.nodes.filter(
     (n) => (n.status === "done" || n.status === "failed") && !input.assessed.has(n.id),
   );
-  const prompt = [
+  // What every turn repeats leads (a prompt cache can serve it): task, outline, persistent rubric.
+  const shared = `${[
     `Research question: ${ctx.query}`,
     input.spec,
     "",
     "Fixed outline:",
     outlineToText(input.outline),
     "",
-    `Current plan (iteration ${input.iteration}):`,
+    "Persistent rubric:",
+    input.persistentRubric,
+  ].join("\n")}\n\n`;
+  const prompt = [
+    `${shared}Current plan (iteration ${input.iteration}):`,
     // Results in full only for the nodes to assess now; the others were assessed before.
     ...input.graph.nodes.map((n) =>
       describeNode(n, input.assessed.has(n.id) ? RESULT_CHARS.assessed : RESULT_CHARS.assess),
     ),
     "",
     `Executed nodes to assess now: ${toAssess.map((n) => n.id).join(", ") || "none"}`,
-    "",
-    "Persistent rubric:",
-    input.persistentRubric,
     "",
     "Current gaps (ephemeral rubric):",
     input.ephemeralRubric,
@@ -147,6 +149,7 @@ export async function planNextCycle(ctx: RunContext, input: PlanCycleInput): Pro
     role: "planner",
     schema: plannerDecisionSchema,
     system: graphPlannerSystem(ctx, input.language, input.maxDepth),
+    sharedPrefix: shared,
     prompt,
     maxOutputTokens: 4000,
   });

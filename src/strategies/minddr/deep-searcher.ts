@@ -121,6 +121,8 @@ export async function deepSearch(ctx: RunContext, options: DeepSearchOptions): P
           role: "searcher",
           schema,
           system: searcherSystem(ctx),
+          // Every agent's steps open with the question (and the same instructions).
+          sharedPrefix: `Overall question: ${ctx.query}\n`,
           prompt: stepPrompt(ctx, subtask, history, evidence.length, teamView(ctx, xot, agent, step)),
           maxOutputTokens: 1200,
         })
