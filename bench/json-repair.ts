@@ -1,8 +1,10 @@
 /**
  * Malformed JSON from the model: research runs in the loopback world where a share of the
- * model's JSON answers is damaged, and the figures of structured output — answers rejected and
- * asked again (re-asks: `format-error` events), answers repaired in place (`format-repair`
- * events), model calls — summed over the seeds, per strategy and fault.
+ * model's JSON answers is damaged, and the figures of structured output — answers rejected
+ * (re-asks: `format-error` events; each is asked again unless it was a call's last attempt, and
+ * counted the same way before and after repair existed), answers repaired in place
+ * (`format-repair` events), model calls, fallbacks taken — summed over the seeds, per strategy
+ * and fault.
  *
  * Faults (`--fault`):
  * - `truncate`: the chaos tests' fault, half of the JSON answers cut short at 30–90% of their
