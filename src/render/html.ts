@@ -23,6 +23,7 @@ import { imagesAsLinks, type RemoteImages } from "../core/markdown-images.ts";
 import type { ReportDocument } from "../core/report.ts";
 import { isSafeLinkTarget, safeMarkdown } from "../core/safe-markdown.ts";
 import { stripControlChars } from "../core/terminal-text.ts";
+import { CLAIM_MARK_STYLE, claimSummaryHtml, markClaims } from "./claim-marks.ts";
 import type { RenderOptions } from "./render-options.ts";
 
 /** The Content-Security-Policy of an HTML report: no script, frames, plugins, forms or images; inline styles. */
@@ -129,7 +130,9 @@ export function renderHtml(doc: ReportDocument, options: RenderOptions = {}): st
   const excerpts = excerptIndex(doc);
   const safe = safeMarkdown(doc.body.trimStart().replace(/^#\s+[^\n]*\n+/, ""));
   const body = remoteImages === "keep" ? safe : imagesAsLinks(safe);
-  const html = linkCitations(markdown.parse(body, { async: false }) as string, excerpts);
+  const linked = linkCitations(markdown.parse(body, { async: false }) as string, excerpts);
+  // A verified report marks each checked claim at its citation (verdict; deciding span on hover).
+  const html = doc.verification ? markClaims(linked, doc.body, doc.verification) : linked;
   const refs = doc.references.map((r) => referenceItem(r, excerpts.get(r.number))).join("\n");
   const notice = doc.notice ? `<p class="notice">${escapeHtml(doc.notice)}</p>` : "";
   // The report's language, when it is a well-formed tag ("auto" is resolved before writing).
@@ -143,7 +146,7 @@ export function renderHtml(doc: ReportDocument, options: RenderOptions = {}): st
 <meta name="referrer" content="no-referrer">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(doc.title)}</title>
-<style>${STYLE}</style>
+<style>${STYLE}${doc.verification ? CLAIM_MARK_STYLE : ""}</style>
 </head>
 <body>
 <main>
@@ -152,7 +155,8 @@ ${sanitizeHtml(
 <p class="meta">Research question: ${escapeHtml(doc.query)}<br>Run ${escapeHtml(doc.runId)} · ${escapeHtml(doc.strategy)} · ${escapeHtml(doc.currentDate)} · ${doc.references.length} sources</p>
 ${notice}
 ${html}
-${doc.references.length ? `<h2 id="references">References</h2>\n<ol class="references">\n${refs}\n</ol>` : ""}`,
+${doc.references.length ? `<h2 id="references">References</h2>\n<ol class="references">\n${refs}\n</ol>` : ""}
+${doc.verification ? claimSummaryHtml(doc.verification) : ""}`,
   remoteImages,
 )}
 </main>

@@ -36,6 +36,8 @@ export function renderJsonBundle(doc: ReportDocument, options: RenderOptions = {
       sources: doc.sources,
       evidence: doc.evidence.map((e) => ({ ...e, cited: cited.has(e.id) })),
       checks: doc.checks,
+      // Every claim checked: verdict, deciding span and its evidence, reason (null when verification was off).
+      claims: doc.verification ?? null,
       usage: doc.usage,
     },
     2,
