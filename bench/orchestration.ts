@@ -22,6 +22,7 @@
  * highest ratio. `--chain` prints the critical chain of each strategy's first run.
  */
 
+import { availableParallelism, loadavg } from "node:os";
 import type { DossierEvent } from "../src/core/events.ts";
 import { startResearchWorld } from "../test/research/world.ts";
 import { type Call, calls, criticalPath } from "./critical-path.ts";
@@ -46,9 +47,13 @@ const SHORT_QUESTION = "How did battery costs and adoption change?";
 
 /** What a seed requires to run in sequence, said next to its figures. */
 const SEQUENTIAL_BY_SEED: Record<string, string> = {
-  warp: "drafting is sequential by its seed (each section conditioned on the draft so far)",
-  smtl: "steps are sequential by its seed (each step reads the last one's observations)",
-  mams: "chunks are folded into the state one after another by its seed",
+  minddr:
+    "an agent's steps are sequential (ReAct: each reads the last one's observations; the last step also issues the last reads), the Report agent outlines from every sub-report (MindDR §3.1), and the coherence pass reads every written section",
+  graph:
+    "router → survey → the outline from the survey's evidence → each cycle's planner turn → reflection gate before any tool → execution → the next turn reads the refreshed gaps (DuMate Algorithms 1–2); INITPLAN runs alongside the persistent rubric and the gap check alongside the nodes' summaries",
+  warp: "drafting (each section conditioned on the draft so far)",
+  smtl: "steps (each step reads the last one's observations)",
+  mams: "chunks are folded into the state one after another",
 };
 
 interface Row {
@@ -144,6 +149,8 @@ async function run(strategy: string, latencyMs: number, seed: number, world = wo
   }
 }
 
+// Wall time is the machine's: a loaded machine stretches it (depth, tokens and the bound are not).
+const loadAtStart = loadavg()[0]!;
 // Warm-up: the first page extraction and the first model call load modules; not measured.
 await run("smtl", 0, 1, "short").catch(() => undefined);
 
@@ -168,6 +175,9 @@ const pct = (part: number, whole: number) => (whole > 0 ? `${((100 * part) / who
 const fmt = (x: number, digits = 0) => x.toFixed(digits);
 console.log(
   `orchestration, ${worldName} world${real ? ` (${real.pages.length} pages from DeepResearch Bench reports)` : ""}: model call and search ${latencies.join(" / ")} ms, page ${pageMs} ms, ${subtasks} minddr subtasks, concurrency ${concurrency ?? "default"}, ${runs} run(s) each${runs > 1 ? ` (${real ? `questions 1–${runs}; ` : ""}medians shown)` : ""}`,
+);
+console.log(
+  `machine: ${availableParallelism()} cores, load average ${loadAtStart.toFixed(1)} at the start and ${loadavg()[0]!.toFixed(1)} at the end (wall and ratio stretch under load; depth, tokens and the bound do not)`,
 );
 const head = [
   "strategy",
@@ -256,6 +266,8 @@ for (const sample of samples) {
 }
 for (const s of strategies)
   if (SEQUENTIAL_BY_SEED[s] && samples.some((x) => x[0]!.strategy === s))
-    console.log(`${s}: ${SEQUENTIAL_BY_SEED[s]}; its depth is the seed's, not a queue's`);
+    console.log(
+      `${s}: sequential by its seed: ${SEQUENTIAL_BY_SEED[s]}; its depth is the seed's, not a queue's`,
+    );
 for (const r of samples.flat().filter((x) => x.status !== "completed"))
   console.log(`${r.strategy} @ ${r.latencyMs} ms ended ${r.status}`);
