@@ -1,8 +1,9 @@
 /**
  * The packaging test: builds and packs Dossier, installs the tarball into a fresh temporary
  * project with the pinned Node, and uses it as a user would — `import { research } from
- * "dossier"` running an offline research over a small folder, `npx dossier --version` and
- * `npx dossier research … --docs …`. The same library call runs on Node 22 when it installs,
+ * "dossier"` running an offline research over a small folder, each subpath of the package's
+ * exports (`dossier/server`, `dossier/mcp`, `dossier/eval`, …) imported with its entry points,
+ * `npx dossier --version` and `npx dossier research … --docs …`. The same library call runs on Node 22 when it installs,
  * and an older Node gets the bin's one-line refusal. Needs the npm registry (or its cache).
  *
  * Run: node scripts/package-test.ts [--keep] [--no-build]
@@ -83,6 +84,27 @@ if (result.status !== "completed") throw new Error("status " + result.status + "
 console.log(JSON.stringify({ status: result.status, strategy: result.record.strategy, paths: result.paths, refs: result.report.references.length }));
 `;
 
+/** Entry points each subpath must export (the package's other subpaths are imported too). */
+const SUBPATH_EXPORTS: Record<string, string[]> = {
+  dossier: ["research", "ask", "createDossier", "startServer", "serveMcpStdio", "DossierError"],
+  "dossier/server": ["createServerApp", "startServer", "openApiDocument", "createRunManager"],
+  "dossier/mcp": ["createMcpServer", "serveMcpStdio"],
+  "dossier/eval": ["race", "rubric", "checks", "deepsearch"],
+};
+
+/** Imports every subpath of the installed package's exports; prints their export names. */
+const SUBPATHS_CALL = `
+import { readFileSync } from "node:fs";
+const pkg = JSON.parse(readFileSync("./node_modules/dossier/package.json", "utf8"));
+const out = {};
+for (const key of Object.keys(pkg.exports)) {
+  if (key === "./package.json") continue;
+  const name = "dossier" + key.slice(1);
+  out[name] = Object.keys(await import(name)).sort();
+}
+console.log(JSON.stringify(out));
+`;
+
 function writeNotes(dir: string): void {
   mkdirSync(join(dir, "notes"));
   writeFileSync(
@@ -131,6 +153,32 @@ try {
     check(out.strategy === "offline", `strategy ${out.strategy}`);
     check(out.refs > 0, "no references");
     check(out.paths.length === 2 && out.paths.every((p) => existsSync(p)), `report files ${out.paths}`);
+  });
+
+  step("every subpath of the package's exports imports, with its entry points", () => {
+    writeFileSync(join(app, "subpaths.mjs"), SUBPATHS_CALL);
+    const out = JSON.parse(run(node24, ["subpaths.mjs"], app, env).trim().split("\n").at(-1)!) as Record<
+      string,
+      string[]
+    >;
+    for (const [subpath, names] of Object.entries(SUBPATH_EXPORTS)) {
+      const missing = names.filter((name) => !out[subpath]?.includes(name));
+      check(
+        missing.length === 0,
+        `${subpath} lacks ${missing.join(", ")} (has ${out[subpath]?.slice(0, 20)})`,
+      );
+    }
+    const exported = Object.keys(
+      (
+        JSON.parse(readFileSync(join(app, "node_modules", "dossier", "package.json"), "utf8")) as {
+          exports: Record<string, unknown>;
+        }
+      ).exports,
+    )
+      .filter((key) => key !== "./package.json")
+      .map((key) => `dossier${key.slice(1)}`);
+    const untested = exported.filter((subpath) => !(subpath in out));
+    check(untested.length === 0, `subpaths not imported: ${untested.join(", ")}`);
   });
 
   step("the package's types resolve for TypeScript users", () => {
