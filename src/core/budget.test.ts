@@ -246,6 +246,15 @@ describe("BudgetLedger boundaries", () => {
       pricePerToken: { input: 1 / 2048, output: 0 },
     });
     expect(free).toMatchObject({ maxOutputTokens: 5000, costUsd: 0.5 });
+    // Free output still fits when the input takes every remaining dollar.
+    const spent = new BudgetLedger({ limits: { maxCostUsd: 1 }, clock: instantClock() });
+    expect(
+      spent.reserveLlm({
+        estimatedInputTokens: 2048,
+        maxOutputTokens: 300,
+        pricePerToken: { input: 1 / 2048, output: 0 },
+      }),
+    ).toMatchObject({ maxOutputTokens: 300, tokens: 2348, costUsd: 1 });
     const unknown = ledger.reserveLlm({ estimatedInputTokens: 1e6, maxOutputTokens: 5000, ...noPrice });
     expect(unknown).toMatchObject({ maxOutputTokens: 5000, costUsd: 0 });
     // Without a cost limit a priced call reserves no dollars.

@@ -25,3 +25,34 @@ describe("step journal", () => {
     expect(recallState(journal, "odd", () => "fresh")).toBe("fresh");
   });
 });
+
+describe("step journal details", () => {
+  it("keeps one entry per key in memory, a later put replacing an earlier one", () => {
+    const journal = createMemoryJournal();
+    expect(journal.size()).toBe(0);
+    expect(journal.get("llm:a#1")).toBeUndefined();
+    journal.put("llm:a#1", { kind: "llm", value: 1 });
+    journal.put("tool:a#1", { kind: "tool", value: 2 });
+    journal.put("llm:a#1", { kind: "llm", value: 3 });
+    expect(journal.size()).toBe(2);
+    expect(journal.get("llm:a#1")).toEqual({ kind: "llm", value: 3 });
+  });
+
+  it("counts each kind and hash on its own", () => {
+    const keyer = new StepKeyer();
+    expect([
+      keyer.next("llm", "h"),
+      keyer.next("tool", "h"),
+      keyer.next("llm", "h"),
+      keyer.next("tool", "h"),
+    ]).toEqual(["llm:h#1", "tool:h#1", "llm:h#2", "tool:h#2"]);
+  });
+
+  it("stores a computed state under state:<name>, falsy values included", () => {
+    const journal = createMemoryJournal();
+    expect(recallState(journal, "n", () => 0)).toBe(0);
+    expect(journal.get("state:n")).toEqual({ kind: "state", value: 0 });
+    expect(recallState(journal, "n", () => 5)).toBe(0);
+    expect(journal.size()).toBe(1);
+  });
+});

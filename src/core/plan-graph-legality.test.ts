@@ -196,6 +196,11 @@ describe("checkLegality, rule by rule", () => {
     };
     onlyPruned.nodes[1]!.status = "pruned";
     expect(checkLegality(onlyPruned).map((v) => v.code)).toEqual(["REPORT_COUNT"]);
+    // A plan-wide violation has no node at all, not an undefined one.
+    expect(checkLegality(onlyPruned)[0]).toStrictEqual({
+      code: "REPORT_COUNT",
+      message: "The plan has no live report node; it needs exactly one",
+    });
   });
 });
 

@@ -1,4 +1,6 @@
+import dnsPromises from "node:dns/promises";
 import { createServer, type Server } from "node:http";
+import { syncBuiltinESMExports } from "node:module";
 import type { AddressInfo } from "node:net";
 import { fetch } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -313,9 +315,15 @@ describe("classifyAddress: embedded IPv4, brackets, zones and public special ran
     });
     expect(classifyAddress("[fe80::1%25eth0]").range).toBe("linkLocal");
     expect(classifyAddress("[2606:4700::1111]").allowed).toBe(true);
+    // A zone id is dropped whatever follows the %, also after an IPv4 address.
+    expect(classifyAddress("127.0.0.1%lo0")).toEqual({
+      allowed: false,
+      range: "loopback",
+      reason: "private-address",
+    });
   });
 
-  it.each(["example.org", "0x7f.1", "2130706433", "1.2.3", "::1]x", "fe80::1 %eth0", ""])(
+  it.each(["example.org", "0x7f.1", "2130706433", "1.2.3", "::1]x", "::[1", "::]1", "fe80::1 %eth0", ""])(
     "refuses to classify %j, which is not an IP address literal",
     (address) => {
       const error = refusal(() => classifyAddress(address));
@@ -381,6 +389,8 @@ describe("checkHostname and normalizeHostname", () => {
     expect(normalizeHostname("[::1]")).toBe("::1");
     expect(normalizeHostname("Example.ORG.")).toBe("example.org");
     expect(normalizeHostname("a.b")).toBe("a.b");
+    // Only a leading and a trailing bracket go.
+    expect(normalizeHostname("a[b]c")).toBe("a[b]c");
   });
 
   it.each([
@@ -532,6 +542,29 @@ describe("guardedLookup details", () => {
     }).catch((e) => e)) as DossierError;
     expect(error.details.reason).toBe("private-hostname");
     expect(asked).toBe(0);
+  });
+
+  it("asks the system resolver for every address in its own order", async () => {
+    const asked: unknown[] = [];
+    const saved = dnsPromises.lookup;
+    dnsPromises.lookup = (async (hostname: string, options: unknown) => {
+      asked.push([hostname, options]);
+      return [
+        { address: "2606:4700::1111", family: 6 },
+        { address: "93.184.216.34", family: 4 },
+      ];
+    }) as typeof dnsPromises.lookup;
+    syncBuiltinESMExports();
+    try {
+      expect(await systemResolver("dual.test")).toEqual([
+        { address: "2606:4700::1111", family: 6 },
+        { address: "93.184.216.34", family: 4 },
+      ]);
+    } finally {
+      dnsPromises.lookup = saved;
+      syncBuiltinESMExports();
+    }
+    expect(asked).toEqual([["dual.test", { all: true, verbatim: true }]]);
   });
 
   it("uses the system resolver when none is given", async () => {
