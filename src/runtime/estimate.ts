@@ -5,8 +5,10 @@
  */
 
 import type { BudgetLimits } from "../core/budget.ts";
+import type { VerifyMode } from "../core/claim-verdicts.ts";
 import type { ModelRegistry } from "../llm/registry.ts";
 import type { Range, StrategyDefinition } from "../strategies/types.ts";
+import { verifyEstimate } from "./claim-verify.ts";
 
 export type { Range } from "../strategies/types.ts";
 
@@ -32,6 +34,8 @@ export function estimateResearch(options: {
   registry: ModelRegistry;
   budget: BudgetLimits;
   webReading: boolean;
+  /** Claim verification (its judge and rewrite calls count; default check, no call). */
+  verify?: VerifyMode;
 }): ResearchEstimate {
   const { llm, tools } = options.strategy.estimate({
     options: options.strategyOptions ?? {},
@@ -41,7 +45,7 @@ export function estimateResearch(options: {
   let calls: Range = [0, 0];
   let tokens: Range = [0, 0];
   let cost: Range = [0, 0];
-  for (const kind of llm) {
+  for (const kind of [...llm, ...verifyEstimate(options.verify ?? "check")]) {
     const model = options.registry.forRole(kind.role);
     calls = [calls[0] + kind.count[0], calls[1] + kind.count[1]];
     const per = kind.input + kind.output;

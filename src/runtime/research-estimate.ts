@@ -35,6 +35,7 @@ export function estimateInput(
     strategy,
     strategyOptions: parseStrategyOptions(strategy, request),
     budget: request.budget,
+    verify: request.verify,
     webReading: strategy.capabilities.web && request.sources !== "local" && request.sources !== "local-only",
   };
 }

@@ -4,6 +4,7 @@
 
 import { z } from "zod";
 import { budgetLimitsSchema } from "../core/budget.ts";
+import { VERIFY_MODES } from "../core/claim-verdicts.ts";
 import { REPORT_FORMATS } from "../core/report-formats.ts";
 import { sourcesSchema } from "../core/run-options.ts";
 import { stripControlChars } from "../core/terminal-text.ts";
@@ -76,6 +77,12 @@ export const researchRequestSchema = z.object({
     .min(0)
     .max(2 ** 31 - 1)
     .optional(),
+  /**
+   * Claim verification after writing: `check` (default) the lexical check, no model call;
+   * `judge` the judge model checks every cited claim (bounded batches, in the budget); `rewrite`
+   * also has the writer revise or drop unsupported claims; `off` none.
+   */
+  verify: z.enum(VERIFY_MODES).default("check"),
   /** The rollout a run is (set by `dossier train rollouts`): its question and its index in the group. */
   rollout: z.object({ questionId: z.string().min(1), index: z.number().int().nonnegative() }).optional(),
 });

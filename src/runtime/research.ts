@@ -12,6 +12,7 @@ import { DossierError } from "../core/errors.ts";
 import { guessQueryLanguage } from "../core/language.ts";
 import type { ReportDocument } from "../core/report.ts";
 import type { ReportFormat } from "../core/report-formats.ts";
+import { verifyReport } from "../eval/claims/verify-report.ts";
 import type { ClarifyCallback } from "../kit/router.ts";
 import type { ModelRegistry } from "../llm/registry.ts";
 import { checkFormatsAvailable } from "../render/format-support.ts";
@@ -30,6 +31,7 @@ import type { AcademicProvider } from "../tools/search/academic-result.ts";
 import { createSearchProviders, searchBaseUrlsFromEnv } from "../tools/search/providers.ts";
 import type { SearchProvider } from "../tools/types.ts";
 import { addingBatchArticle } from "./batch-articles.ts";
+import { checkVerifyModels } from "./claim-verify.ts";
 import type { Config } from "./config.ts";
 import { checkReportTargets, reportPaths, writeReportFiles } from "./report-files.ts";
 import {
@@ -145,6 +147,7 @@ export async function prepareResearch(
     for (const role of definition.roles) env.registry.forRole(role);
     checkCostBudget(definition, env.registry, request.budget.maxCostUsd);
   }
+  checkVerifyModels(request.verify, env.registry);
   const runId = env.runId ?? createRunId((env.clock ?? systemClock).now());
   const paths = reportPaths({
     ...(request.out ? { out: request.out } : {}),
@@ -272,6 +275,7 @@ export function startResearch(
     ...(request.recordCalls ? { recordCalls: true } : {}),
     ...(request.seed === undefined ? {} : { seed: request.seed }),
     ...(request.rollout ? { rollout: request.rollout } : {}),
+    ...(request.verify === "check" ? {} : { verify: request.verify }),
   };
   const handle = startRun<ResearchRunOutcome>({
     store: env.store,
@@ -311,12 +315,14 @@ export function startResearch(
         allowPrivateNetwork: env.config.allowPrivateNetwork,
         ...(env.fetch ? { fetch: env.fetch } : {}),
       });
-      const outcome = await prepared.definition.run(ctx, {
+      const written = await prepared.definition.run(ctx, {
         options: prepared.strategyOptions,
         tools,
         language: prepared.language,
         ...(env.clarify ? { clarify: env.clarify } : {}),
       });
+      // Each cited claim checked against its passages (eval/claims), before the report is final.
+      const outcome = { ...written, report: await verifyReport(ctx, written.report, request.verify) };
       const paths = prepared.paths;
       await writeReportFiles(outcome.report, request.formats as ReportFormat[], paths, { env: pdfEnv(env) });
       ctx.emit({ type: "report-ready", formats: request.formats, paths, stats: reportStats(outcome.report) });
@@ -345,6 +351,13 @@ export function reportStats(report: ReportDocument) {
     groundedShare: report.checks.groundedShare,
     chars: report.markdown.length,
     checks: report.checks,
+    claims: report.verification
+      ? {
+          mode: report.verification.mode,
+          counts: report.verification.counts,
+          shares: report.verification.shares,
+        }
+      : null,
   };
 }
 

@@ -39,6 +39,7 @@ export function requestOfRun(record: RunRecord): ResearchRequest {
     ...pick("recordCalls"),
     ...pick("seed"),
     ...pick("rollout"),
+    ...pick("verify"),
   };
   const parsed = researchRequestSchema.safeParse(request);
   if (!parsed.success) {

@@ -52,6 +52,12 @@ export const createRunBodySchema = z.strictObject({
     ),
   budget: budget.optional(),
   currentDate: currentDate.optional(),
+  verify: z
+    .enum(["off", "check", "judge", "rewrite"])
+    .optional()
+    .describe(
+      "claim verification after writing: check (default) the lexical check, no model call; judge the judge model checks each cited claim; rewrite also revises or drops unsupported claims; off none",
+    ),
   recordCalls: z
     .boolean()
     .optional()

@@ -4,6 +4,7 @@
  * and the exit code.
  */
 
+import { claimSummaryLine } from "../../core/claim-verdicts.ts";
 import { reportStats } from "../../runtime/research.ts";
 import type { ResearchResult } from "../../runtime/research-handle.ts";
 import type { CliIo } from "../io.ts";
@@ -27,6 +28,7 @@ export function printRunResult(
         sources: stats?.sources ?? 0,
         citations: stats?.citations ?? 0,
         groundedShare: stats?.groundedShare ?? null,
+        claims: stats?.claims ?? null,
         tokens: { input: u?.inputTokens ?? null, output: u?.outputTokens ?? null },
         costUsd: u?.costUsd ?? null,
         llmCalls: u?.llmCalls ?? 0,
@@ -49,6 +51,7 @@ export function printRunResult(
         `Report: ${report.title}`,
         ...result.paths.map((p) => `  ${p}`),
         `${stats.sources} sources cited, ${stats.citations} citations${grounded}; stop: ${record.stopReason}`,
+        ...(report.verification ? [claimSummaryLine(report.verification)] : []),
         `run ${record.id}: ${u?.llmCalls ?? 0} model calls, ${u?.toolCalls ?? 0} tool calls, ${u?.inputTokens ?? "?"}+${u?.outputTokens ?? "?"} tokens, ${cost}`,
       ].join("\n")}\n`,
     );

@@ -69,6 +69,7 @@ describe("dossier research", () => {
       "sources",
       "citations",
       "groundedShare",
+      "claims",
       "tokens",
       "costUsd",
       "llmCalls",
@@ -77,6 +78,9 @@ describe("dossier research", () => {
       "stopReason",
     ]);
     expect(summary.reportPaths).toHaveLength(2);
+    // The default claim check (lexical, no model call) prints its shares.
+    expect(summary.claims.mode).toBe("check");
+    expect(Object.keys(summary.claims.shares)).toEqual(["supported", "partial", "unsupported", "unchecked"]);
     for (const p of summary.reportPaths) expect(existsSync(p)).toBe(true);
     expect(summary.sources).toBeGreaterThan(0);
     expect(summary.tokens.input).toBeGreaterThan(0);

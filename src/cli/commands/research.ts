@@ -8,6 +8,7 @@
 
 import type { Command } from "commander";
 import type { BudgetLimits } from "../../core/budget.ts";
+import { VERIFY_MODES, type VerifyMode } from "../../core/claim-verdicts.ts";
 import { DossierError } from "../../core/errors.ts";
 import type { DossierEvent } from "../../core/events.ts";
 import { isReportFormat, type ReportFormat, reportFormatList } from "../../core/report-formats.ts";
@@ -45,6 +46,7 @@ export interface ResearchFlags extends GlobalFlags {
   events?: string;
   quiet?: boolean;
   interactive?: boolean;
+  verify?: string;
 }
 
 /** Asks clarifying questions on the terminal, one per line. */
@@ -114,6 +116,12 @@ export function requestFromFlags(
       `--sources must be web, local, both or local-only, got "${flags.sources}"`,
     );
   }
+  if (flags.verify !== undefined && !(VERIFY_MODES as readonly string[]).includes(flags.verify)) {
+    throw new DossierError(
+      "INPUT_INVALID",
+      `--verify must be off, check, judge or rewrite, got "${flags.verify}"`,
+    );
+  }
   const concurrency = number("--concurrency", flags.concurrency, true);
   const maxSteps = flags.maxSteps === undefined ? undefined : Number(flags.maxSteps);
   const strategyOptions = {
@@ -136,6 +144,7 @@ export function requestFromFlags(
     ...(maxSteps !== undefined ? { maxSteps } : {}),
     ...(Object.keys(strategyOptions).length ? { strategyOptions } : {}),
     ...(flags.recordCalls ? { recordCalls: true } : {}),
+    ...(flags.verify ? { verify: flags.verify as VerifyMode } : {}),
   };
 }
 
@@ -263,6 +272,10 @@ export function registerResearchCommand(program: Command, io: CliIo): void {
     .option("--date <YYYY-MM-DD>", "the current date the run reasons with (default today)")
     .option("--concurrency <n>", "agents and calls at once")
     .option("--interactive", "on a terminal, answer clarifying questions about an ambiguous question (graph)")
+    .option(
+      "--verify <mode>",
+      "claim check after writing: check (default, lexical, no model call), judge (the judge model), rewrite (judge, then revise or drop unsupported claims), off",
+    )
     .option("--estimate", "print the expected calls and cost, run nothing")
     .option(
       "--record-calls",
