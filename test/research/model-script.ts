@@ -12,6 +12,7 @@
 
 import type { RecordedRequest, Reply } from "../fake-openai/types.ts";
 import { type CallExpectations, isBeyond, showExpectation, unusedRoles } from "./call-expectations.ts";
+import { CLAIM_MARKERS, claimJudgeAnswer, claimRewriteAnswer } from "./claim-answers.ts";
 import {
   criticAnswer,
   ephemeralAnswer,
@@ -84,7 +85,9 @@ export type ScriptRole =
   | "mams-search"
   | "mams-state"
   | "mams-report"
-  | "pipeline-judge";
+  | "pipeline-judge"
+  | "claim-judge"
+  | "claim-rewrite";
 
 /** Options of the script. */
 export interface ModelScriptOptions extends GraphScriptOptions, MinddrScriptOptions, WarpScriptOptions {
@@ -159,6 +162,8 @@ const ROLE_MARKERS: [ScriptRole, string][] = [
   ["mams-state", MAMS_MARKERS.state],
   ["mams-report", MAMS_MARKERS.report],
   ["pipeline-judge", PIPELINE_JUDGE],
+  ["claim-judge", CLAIM_MARKERS.judge],
+  ["claim-rewrite", CLAIM_MARKERS.rewrite],
 ];
 
 /** A small seeded generator (mulberry32), so chaos runs are reproducible. */
@@ -254,6 +259,10 @@ export function createModelScript(options: ModelScriptOptions = {}): ModelScript
         return mamsReportAnswer(user);
       case "pipeline-judge":
         return pipelineJudgeAnswer(user);
+      case "claim-judge":
+        return claimJudgeAnswer(user);
+      case "claim-rewrite":
+        return claimRewriteAnswer(user);
     }
   };
 
