@@ -153,6 +153,9 @@ function makeHandle(
 
   const done = (async (): Promise<ResearchResult> => {
     try {
+      // A store that cannot be used (a database URL that does not answer) fails here, before
+      // anything is prepared or recorded: a clear STORE_ERROR, not a run that cannot start.
+      await deps.store.ready();
       const environment: ResearchEnvironment = { ...deps, runId, signal: controller.signal };
       const handle = await start(environment, () => controller.signal.aborted);
       if (!handle) throw toDossierError(controller.signal.reason ?? "cancelled", "CANCELLED");

@@ -87,11 +87,13 @@ export async function runWorker(io: CliIo, flags: WorkerFlags): Promise<number> 
     await limiter?.close();
   };
   try {
-    // Both services must answer before any job is taken.
-    await Promise.all([queue.ready(), dossier.store.ready(), limiter?.ready()]).catch(async (error) => {
-      await closeAll();
-      throw error;
-    });
+    // Both services must answer before any job is taken (the queue's error names the queue).
+    await Promise.all([queue.ready(), dossier.store.ready()])
+      .then(() => limiter?.ready())
+      .catch(async (error) => {
+        await closeAll();
+        throw error;
+      });
     if (flags.status) {
       const status = await queue.status();
       io.out(flags.json ? `${terminalJson(status)}\n` : `${queueStatusText(queue.target.display, status)}\n`);
