@@ -3,8 +3,7 @@
  * segmentation into content words.
  */
 
-/** The word segmenter, built on first use (its ICU data is not loaded with the module). */
-let segmenter: Intl.Segmenter | undefined;
+import { segmenter } from "./segmenter.ts";
 
 const STOPWORDS = new Set(
   (
@@ -18,8 +17,7 @@ const STOPWORDS = new Set(
 /** Content words of a text: lower-case word segments that are not stopwords or bare numbers of one digit. */
 export function contentWords(text: string): string[] {
   const words: string[] = [];
-  segmenter ??= new Intl.Segmenter(undefined, { granularity: "word" });
-  for (const s of segmenter.segment(text.toLowerCase())) {
+  for (const s of segmenter("word").segment(text.toLowerCase())) {
     if (!s.isWordLike) continue;
     const w = s.segment;
     if (STOPWORDS.has(w) || /^\d$/.test(w)) continue;

@@ -5,9 +5,8 @@
  * an LLM judge can verify the sentences it marks unsupported.
  */
 
+import { segmenter } from "../core/segmenter.ts";
 import { contentWords } from "../core/text.ts";
-
-const sentenceSegmenter = new Intl.Segmenter(undefined, { granularity: "sentence" });
 
 /** Share of `sentence`'s content words found in `excerpt` (0..1; 1 for a sentence with no content words). */
 export function overlapShare(sentence: string, excerpt: string): number {
@@ -49,7 +48,7 @@ export function groundingCheck(
   const prose = body.replace(/```[\s\S]*?```/g, " ").replace(/^#+\s.*$/gm, " ");
   // A citation placed after the full stop ("… in 2024. [3] Next …") belongs to the sentence before it.
   const segments: string[] = [];
-  for (const { segment } of sentenceSegmenter.segment(prose)) {
+  for (const { segment } of segmenter("sentence").segment(prose)) {
     const lead = /^\s*(?:\[\d+(?:, \d+)*\]\s*)+/.exec(segment)?.[0];
     if (lead && segments.length > 0) {
       segments[segments.length - 1] += lead;

@@ -5,7 +5,7 @@
  * citation). Headings, table rows and code are not claims.
  */
 
-const sentenceSegmenter = new Intl.Segmenter(undefined, { granularity: "sentence" });
+import { segmenter } from "../../core/segmenter.ts";
 
 /** Citation markers of a final report (`[1]`, `[2, 5]`), not a link's text. */
 export const MARKER = /\[(\d+(?:, \d+)*)\](?![(:])/g;
@@ -45,7 +45,7 @@ export function extractClaims(body: string): ReportClaim[] {
     const segments: Array<{ start: number; end: number }> = [];
     // Line breaks inside a paragraph are blanks to the segmenter (a break is not a sentence end).
     const text = masked.slice(block.start, block.end).replace(/\n/g, " ");
-    for (const { segment, index } of sentenceSegmenter.segment(text)) {
+    for (const { segment, index } of segmenter("sentence").segment(text)) {
       const start = block.start + index;
       const end = start + segment.length;
       // A citation placed after the full stop ("… in 2024. [3] Next …") belongs to the sentence before it.

@@ -6,6 +6,7 @@
  */
 
 import type { ClaimCheck } from "../../core/claim-verdicts.ts";
+import { segmenter } from "../../core/segmenter.ts";
 import { contentWords } from "../../core/text.ts";
 
 /** A cited passage: an evidence excerpt. */
@@ -18,7 +19,6 @@ export interface Passage {
 export const LEXICAL_SUPPORT_SHARE = 0.85;
 
 const SMALL_NUMBERS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"];
-const sentenceSegmenter = new Intl.Segmenter(undefined, { granularity: "sentence" });
 
 /** Numbers of a text, normalized: thousands separators dropped, decimal commas as points. */
 export function numbersOf(text: string): string[] {
@@ -46,7 +46,7 @@ function bestSpan(claim: string, passages: readonly Passage[]): { span: string; 
   const words = new Set(contentWords(claim));
   let best: { span: string; evidenceId: string; score: number } | null = null;
   for (const p of passages) {
-    for (const { segment } of sentenceSegmenter.segment(p.text)) {
+    for (const { segment } of segmenter("sentence").segment(p.text)) {
       const span = segment.trim();
       if (!span) continue;
       const score = contentWords(span).filter((w) => words.has(w)).length;

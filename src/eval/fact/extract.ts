@@ -11,6 +11,7 @@
  */
 
 import { headingLines, readMarkdown } from "../../core/markdown.ts";
+import { segmenter } from "../../core/segmenter.ts";
 import { type SplitReport, splitReferences, trimUrl } from "./references.ts";
 
 /** One extracted citation: the benchmark's `{fact, ref_idx, url}`. */
@@ -86,8 +87,6 @@ function blocks(body: string): string[] {
   return out;
 }
 
-const segmenter = new Intl.Segmenter(undefined, { granularity: "sentence" });
-
 /**
  * Splits a block into sentences. Markers are taken out first (the segmenter would split
  * inside `[2][3]`) and each goes to the sentence of the character before it, so markers
@@ -103,7 +102,7 @@ function sentences(block: string): Piece[] {
     last = m.index + m[0].length;
   }
   text += block.slice(last);
-  const pieces = [...segmenter.segment(text)].map((s) => ({
+  const pieces = [...segmenter("sentence").segment(text)].map((s) => ({
     start: s.index,
     text: s.segment,
     numbers: [] as number[],

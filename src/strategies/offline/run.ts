@@ -8,6 +8,7 @@
  */
 
 import { createOutline } from "../../core/outline.ts";
+import { segmenter } from "../../core/segmenter.ts";
 import { contentWords } from "../../core/text.ts";
 import { recordLocalPassage } from "../../kit/evidence-recorder.ts";
 import { reportLabel } from "../../kit/language.ts";
@@ -39,8 +40,6 @@ interface Candidate {
   /** A list item of the document (kept as a list item in the report). */
   listItem: boolean;
 }
-
-const sentenceSegmenter = new Intl.Segmenter(undefined, { granularity: "sentence" });
 
 /** Runs the offline strategy. */
 export async function runOffline(ctx: RunContext, options: OfflineOptions): Promise<ResearchOutcome> {
@@ -207,7 +206,7 @@ function candidates(hits: readonly LocalSearchResult[], callId: string, query: s
     }
     // Lines wrapped inside a paragraph are one sentence stream; paragraph breaks stay breaks.
     const flowing = prose.join("\n").replace(/([^\n])\n(?!\n)/g, "$1 ");
-    for (const { segment } of sentenceSegmenter.segment(flowing)) {
+    for (const { segment } of segmenter("sentence").segment(flowing)) {
       const text = segment.replace(/\s+/g, " ").trim();
       if (/^#/.test(text) || /^[|>]/.test(text)) continue;
       // Chunk edges cut sentences: only whole sentences, from a capital (or a CJK character) to a full stop.

@@ -9,6 +9,7 @@
  * the pieces of one paragraph joined exactly as in the source.
  */
 
+import { segmenter } from "../../core/segmenter.ts";
 import type { ChunkInput, ExtractedDocument, Section } from "./types.ts";
 
 /** Options of {@link chunkDocument}. */
@@ -27,8 +28,6 @@ interface Piece {
   /** True when the piece starts a paragraph (joined with a blank line). */
   startsParagraph: boolean;
 }
-
-const sentences = new Intl.Segmenter("und", { granularity: "sentence" });
 
 function hardSplit(text: string, limit: number): string[] {
   const parts: string[] = [];
@@ -51,7 +50,7 @@ export function splitParagraph(paragraph: string, limit: number): string[] {
   if (paragraph.length <= limit) return [paragraph];
   const pieces: string[] = [];
   let current = "";
-  for (const { segment } of sentences.segment(paragraph)) {
+  for (const { segment } of segmenter("sentence", "und").segment(paragraph)) {
     for (const part of segment.length > limit ? hardSplit(segment, limit) : [segment]) {
       if (current && current.length + part.length > limit) {
         pieces.push(current);
@@ -71,7 +70,7 @@ export function overlapTail(text: string, max: number): string {
   const code = text.charCodeAt(from);
   if (code >= 0xdc00 && code <= 0xdfff) from += 1;
   let offset = -1;
-  for (const { index } of sentences.segment(text)) {
+  for (const { index } of segmenter("sentence", "und").segment(text)) {
     if (index >= from && index < text.length) {
       offset = index;
       break;

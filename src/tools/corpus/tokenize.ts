@@ -6,20 +6,21 @@
  * Chinese and Japanese are split into dictionary words. Only word-like segments are kept.
  */
 
+import { segmenter } from "../../core/segmenter.ts";
+
 /** Bumped whenever segmentation changes: a corpus indexed with another version is rebuilt. */
 export const TOKENIZER_VERSION = 2;
 
 /** Tokens longer than this (hashes, base64 blobs) are dropped. */
 export const MAX_TOKEN_LENGTH = 64;
 
-const segmenter = new Intl.Segmenter("und", { granularity: "word" });
 const APOSTROPHES = /[\u2019\uFF07]/g;
 
 /** The words of `text`, normalised and lower-cased, in order, with repeats (no stemming, no stopwords). */
 export function tokenize(text: string): string[] {
   const normalised = text.normalize("NFKC").toLowerCase().replace(APOSTROPHES, "'");
   const tokens: string[] = [];
-  for (const segment of segmenter.segment(normalised)) {
+  for (const segment of segmenter("word", "und").segment(normalised)) {
     if (segment.isWordLike && segment.segment.length <= MAX_TOKEN_LENGTH) tokens.push(segment.segment);
   }
   return tokens;
