@@ -217,3 +217,13 @@ describe("research --mode", () => {
     expect(requestFromFlags("q", { strategy: "smtl" }, {}).strategyOptions).toBeUndefined();
   });
 });
+
+describe("research --verify", () => {
+  it("takes off, check, judge or rewrite; anything else is INPUT_INVALID before anything runs", () => {
+    expect(requestFromFlags("q", { verify: "rewrite" }, {}).verify).toBe("rewrite");
+    expect(requestFromFlags("q", {}, {}).verify).toBeUndefined();
+    expect(() => requestFromFlags("q", { verify: "strict" }, {})).toThrow(
+      /--verify must be off, check, judge or rewrite/,
+    );
+  });
+});
