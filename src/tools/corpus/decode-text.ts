@@ -6,7 +6,11 @@
  * encoding (windows-1252, Shift_JIS, GBK, …) decoded by the platform's TextDecoder.
  */
 
-import chardet from "chardet";
+import type chardetModule from "chardet";
+import { lazyModule } from "../../core/lazy-module.ts";
+
+/** chardet, loaded with the first legacy-encoded file (CommonJS). */
+const chardet = lazyModule<typeof chardetModule>("chardet");
 
 /** Bytes examined for NUL bytes and for the share of bad characters. */
 export const SNIFF_BYTES = 8192;
@@ -82,7 +86,7 @@ export function decodeFileText(bytes: Uint8Array, options: { html?: boolean } = 
     // not UTF-8: try a declared or detected legacy encoding
   }
   const declared = options.html ? metaCharset(bytes) : null;
-  const guessed = declared ?? canonical(chardet.detect(bytes.subarray(0, 64 * 1024)));
+  const guessed = declared ?? canonical(chardet().detect(bytes.subarray(0, 64 * 1024)));
   if (guessed && !/^utf-(8|16|32)/.test(guessed)) {
     return checked(new TextDecoder(guessed).decode(bytes), guessed);
   }

@@ -6,7 +6,11 @@
  * euc-kr, …).
  */
 
-import chardet from "chardet";
+import type chardetModule from "chardet";
+import { lazyModule } from "../../core/lazy-module.ts";
+
+/** chardet, loaded with the first page whose encoding must be guessed (CommonJS). */
+const chardet = lazyModule<typeof chardetModule>("chardet");
 
 /** Where the charset came from. */
 export type CharsetSource = "bom" | "header" | "meta" | "utf8-valid" | "detected" | "default";
@@ -92,7 +96,7 @@ export function detectCharset(
     if (meta && (meta !== "utf-8" || isValidUtf8(bytes))) return { charset: meta, source: "meta" };
   }
   if (isValidUtf8(bytes)) return { charset: "utf-8", source: "utf8-valid" };
-  const guess = canonicalCharset(chardet.detect(bytes.subarray(0, DETECT_SAMPLE_BYTES)));
+  const guess = canonicalCharset(chardet().detect(bytes.subarray(0, DETECT_SAMPLE_BYTES)));
   if (guess) return { charset: guess, source: "detected" };
   return { charset: "utf-8", source: "default" };
 }
