@@ -43,11 +43,9 @@ const Workers = z
       .nullable()
       .openapi({ description: "the queue's jobs by state (null without a queue)" }),
     workers: z.array(Worker).openapi({ description: "the live workers (this server when embedded)" }),
-    runs: z
-      .object({ queued: z.number().int(), running: z.number().int() })
-      .openapi({
-        description: `runs the store records as queued and as running (each counted up to ${COUNT_CAP})`,
-      }),
+    runs: z.object({ queued: z.number().int(), running: z.number().int() }).openapi({
+      description: `runs the store records as queued and as running (each counted up to ${COUNT_CAP})`,
+    }),
   })
   .openapi("Workers");
 
