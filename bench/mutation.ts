@@ -208,7 +208,7 @@ console.log(
 );
 for (const r of rows) {
   console.log(
-    `${r.file.replace(/^src\//, "").padEnd(38)}${pad(r.mutants, 9)}${pad(r.killed, 11)}${pad(r.survived, 10)}${pad(r.noCoverage, 10)}${pad(r.equivalent, 8)}${pad(`${(r.score * 100).toFixed(0)}%`, 8)}${pad(`${r.seconds.toFixed(0)} s`, 8)}`,
+    `${r.file.replace(/^src\//, "").padEnd(38)}${pad(r.mutants, 9)}${pad(r.killed, 11)}${pad(r.survived, 10)}${pad(r.noCoverage, 10)}${pad(r.equivalent, 8)}${pad(`${(r.score * 100).toFixed(1)}%`, 8)}${pad(`${r.seconds.toFixed(0)} s`, 8)}`,
   );
 }
 const total = rows.reduce((acc, r) => ({ killed: acc.killed + r.killed, mutants: acc.mutants + r.mutants }), {

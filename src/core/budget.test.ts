@@ -304,6 +304,18 @@ describe("BudgetLedger boundaries", () => {
     ).toBe(1000);
   });
 
+  it("keeps reservations in flight apart from calls recorded in between", () => {
+    const ledger = new BudgetLedger({ limits: { maxTokens: 1000 }, clock: instantClock() });
+    const first = ledger.reserveLlm({ estimatedInputTokens: 0, maxOutputTokens: 400, ...noPrice });
+    ledger.recordLlm({ inputTokens: 0, outputTokens: 0, costUsd: null }, 0);
+    const second = ledger.reserveLlm({ estimatedInputTokens: 0, maxOutputTokens: 400, ...noPrice });
+    expect(second.id).not.toBe(first.id);
+    // Both reservations count: 200 tokens are left.
+    expect(
+      ledger.reserveLlm({ estimatedInputTokens: 0, maxOutputTokens: 500, ...noPrice }).maxOutputTokens,
+    ).toBe(200);
+  });
+
   it("resumes from an earlier attempt's usage, its wall time counted from the given start", () => {
     const clock = instantClock(50_000);
     const used = {

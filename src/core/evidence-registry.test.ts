@@ -157,6 +157,31 @@ describe("EvidenceRegistry keys and restores", () => {
     expect(r.addSource({ kind: "local", path: "only-path.md", title: "p", fetchedAt: "t" }).added).toBe(true);
   });
 
+  it("tells passages apart that differ only in where their blanks are", () => {
+    const r = new EvidenceRegistry();
+    const s = r.addSource(page("https://a.example")).source.id;
+    expect(r.addEvidence({ sourceId: s, text: "a bc", retrievedBy: by }).evidence.id).toBe("E1");
+    expect(r.addEvidence({ sourceId: s, text: "ab c", retrievedBy: by }).evidence.id).toBe("E2");
+    try {
+      r.addEvidence({ sourceId: s, text: " \n ", retrievedBy: by });
+      expect.unreachable();
+    } catch (error) {
+      expect((error as DossierError).code).toBe("INPUT_INVALID");
+      expect((error as DossierError).message).toBe("evidence text is empty");
+    }
+  });
+
+  it("compares a restored passage by its whitespace-normalised text", () => {
+    const restored = EvidenceRegistry.fromSnapshot({
+      sources: [{ id: "S1", kind: "web", url: "https://a.example", title: "a", fetchedAt: "t" }],
+      evidence: [{ id: "E1", sourceId: "S1", text: " one\n two ", retrievedBy: by }],
+    });
+    expect(restored.addEvidence({ sourceId: "S1", text: "one two", retrievedBy: by })).toMatchObject({
+      added: false,
+      evidence: { id: "E1" },
+    });
+  });
+
   it("rebuilds both dedup indexes from a snapshot, so a page found again keeps its id", () => {
     const r = new EvidenceRegistry();
     const s = r.addSource(page("https://x.example/a", "p1")).source;
