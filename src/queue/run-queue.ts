@@ -59,12 +59,15 @@ export function openRunQueue(options: RunQueueOptions): RunQueue {
   const target = parseRedisUrl(options.url);
   const queue = new Queue(RUN_QUEUE, { connection: target.connection, prefix: target.prefix });
   queue.on("error", () => {});
+  // Every handle waiting on a job listens on the queue for a while: hundreds at once is normal.
+  queue.setMaxListeners(0);
   let events: QueueEvents | null = null;
   let registry: Redis | null = null;
   const queueEvents = () => {
     if (!events) {
       events = new QueueEvents(RUN_QUEUE, { connection: target.connection, prefix: target.prefix });
       events.on("error", () => {});
+      events.setMaxListeners(0);
     }
     return events;
   };

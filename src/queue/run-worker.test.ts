@@ -20,6 +20,7 @@ import { createOutline } from "../core/outline.ts";
 import { assembleReport } from "../kit/report-assembly.ts";
 import { createDossier } from "../runtime/dossier.ts";
 import { createServerApp } from "../server/app.ts";
+import { readSse } from "../server/test-fixtures.ts";
 import type { WorkersView } from "../server/workers-routes.ts";
 import type { StrategyDefinition } from "../strategies/types.ts";
 import { queuedResearch } from "./queued-research.ts";
@@ -200,6 +201,14 @@ if (servicesAnswer([await redisProblem()])) {
       await handle.enqueued;
       const queued = await dossier.store.runs.get(handle.runId);
       expect(queued).toMatchObject({ status: "queued", owner: null, heartbeatAt: null });
+      // Not resumable while queued; a server that did not enqueue it follows it from the store.
+      await expect(dossier.runs.resume(handle.runId).done).rejects.toMatchObject({
+        code: "CONFLICT",
+        message: expect.stringContaining("is queued"),
+      });
+      const server = createServerApp({ dossier, token: null });
+      cleanups.push(() => server.close());
+      const stream = Promise.resolve(server.app.request(`/v1/runs/${handle.runId}/events`)).then(readSse);
       startWorker();
       await expect
         .poll(async () => (await dossier.store.runs.get(handle.runId))?.status, { timeout: 10_000 })
@@ -210,6 +219,7 @@ if (servicesAnswer([await redisProblem()])) {
       expect(await handle.done).toMatchObject({ status: "cancelled" });
       const events = await dossier.store.events.list(handle.runId);
       expect(events.map((e) => e.type)).toEqual(["run-start", "phase", "run-end"]);
+      expect((await stream).map((e) => e.event)).toEqual(["run-start", "phase", "run-end"]);
     });
 
     it("skips a job whose run was cancelled while queued (cancelled from another process)", async () => {

@@ -84,6 +84,13 @@ export async function checkResumable(
       details: { runId, status: record.status },
     });
   }
+  if (record.status === "queued") {
+    throw new DossierError(
+      "CONFLICT",
+      `run ${runId} is queued: a worker will start it; cancel it first to resume it later`,
+      { details: { runId, status: record.status } },
+    );
+  }
   if (record.status === "running") {
     const owner = record.owner ? ` by process ${record.owner.pid} on ${record.owner.host}` : "";
     throw new DossierError("CONFLICT", `run ${runId} is still running${owner}; cancel it first or wait`, {

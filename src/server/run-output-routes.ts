@@ -85,8 +85,12 @@ export function runOutputRoutes(services: () => ApiServices): OpenAPIHono {
         const h = handle();
         return h !== undefined && !isQueued(h);
       },
-      isLive: async () =>
-        handle() !== undefined || (await dossier.store.runs.get(runId))?.status === "running",
+      // A queued run is live too: a worker will start it and append its events.
+      isLive: async () => {
+        if (handle() !== undefined) return true;
+        const status = (await dossier.store.runs.get(runId))?.status;
+        return status === "running" || status === "queued";
+      },
       ...(handle() ? { settled: handle()!.done } : {}),
       ...(keepAliveMs ? { keepAliveMs } : {}),
     });
