@@ -75,7 +75,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: "runs",
     args: "",
-    description: "list past runs, show one, or print its event log",
+    description: "list past runs, show one, print its event log, cancel or resume one",
     load: async () => (await import("./runs.ts")).registerRunsCommand,
   },
   {

@@ -1,18 +1,23 @@
 /**
  * `dossier runs list` with the run queue: queued and running runs counted under the list, the
  * queue's depth and each live worker with its load; a queue that does not answer is an error
- * naming it. Worker names come from Redis and are printed terminal-safe.
+ * naming it. Worker names come from Redis and are printed terminal-safe. `dossier runs cancel`:
+ * a queued run cancelled at once (its job removed), a running one asked of its process.
  */
 
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Queue } from "bullmq";
 import { afterEach, describe, expect, it } from "vitest";
 import { runCliInProcess } from "../../../test/cli-io.ts";
 import { redisProblem, servicesAnswer, TEST_REDIS_URL } from "../../../test/services.ts";
+import { queuedResearch } from "../../queue/queued-research.ts";
 import { parseRedisUrl } from "../../queue/redis-target.ts";
+import { openRunQueue, RUN_QUEUE } from "../../queue/run-queue.ts";
 import { announceWorker } from "../../queue/worker-registry.ts";
+import { createDossier } from "../../runtime/dossier.ts";
 import { openSqliteStore } from "../../store/sqlite-store.ts";
 import { queueStatusText } from "./queue-status.ts";
 
@@ -78,6 +83,37 @@ if (servicesAnswer([await redisProblem()])) {
       const after = await cli(["runs", "list"], dir, { DOSSIER_REDIS_URL: url });
       expect(after.stdout).toContain("workers: none");
     });
+
+    it("cancels a queued run: recorded cancelled and its job removed from the queue", async () => {
+      const dir = await seeded();
+      mkdirSync(join(dir, "notes"));
+      writeFileSync(join(dir, "notes", "n.md"), "# Note\n\nQueued runs wait for a worker.\n");
+      const url = `${TEST_REDIS_URL}?prefix=rc${randomBytes(5).toString("hex")}`;
+      const dossier = createDossier({ env: { DOSSIER_HOME: join(dir, "data") }, cwd: dir });
+      const queue = openRunQueue({ url });
+      cleanups.push(async () => {
+        await queue.close();
+        const raw = new Queue(RUN_QUEUE, {
+          connection: queue.target.connection,
+          prefix: queue.target.prefix,
+        });
+        await raw.obliterate({ force: true });
+        await raw.close();
+        await dossier.close();
+      });
+      const handle = queuedResearch(dossier, queue, { cwd: dir }).research("What do queued runs wait for?", {
+        strategy: "offline",
+        docs: "notes",
+        sources: "local",
+      });
+      await handle.enqueued;
+      expect((await queue.status()).waiting).toBe(1);
+      const out = await cli(["runs", "cancel", handle.runId.slice(-6)], dir, { DOSSIER_REDIS_URL: url });
+      expect(out.code, out.stderr).toBe(0);
+      expect(out.stdout).toBe(`run ${handle.runId}: cancelled before it started\n`);
+      expect((await queue.status()).waiting).toBe(0);
+      expect(await dossier.store.runs.get(handle.runId)).toMatchObject({ status: "cancelled", owner: null });
+    });
   });
 }
 
@@ -93,6 +129,33 @@ describe("dossier runs list", () => {
       "running",
       "queued",
     ]);
+  });
+
+  it("cancels a queued run in the store, asks a running run's process, and refuses an ended run", async () => {
+    const dir = await seeded();
+    const queued = await cli(["runs", "cancel", "20260501-100000-queued"], dir);
+    expect(queued.stdout).toBe("run 20260501-100000-queued: cancelled before it started\n");
+    const running = await cli(["runs", "cancel", "runner"], dir);
+    expect(running.stdout).toBe(
+      "run 20260501-100000-runner: cancelling (its process stops it at its next heartbeat)\n",
+    );
+    const again = await cli(["runs", "cancel", "20260501-100000-queued"], dir);
+    expect(again.code).not.toBe(0);
+    expect(again.stderr).toContain("[CONFLICT]");
+    expect(again.stderr).toContain("it is cancelled");
+    const store = openSqliteStore({ home: join(dir, "data") });
+    try {
+      expect(await store.runs.get("20260501-100000-queued")).toMatchObject({
+        status: "cancelled",
+        stopReason: "cancelled: cancelled with dossier runs cancel",
+      });
+      const runner = (await store.runs.get("20260501-100000-runner"))!;
+      expect(
+        (await store.runs.heartbeat(runner.id, runner.owner!, new Date().toISOString())).cancelRequested,
+      ).toBe("cancelled with dossier runs cancel");
+    } finally {
+      await store.close();
+    }
   });
 
   it("names a queue that does not answer, without its password, after the list", async () => {

@@ -1,7 +1,7 @@
 /**
- * `dossier runs list | show <id> | events <id> | resume <id>`: the history of runs (with what is
- * queued and running, and with the run queue its depth and workers), their audit trails, and
- * taking up a run that did not finish.
+ * `dossier runs list | show <id> | events <id> | cancel <id> | resume <id>`: the history of runs
+ * (with what is queued and running, and with the run queue its depth and workers), their audit
+ * trails, cancelling a queued or running run, and taking up a run that did not finish.
  */
 
 import type { Command } from "commander";
@@ -144,6 +144,53 @@ export function registerRunsCommand(program: Command, io: CliIo): void {
         io.out(
           events.map((e) => (opts.json ? terminalJson(e) : formatEvent(e))).join("\n") +
             (events.length ? "\n" : ""),
+        );
+      } finally {
+        await services.close();
+      }
+    });
+
+  runs
+    .command("cancel <id>")
+    .description(
+      "cancel a run: a queued one at once (its job is removed from the queue), a running one at its process's next heartbeat",
+    )
+    .action(async (id: string, _opts: unknown, cmd: Command) => {
+      const services = openCliServices(io, cmd.optsWithGlobals<GlobalFlags>());
+      try {
+        const runId = await services.dossier.runs.resolveId(id);
+        const requested = await services.dossier.runs.requestCancel(
+          runId,
+          "cancelled with dossier runs cancel",
+        );
+        const record = await services.dossier.runs.get(runId);
+        if (!requested) {
+          throw new DossierError(
+            "CONFLICT",
+            `run ${runId} is not queued or running (it is ${record.status})`,
+            {
+              details: { runId, status: record.status },
+            },
+          );
+        }
+        const queueUrl = services.dossier.config.redisUrl;
+        if (record.status === "cancelled" && queueUrl) {
+          // Cancelled while queued: its job goes too (a worker that took it meanwhile skips it).
+          const { openRunQueue } = await import("../../queue/run-queue.ts");
+          const queue = openRunQueue({ url: queueUrl });
+          try {
+            await queue.ready();
+            await queue.withdraw(runId);
+          } finally {
+            await queue.close();
+          }
+        }
+        io.out(
+          `${terminalLine(
+            record.status === "cancelled"
+              ? `run ${runId}: cancelled before it started`
+              : `run ${runId}: cancelling (its process stops it at its next heartbeat)`,
+          )}\n`,
         );
       } finally {
         await services.close();
