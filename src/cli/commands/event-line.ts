@@ -47,6 +47,12 @@ function describeEvent(e: DossierEvent): string {
       return `${head} ${e.code}: ${e.message}`;
     case "format-error":
       return `${head} ${e.role} attempt ${e.attempt}${e.reask === false ? " (last)" : ""}: ${e.error.slice(0, 120)}`;
+    case "claims-verified": {
+      const share = (k: string) => `${Math.round((e.shares[k] ?? 0) * 100)}%`;
+      return `${head} ${e.mode}: ${e.claims} claims (${e.judged} judged), supported ${share("supported")}, partial ${share("partial")}, unsupported ${share("unsupported")}, unchecked ${share("unchecked")}`;
+    }
+    case "claim-revised":
+      return `${head} claim ${e.claim} ${e.action === "drop" ? "dropped" : "revised"}: ${e.before.slice(0, 60)}${e.action === "drop" ? "" : ` → ${e.after.slice(0, 60)}`}`;
     case "format-repair":
       return `${head} ${e.role} attempt ${e.attempt}: malformed JSON repaired`;
     case "node-pruned":
