@@ -10,9 +10,11 @@
  * it ends. A call no role recognises is always unexpected and answered with an error.
  */
 
+import { FOLLOW_UP_MARKER } from "../../src/runtime/ask-about-strategy.ts";
 import type { RecordedRequest, Reply } from "../fake-openai/types.ts";
 import { type CallExpectations, isBeyond, showExpectation, unusedRoles } from "./call-expectations.ts";
 import { CLAIM_MARKERS, claimJudgeAnswer, claimRewriteAnswer } from "./claim-answers.ts";
+import { followUpAnswer } from "./follow-up-answers.ts";
 import {
   criticAnswer,
   ephemeralAnswer,
@@ -87,7 +89,8 @@ export type ScriptRole =
   | "mams-report"
   | "pipeline-judge"
   | "claim-judge"
-  | "claim-rewrite";
+  | "claim-rewrite"
+  | "follow-up";
 
 /** Options of the script. */
 export interface ModelScriptOptions extends GraphScriptOptions, MinddrScriptOptions, WarpScriptOptions {
@@ -164,6 +167,7 @@ const ROLE_MARKERS: [ScriptRole, string][] = [
   ["pipeline-judge", PIPELINE_JUDGE],
   ["claim-judge", CLAIM_MARKERS.judge],
   ["claim-rewrite", CLAIM_MARKERS.rewrite],
+  ["follow-up", FOLLOW_UP_MARKER],
 ];
 
 /** A small seeded generator (mulberry32), so chaos runs are reproducible. */
@@ -263,6 +267,8 @@ export function createModelScript(options: ModelScriptOptions = {}): ModelScript
         return claimJudgeAnswer(user);
       case "claim-rewrite":
         return claimRewriteAnswer(user);
+      case "follow-up":
+        return followUpAnswer(user);
     }
   };
 

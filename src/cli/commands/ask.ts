@@ -32,6 +32,9 @@ export interface AskFlags extends GlobalFlags {
   language?: string;
   date?: string;
   json?: boolean;
+  /** A finished run the question follows up on (`--about`). */
+  about?: string;
+  maxSearches?: string;
 }
 
 function integer(flag: string, value: string | undefined): number | undefined {
@@ -110,6 +113,10 @@ export function formatAsk(result: AskResult): string {
 
 /** Runs `dossier ask`. Resolves to the exit code. */
 export async function runAsk(io: CliIo, question: string, flags: AskFlags): Promise<number> {
+  if (flags.about !== undefined) {
+    const { runAskAbout } = await import("./ask-about.ts");
+    return runAskAbout(io, question, flags);
+  }
   const [{ createDossierForCli }, { budgetFromFlags }, { createProgressLine }] = await Promise.all([
     import("../dossier-cli.ts"),
     import("./research.ts"),
@@ -192,6 +199,11 @@ export function registerAskCommand(program: Command, io: CliIo): void {
     .option("--max-cost <usd>", "cost budget in USD")
     .option("--language <code>", "answer language (default: the question's)")
     .option("--date <YYYY-MM-DD>", "the current date the run reasons with (default today)")
+    .option("--about <run>", "a follow-up question about a finished run: answered from its evidence first")
+    .option(
+      "--max-searches <n>",
+      "with --about: searches at most when its evidence does not suffice (0-5, default 2)",
+    )
     .option("--json", "print one JSON line: answer, citations, evidence and figures")
     .action(async (question: string, _opts: AskFlags, cmd: Command) => {
       const code = await runAsk(io, question, cmd.optsWithGlobals<AskFlags>());
