@@ -6,6 +6,7 @@
  * score; every other survivor is printed with its place, so it can be killed by a sharper test.
  *
  * Run: npm run bench:mutation [-- --modules src/core/citations.ts,src/core/budget.ts] [--concurrency 2]
+ *      [--tests <test files>] (the chosen modules against other test files)
  * Not part of `npm test` or CI: it takes minutes.
  */
 
@@ -57,9 +58,22 @@ export const INVARIANT_MODULES: readonly MutationModule[] = [
     timeoutMs: 5000,
   },
   { file: "src/tools/fetch/ssrf-guard.ts", tests: ["src/tools/fetch/ssrf-guard.test.ts"], timeoutMs: 5000 },
-  { file: "src/strategies/graph/run.ts", tests: ["src/strategies/graph/*.test.ts"] },
-  { file: "src/strategies/graph/cycle.ts", tests: ["src/strategies/graph/*.test.ts"] },
-  { file: "src/strategies/graph/readiness.ts", tests: ["src/strategies/graph/*.test.ts"] },
+  // The plan loop runs the whole strategy in the research world (loopback model, search and
+  // web servers): its three files pin the loop's stops, choices and options.
+  {
+    file: "src/strategies/graph/run.ts",
+    tests: [
+      "src/strategies/graph/loop.test.ts",
+      "src/strategies/graph/run.test.ts",
+      "src/strategies/graph/plan-in-force.test.ts",
+    ],
+  },
+  { file: "src/strategies/graph/cycle.ts", tests: ["src/strategies/graph/cycle.test.ts"], timeoutMs: 5000 },
+  {
+    file: "src/strategies/graph/readiness.ts",
+    tests: ["src/strategies/graph/readiness.test.ts"],
+    timeoutMs: 5000,
+  },
 ];
 
 /** A survivor judged equivalent: the same behaviour by another path. */
@@ -184,7 +198,11 @@ async function mutate(
 }
 
 const only = arg("modules")?.split(",");
-const modules = only ? INVARIANT_MODULES.filter((m) => only.includes(m.file)) : INVARIANT_MODULES;
+// --tests a,b: run the chosen module(s) against these test files instead (e.g. an older suite).
+const tests = arg("tests")?.split(",");
+const modules = (only ? INVARIANT_MODULES.filter((m) => only.includes(m.file)) : INVARIANT_MODULES).map(
+  (m) => (tests ? { ...m, tests } : m),
+);
 const concurrency = Number(arg("concurrency") ?? 2);
 const equivalents = loadEquivalents();
 const rows: Row[] = [];

@@ -57,6 +57,12 @@ describe("citationPass: bare numbers", () => {
     expect(out.citationCount).toBe(0);
   });
 
+  it("drops bare numbers with blanks around their separators", () => {
+    const out = pass("A [3 , 4] B");
+    expect(out.parts[0]).toBe("A B");
+    expect(out.issues.map((i) => i.id)).toEqual(["3", "4"]);
+  });
+
   it("keeps link texts and reference-style definitions that look like numbers", () => {
     const text = "See [3](https://x.example) and [4]: https://y.example";
     expect(pass(text).parts[0]).toBe(text);
@@ -75,6 +81,15 @@ describe("citationPass: evidence tokens", () => {
     expect(out.parts[0]).toBe("a [1] b [2, 3] c [1, 3] d [1, 2]");
     expect(out.issues).toEqual([]);
     expect(out.citationCount).toBe(4);
+  });
+
+  it("reads every id of a token, ids of several digits included", () => {
+    const out = pass("x [E1, E12] y [E3,E40]");
+    expect(out.parts[0]).toBe("x [1] y [2]");
+    expect(out.issues.map((i) => [i.token, i.id])).toEqual([
+      ["[E1, E12]", "E12"],
+      ["[E3,E40]", "E40"],
+    ]);
   });
 
   it("cites a source once per token and lists each evidence id once under its number", () => {
@@ -135,6 +150,27 @@ describe("citationPass: code", () => {
     expect(citedNumbers("``[1]`` and ``[2]``")).toEqual([]);
     expect(pass("a `x[1]` b `[E1]`").parts[0]).toBe("a `x[1]` b [1]");
     expect(pass("a `[E9]` b", { mode: "flag" }).parts[0]).toBe(`a ${CITATION_NEEDED} b`);
+  });
+
+  it("reads blanks and every separator inside code tokens too", () => {
+    expect(pass("`f() [ E1 ,E3 ]` `g() [E1,E3]` `h() [E1 ；E3]`").parts[0]).toBe(
+      "`f()` [1, 2] `g()` [1, 2] `h() [E1 ；E3]`",
+    );
+  });
+
+  it("numbers the citation after code in order, whatever order its tokens cite in", () => {
+    expect(pass("[E1] and `x [E3] [E2]`").parts[0]).toBe("[1] and `x` [1, 2]");
+  });
+
+  it("leaves code without a token alone, in flag mode too", () => {
+    const out = pass("a `x` b\n```\ny\n```", { mode: "flag" });
+    expect(out.parts[0]).toBe("a `x` b\n```\ny\n```");
+    expect(out.issues).toEqual([]);
+  });
+
+  it("treats a span left with only blanks as the token's place, and keeps one left with a backtick", () => {
+    expect(pass("a `` [E1] `` b").parts[0]).toBe("a [1] b");
+    expect(pass("a `` ` [E1] `` b").parts[0]).toBe("a `` ` `` [1] b");
   });
 
   it("cites right after the closing marker of a fence of several lines", () => {
@@ -215,6 +251,7 @@ describe("renderReferences", () => {
   it("puts an http(s) URL in angle brackets and anything else in a code span", () => {
     expect(renderReferences([ref("HTTPS://x.example/a")])).toContain("<HTTPS://x.example/a>");
     expect(renderReferences([ref("http://x.example/a b")])).toContain("`http://x.example/a b`");
+    expect(renderReferences([ref("http://x.example/a")])).toContain("<http://x.example/a>");
     expect(renderReferences([ref("https://x.example/<a>")])).toContain("`https://x.example/<a>`");
     expect(renderReferences([ref("https://x.example/`a")])).toContain("``https://x.example/`a``");
     expect(renderReferences([ref("https://x.example/\\a")])).toContain("`https://x.example/\\a`");
@@ -228,6 +265,7 @@ describe("renderReferences", () => {
     );
     expect(renderReferences([ref("`a`")])).toContain("`` `a` ``");
     expect(renderReferences([ref("a`")])).toContain("`` a` ``");
+    expect(renderReferences([ref("`a")])).toContain("`` `a ``");
     expect(renderReferences([ref("dir/a\n b")])).toContain("`dir/a b`");
   });
 
@@ -256,5 +294,6 @@ describe("citedNumbers", () => {
     expect(citedNumbers("a [12] b [3, 1] c [12]")).toEqual([1, 3, 12]);
     expect(citedNumbers("`[4]` and\n```\n[5]\n```\n~~~\n[6]\n~~~\n[7](x) [8]: y [9]")).toEqual([9]);
     expect(citedNumbers("[1,2] [E1]")).toEqual([]);
+    expect(citedNumbers("[3, 14] [10]")).toEqual([3, 10, 14]);
   });
 });

@@ -283,6 +283,8 @@ describe("applyProposedPlan: what changes and what is listed", () => {
     ["sections", { sections: ["2", "1"] }],
     ["fewer sections", { sections: ["1"] }],
     ["no sections", { sections: undefined }],
+    ["more sections", { sections: ["1", "2", "3"] }],
+    ["one section replaced", { sections: ["1", "3"] }],
   ])("lists a pending node whose %s changed as updated and takes the change", (_what, change) => {
     const changed = { ...proposal(base.nodes[1]!), ...change } as PlanNodeProposal;
     const { graph, diff } = applyProposedPlan(base, [
@@ -294,6 +296,16 @@ describe("applyProposedPlan: what changes and what is listed", () => {
     const expected: Record<string, unknown> = { ...changed, status: "pending" };
     for (const key of Object.keys(expected)) if (expected[key] === undefined) delete expected[key];
     expect(graph.nodes[1]).toStrictEqual(expected);
+  });
+
+  it("lists a pending node that gains sections as updated", () => {
+    const { graph, diff } = applyProposedPlan(base, [
+      proposal(base.nodes[0]!),
+      proposal(base.nodes[1]!),
+      { ...proposal(base.nodes[2]!), sections: ["2"] },
+    ]);
+    expect(diff.updated).toEqual(["T-3"]);
+    expect(graph.nodes[2]!.sections).toEqual(["2"]);
   });
 
   it.each([
