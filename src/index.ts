@@ -41,6 +41,12 @@ export {
   renderMarkdown,
   renderReport,
 } from "./render/index.ts";
+export {
+  type AskAboutOptions,
+  askAbout,
+  type FollowUpResult,
+  type FollowUpSearch,
+} from "./runtime/ask-about.ts";
 export { type AskCallOptions, ask } from "./runtime/ask-api.ts";
 export type { AskCitation, AskEvidence, AskOptions, AskResult } from "./runtime/ask-run.ts";
 export {

@@ -17,11 +17,9 @@ import type { Dossier } from "./dossier.ts";
 export type { FollowUpSearch } from "./ask-about-strategy.ts";
 
 /** Options of a follow-up question. */
-export interface AskAboutOptions extends Omit<AskOptions, "strategy" | "strategyOptions" | "steps"> {
+export interface AskAboutOptions extends Omit<AskOptions, "about"> {
   /** Id (or unique prefix) of the finished run the question is about. */
   about: string;
-  /** Searches at most when the run's evidence does not suffice (0–5, default 2). */
-  maxSearches?: number;
 }
 
 /** The answer to a follow-up question. */
@@ -54,7 +52,11 @@ export async function askAbout(
   question: string,
   options: AskAboutOptions,
 ): Promise<FollowUpResult> {
-  const { about, maxSearches, onEvent, ...rest } = options;
+  const { about, maxSearches, onEvent, steps, strategy, strategyOptions, ...rest } = options;
+  const deepSearch = { steps, strategy, strategyOptions };
+  for (const [name, value] of Object.entries(deepSearch)) {
+    if (value !== undefined) throw new DossierError("INPUT_INVALID", `${name} cannot be given with about`);
+  }
   if (!question.trim()) throw new DossierError("INPUT_INVALID", "the follow-up question is empty");
   if (maxSearches !== undefined && !(Number.isInteger(maxSearches) && maxSearches >= 0 && maxSearches <= 5)) {
     throw new DossierError("INPUT_INVALID", `maxSearches must be an integer from 0 to 5, got ${maxSearches}`);

@@ -18,6 +18,13 @@ export type { AskCitation, AskEvidence } from "../strategies/smtl/answer.ts";
 export interface AskOptions extends ResearchOptions {
   /** Tool-calling steps at most (smtl; default 100). Same as `strategyOptions.maxSteps`. */
   steps?: number;
+  /**
+   * A finished run this question follows up on: answered from its evidence first, cited with its
+   * report's numbers (see `askAbout`); the result is then a `FollowUpResult`.
+   */
+  about?: string;
+  /** With `about`: searches at most when the run's evidence does not suffice (0–5, default 2). */
+  maxSearches?: number;
 }
 
 /** The answer to a question, with its evidence and the run's figures. */
@@ -47,7 +54,15 @@ export async function askWith(
   question: string,
   options: AskOptions = {},
 ): Promise<AskResult> {
-  const { onEvent, steps, strategy = "smtl", strategyOptions, ...rest } = options;
+  const {
+    onEvent,
+    steps,
+    strategy = "smtl",
+    strategyOptions,
+    about: _about,
+    maxSearches: _max,
+    ...rest
+  } = options;
   let ready: EventOf<"answer-ready"> | undefined;
   const answerMode = strategy === "smtl" && strategyOptions?.mode === undefined ? { mode: "answer" } : {};
   const merged = {

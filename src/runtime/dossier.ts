@@ -21,6 +21,7 @@ import { createStrategyRegistry, type StrategyRegistry } from "../strategies/reg
 import type { StrategyDefinition } from "../strategies/types.ts";
 import { type ProviderPolicy, ToolGateway } from "../tools/gateway.ts";
 import type { ProviderLimiter } from "../tools/provider-limiter.ts";
+import { askAbout } from "./ask-about.ts";
 import { type AskOptions, type AskResult, askWith } from "./ask-run.ts";
 import type { Config } from "./config.ts";
 import { type ConfigOverrides, type LoadedConfig, loadConfig, type SettingOrigin } from "./config-load.ts";
@@ -89,7 +90,10 @@ export interface Dossier {
   readonly clock: Clock;
   /** Starts a research run; see {@link ResearchHandle}. */
   research(question: string, options?: ResearchOptions): ResearchHandle;
-  /** Answers a deep-search question (the `smtl` strategy by default): a short answer with its evidence. */
+  /**
+   * Answers a deep-search question (the `smtl` strategy by default): a short answer with its
+   * evidence. With `about: runId`, a follow-up question about that finished run (see `askAbout`).
+   */
   ask(question: string, options?: AskOptions): Promise<AskResult>;
   /** The dry estimate of a research run; runs nothing. */
   estimate(question: string, options?: ResearchOptions): ResearchEstimate;
@@ -185,6 +189,8 @@ export function createDossier(options: DossierOptions = {}): Dossier {
       return track(startResearchHandle(question, researchOptions, deps));
     },
     ask(question, askOptions = {}) {
+      const { about } = askOptions;
+      if (about !== undefined) return askAbout(dossier, question, { ...askOptions, about });
       return askWith((q, o) => dossier.research(q, o), question, askOptions);
     },
     estimate(question, researchOptions = {}) {
