@@ -46,6 +46,8 @@ export interface RolloutFlags extends GlobalFlags {
   /** `key=value` strategy options (the value read as JSON when it parses, else as text). */
   option: string[];
   json?: boolean;
+  /** Redis URL of the run queue: the rollouts are enqueued for `dossier worker`s. */
+  queue?: string;
 }
 
 function integer(flag: string, value: string | undefined, min: number): number | undefined {
@@ -133,6 +135,10 @@ export async function runTrainRollouts(io: CliIo, file: string, flags: RolloutFl
   const dir = resolve(io.cwd, flags.out);
 
   const dossier = createDossierForCli(io, flags);
+  // With a queue (--queue or DOSSIER_REDIS_URL) the rollouts are enqueued for `dossier worker`s,
+  // which record them into the shared store; this process follows them and writes the folder.
+  const queueUrl = flags.queue?.trim() || dossier.config.redisUrl;
+  const queue = queueUrl ? (await import("../../queue/run-queue.ts")).openRunQueue({ url: queueUrl }) : null;
   const interrupt = new AbortController();
   const onSigint = () => {
     io.err("\ndossier: stopping the rollouts (finished ones are kept; run again to resume)…\n");
@@ -154,6 +160,10 @@ export async function runTrainRollouts(io: CliIo, file: string, flags: RolloutFl
       strategy,
       strategyOptions: plan.rolloutStrategyOptions(strategy, userOptions),
     });
+    if (queue) await Promise.all([queue.ready(), dossier.store.ready()]);
+    const queued = queue
+      ? (await import("../../queue/queued-research.ts")).queuedResearch(dossier, queue)
+      : null;
     process.on("SIGINT", onSigint);
     let last = "";
     const show = (p: BatchProgress) => {
@@ -176,7 +186,16 @@ export async function runTrainRollouts(io: CliIo, file: string, flags: RolloutFl
       concurrency,
       strategyOptions: userOptions,
       research,
-      dossier: { research: (q, o) => dossier.research(q, o), runs: dossier.runs },
+      dossier: queued
+        ? {
+            research: (q, o) => queued.research(q, o),
+            runs: {
+              list: (o) => queued.runs.list(o),
+              resume: (id, o) => queued.runs.resume(id, o),
+              events: (id) => dossier.runs.events(id),
+            },
+          }
+        : { research: (q, o) => dossier.research(q, o), runs: dossier.runs },
       signal: interrupt.signal,
       onProgress: show,
       onItem,
@@ -211,6 +230,7 @@ export async function runTrainRollouts(io: CliIo, file: string, flags: RolloutFl
     return p.failed > 0 || result.unrecorded.length > 0 || p.done + p.skipped < p.total ? 1 : 0;
   } finally {
     process.off("SIGINT", onSigint);
+    await queue?.close();
     await dossier.close();
   }
 }
@@ -260,6 +280,10 @@ export function registerTrainRollouts(train: Command, io: CliIo): void {
       [] as string[],
     )
     .option("--json", "print one JSON summary line")
+    .option(
+      "--queue <url>",
+      "enqueue the rollouts on Redis for dossier worker processes, redis://host:port (default DOSSIER_REDIS_URL)",
+    )
     .action(async (questions: string, _opts: RolloutFlags, cmd: Command) => {
       const code = await runTrainRollouts(io, questions, cmd.optsWithGlobals<RolloutFlags>());
       if (code !== 0) throw new CliExit(code);
