@@ -74,7 +74,7 @@ describe("dossier ask --about", () => {
     expect(ready?.answer).toBe(a.answer);
     // The child run names its parent in its stored options.
     const shown = await dossier(["runs", "show", a.runId, "--json"], world);
-    expect(shown.stdout).toContain(parentId);
+    expect(JSON.parse(shown.stdout.trim())).toMatchObject({ strategy: "follow-up", about: parentId });
 
     // Not in the evidence: a topic no passage of the parent mentions.
     const mentioned = (n: number) =>
@@ -100,6 +100,15 @@ describe("dossier ask --about", () => {
     const searched = await eventsOf(world, b.runId);
     expect(searched.filter((e) => e.type === "tool-start")).toHaveLength(1);
     expect(searched.filter((e) => e.type === "source-add").length).toBeGreaterThan(0);
+
+    // The parent lists its follow-ups.
+    const parentShown = await dossier(["runs", "show", parentId, "--json"], world);
+    expect(JSON.parse(parentShown.stdout.trim()).followUps.map((f: { id: string }) => f.id)).toEqual([
+      a.runId,
+      b.runId,
+    ]);
+    const parentText = await dossier(["runs", "show", parentId], world);
+    expect(parentText.stdout).toContain(`follow-up ${b.runId} completed: What about topic ${absent}?`);
   });
 
   it("refuses an unknown run and a run that did not complete before any model call", async () => {

@@ -102,9 +102,19 @@ export function registerRunsCommand(program: Command, io: CliIo): void {
         const events = await services.store.events.list(run.id, { types: ["report-ready"] });
         const lastSeq = await services.store.events.lastSeq(run.id);
         const report = events.at(-1);
+        const { followUpsOf, parentOf } = await import("../../runtime/ask-about-children.ts");
+        const about = parentOf(run);
+        const followUps = await followUpsOf(services.dossier.runs, run.id);
         if (opts.json) {
           io.out(
-            `${terminalJson({ ...run, report: report?.type === "report-ready" ? { paths: report.paths, stats: report.stats } : null })}\n`,
+            `${terminalJson({
+              ...run,
+              report: report?.type === "report-ready" ? { paths: report.paths, stats: report.stats } : null,
+              ...(about ? { about } : {}),
+              ...(followUps.length
+                ? { followUps: followUps.map((f) => ({ id: f.id, query: f.query, status: f.status })) }
+                : {}),
+            })}\n`,
           );
           return;
         }
@@ -121,6 +131,8 @@ export function registerRunsCommand(program: Command, io: CliIo): void {
         if (run.error) lines.push(`error     [${run.error.code}] ${run.error.message}`);
         if (report?.type === "report-ready" && report.paths?.length)
           lines.push(`report    ${report.paths.join(", ")}`);
+        if (about) lines.push(`about     ${about} (a follow-up question)`);
+        for (const f of followUps) lines.push(`follow-up ${f.id} ${f.status}: ${f.query}`);
         io.out(`${lines.map(terminalLine).join("\n")}\n`);
       } finally {
         await services.close();
