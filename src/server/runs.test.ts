@@ -228,6 +228,8 @@ describe("dossier serve — resume, search and fetch", () => {
     const bad = await post("/v1/ask", { question: "What is the answer?", steps: 0 });
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ error: { message: expect.stringMatching(/^steps: /) } });
+    // A follow-up about a run this server does not know: refused before any model call.
+    expect((await post("/v1/ask", { question: "And then?", about: "no-such-run" })).status).toBe(404);
   });
 
   it("searches the local corpus and reads a loopback page through the gateway", async () => {

@@ -78,6 +78,21 @@ export const askBodySchema = z.strictObject({
   language: language.optional(),
   budget: budget.optional(),
   currentDate: currentDate.optional(),
+  about: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe(
+      "a finished run this question follows up on: answered from its evidence first, with its report's numbers",
+    ),
+  maxSearches: z
+    .number()
+    .int()
+    .min(0)
+    .max(5)
+    .optional()
+    .describe("with about: searches at most when the run's evidence does not suffice (default 2)"),
 });
 /** An ask body. */
 export type AskBody = z.output<typeof askBodySchema>;
