@@ -3,6 +3,7 @@
  * short answer, the citations behind it with their passages, and the run's figures (steps,
  * tool calls, tool calls per step, tokens, wall time). `--json` prints one line:
  * `{ answer, citations, evidence, steps, toolCalls, toolCallsPerStep, tokens, wallMs, stopReason }`.
+ * With `--about <run>`, a follow-up question about a finished run (see ask-about.ts).
  */
 
 import type { Command } from "commander";
