@@ -71,7 +71,7 @@ describe("dossier serve — request bodies", () => {
       [{}, /^question: /],
       [{ question: "ok?", strategy: "Not A Name" }, /^strategy: expected a strategy name/],
       [{ question: "What limits cycle life?", budget: { maxTokens: -5 } }, /^budget\.maxTokens: /],
-      [{ question: "What limits cycle life?", formats: ["pdf"] }, /^formats\.0: /],
+      [{ question: "What limits cycle life?", formats: ["epub"] }, /^formats\.0: /],
       [{ question: "What limits cycle life?", colour: "red" }, /^unknown field: colour$/],
       [
         { question: "What limits cycle life?", currentDate: "31/03/2026" },
@@ -194,9 +194,11 @@ describe("dossier serve — OpenAPI", () => {
         "formats",
         "language",
         "question",
+        "recordCalls",
         "sources",
         "strategy",
         "strategyOptions",
+        "verify",
       ].sort(),
     );
     for (const p of [

@@ -70,7 +70,12 @@ describe("warp in the research world", () => {
     expect(summary).toMatchObject({ strategy: "warp", status: "completed", stopReason: "completed" });
     const bundle = JSON.parse(readFileSync(summary.reportPaths[1], "utf8"));
     const report = { ...bundle, body: bundle.report.body } as ReportDocument;
-    expect(readFileSync(summary.reportPaths[0], "utf8")).toBe(bundle.report.markdown);
+    // The Markdown file is the report plus the claim check's one-line summary at its end.
+    const written = readFileSync(summary.reportPaths[0], "utf8");
+    expect(written.startsWith(bundle.report.markdown.trimEnd())).toBe(true);
+    expect(written.slice(bundle.report.markdown.trimEnd().length)).toMatch(
+      /^\n\n---\n\nClaim check \(lexical check\): \d+ cited claims — [^\n]*\.\n?$/,
+    );
     expectFullyCited(report, new Set(report.sources.map((s) => s.id)));
     for (const ref of report.references)
       expect(ref.locator).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/page\/\d+$/);
