@@ -79,7 +79,10 @@ export const INVARIANT_MODULES: readonly MutationModule[] = [
 /** A survivor judged equivalent: the same behaviour by another path. */
 interface Equivalent {
   file: string;
+  /** Where the mutant was when it was judged (for readers; `code` is what is matched). */
   line: number;
+  /** The mutated line's source text, trimmed: the mutant is found by it wherever the line moves. */
+  code: string;
   mutator: string;
   replacement: string;
   reason: string;
@@ -165,8 +168,10 @@ async function mutate(
     score: 0,
     seconds: 0,
   };
+  const source = readFileSync(join(root, file), "utf8").split("\n");
   for (const m of results) {
     const line = m.location.start.line;
+    const code = (source[line - 1] ?? "").trim();
     const where = `${relative(root, m.fileName)}:${line} ${m.mutatorName} → ${JSON.stringify(m.replacement ?? "")}`;
     if (m.status === "CompileError" || m.status === "RuntimeError" || m.status === "Ignored") {
       row.errors += 1;
@@ -175,7 +180,7 @@ async function mutate(
     const equivalent = equivalents.some(
       (e) =>
         e.file === file &&
-        e.line === line &&
+        e.code === code &&
         e.mutator === m.mutatorName &&
         e.replacement === (m.replacement ?? ""),
     );

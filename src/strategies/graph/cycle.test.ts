@@ -182,6 +182,16 @@ describe("planCycle: assessments and a kept plan", () => {
     expect(prompts[0]).not.toContain("not a legal DAG");
   });
 
+  it("records the first assessment of a failed node as of a done one", async () => {
+    const { ctx, events } = scripted([
+      keep({ assessments: [{ nodeId: "T-2", verdict: "INSUFFICIENT", reason: "nothing found" }] }),
+    ]);
+    await planCycle(ctx, input());
+    expect(events.filter((e) => e.type === "node-assessed")).toMatchObject([
+      { nodeId: "T-2", verdict: "INSUFFICIENT" },
+    ]);
+  });
+
   it("keeps the plan when no change is asked for, passing the actions and synthesize on", async () => {
     const { ctx, events } = scripted([keep({ actions: ["T-3", "T-9"], synthesize: true })]);
     const step = await planCycle(ctx, input());
@@ -289,6 +299,23 @@ describe("planCycle: a changed plan", () => {
     expect(step.graph.nodes[2]!.result).toMatchObject({ prunedBy: "planner" });
   });
 
+  it("checks a repaired plan against the run's depth limit, not the default one", async () => {
+    // A limit of 7 allows a node at depth 6; the repaired report goes to depth 7.
+    const deep = [
+      ...revised.slice(0, 2),
+      proposal(node("T-5", 6, ["T-1"], { sections: ["2"] })),
+      proposal(node("T-4", 3, ["T-1", "T-2"], { type: "report" })),
+    ];
+    const { ctx, events } = scripted([change(cyclic), change(deep)]);
+    const step = await planCycle(ctx, input({ maxDepth: 7 }));
+    expect(warnings(events)).toEqual(["PLAN_ILLEGAL", "PLAN_REPAIRED"]);
+    if ("stop" in step) throw new Error("unexpected stop");
+    expect(step.graph.nodes.find((n) => n.id === "T-4")).toMatchObject({
+      depth: 7,
+      deps: ["T-1", "T-2", "T-5"],
+    });
+  });
+
   it("rejects a second illegal answer it cannot repair: the current plan stays, nothing chosen", async () => {
     const { ctx, events } = scripted([
       change(cyclic),
@@ -357,6 +384,58 @@ describe("refreshGaps and evidenceBySection", () => {
       "Section 1 Costs — no subtask has served it yet\n(no relevant excerpt)\n\n" +
         "Section 2 Adoption — no subtask has served it yet\n(no relevant excerpt)",
     );
+  });
+
+  it("puts the serving nodes' own evidence first, excerpts cut short, each written out once", () => {
+    const { ctx } = scripted([]);
+    const a = ctx.evidence.addSource({
+      kind: "web",
+      url: "https://a.example",
+      title: "Alpha source",
+      fetchedAt: "t",
+    });
+    const b = ctx.evidence.addSource({
+      kind: "web",
+      url: "https://b.example",
+      title: "Beta source",
+      fetchedAt: "t",
+    });
+    const by = { tool: "read_page", callId: "c" };
+    const add = (sourceId: string, text: string) =>
+      ctx.evidence.addEvidence({ sourceId, text, retrievedBy: by }).evidence.id;
+    const long = `Costs fell by a third in 2025. ${"Filler words about the market and its many players. ".repeat(8)}Cost figures closed the year lower.`;
+    const e1 = add(a.source.id, long);
+    add(a.source.id, "Cost figures for 2024 show unit costs declining.");
+    add(b.source.id, "Costs of storage dropped as cost figures improved.");
+    const e4 = add(b.source.id, "Adoption doubled across regions as adoption figures rose.");
+    const e5 = add(b.source.id, "A note about weather patterns in the north.");
+    const graph2: PlanGraph = {
+      nodes: [
+        node("T-1", 1, [], { status: "done", sections: ["1"] }),
+        node("T-3", 1, [], { status: "failed", sections: ["1.1", "2"] }),
+      ],
+    };
+    const results2 = new Map([
+      // E99 is not in the registry (a stale id): it is skipped.
+      ["T-1", { summary: "s", evidenceIds: ["E99", e5] }],
+      ["T-3", { summary: "s", evidenceIds: [e1, e4] }],
+    ]);
+    const text = evidenceBySection(ctx, { graph: graph2, planned, results: results2 });
+    const [first, second] = text.split("\n\n");
+    // The weather note is T-1's own evidence: shown for section 1 though it names no cost.
+    expect(first).toMatch(/^Section 1 Costs — served by T-1 \(2 evidence\), T-3 \(2 evidence\)\n/);
+    expect(first).not.toContain("E99");
+    expect(first).toContain(`[${e5}] A note about weather`);
+    expect(first).toContain("Source: Alpha source");
+    expect(first).not.toContain("also");
+    const lines = first!.split("\n");
+    for (const line of lines.filter((l) => l.startsWith("[E"))) expect(line.length).toBeLessThanOrEqual(220);
+    expect(second).toMatch(/^Section 2 Adoption — served by T-3 \(2 evidence\)\n/);
+    // T-3 serves 1.1 too: its evidence is preferred in section 1 and only named in section 2.
+    expect(first).toContain(`[${e4}] Adoption doubled`);
+    // Section 2 shows something new and names what section 1 already wrote out, on its own line.
+    expect(second).toMatch(/\n\[E\d\] [^\n]+\nalso \[E\d\], \[E\d\] \(above\)$/);
+    expect(second).toContain(`also [${e4}], [${e1}] (above)`);
   });
 
   it("asks the rubricer with the evidence by section and returns its gaps", async () => {

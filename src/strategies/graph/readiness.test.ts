@@ -51,6 +51,7 @@ describe("pendingReport and reportReady", () => {
     // Another node ready in the frontier does not make the report ready.
     expect(reportReady({ nodes: [node("T-1", 1), node("T-2", 1), report("T-3", 2, ["T-2"])] })).toBe(false);
     expect(reportReady({ nodes: [node("T-1", 1, [], { status: "done" })] })).toBe(false);
+    expect(reportReady({ nodes: [node("T-1", 1)] })).toBe(false);
   });
 });
 
@@ -68,6 +69,13 @@ describe("waitingForReport", () => {
       ],
     };
     expect(waitingForReport(graph).map((n) => n.id)).toEqual(["T-1", "T-4", "T-6"]);
+  });
+
+  it("ends its walk on dependencies that form a cycle", () => {
+    const cyclic: PlanGraph = {
+      nodes: [node("T-1", 1, ["T-2"]), node("T-2", 1, ["T-1"]), report("T-3", 2, ["T-1"])],
+    };
+    expect(waitingForReport(cyclic).map((n) => n.id)).toEqual(["T-1", "T-2"]);
   });
 
   it("follows shared dependencies once (a diamond) and is empty without a pending report", () => {
