@@ -58,11 +58,13 @@ export const INVARIANT_MODULES: readonly MutationModule[] = [
     timeoutMs: 5000,
   },
   { file: "src/tools/fetch/ssrf-guard.ts", tests: ["src/tools/fetch/ssrf-guard.test.ts"], timeoutMs: 5000 },
+  { file: "src/core/journal.ts", tests: ["src/core/journal.test.ts"], timeoutMs: 5000 },
   // The plan loop runs the whole strategy in the research world (loopback model, search and
   // web servers): its three files pin the loop's stops, choices and options.
   {
     file: "src/strategies/graph/run.ts",
     tests: [
+      "src/strategies/graph/coarse.test.ts",
       "src/strategies/graph/loop.test.ts",
       "src/strategies/graph/run.test.ts",
       "src/strategies/graph/plan-in-force.test.ts",
@@ -83,6 +85,8 @@ interface Equivalent {
   line: number;
   /** The mutated line's source text, trimmed: the mutant is found by it wherever the line moves. */
   code: string;
+  /** Where on the line the mutated code starts, when the line holds two alike mutants. */
+  column?: number;
   mutator: string;
   replacement: string;
   reason: string;
@@ -172,7 +176,8 @@ async function mutate(
   for (const m of results) {
     const line = m.location.start.line;
     const code = (source[line - 1] ?? "").trim();
-    const where = `${relative(root, m.fileName)}:${line} ${m.mutatorName} → ${JSON.stringify(m.replacement ?? "")}`;
+    const column = m.location.start.column;
+    const where = `${relative(root, m.fileName)}:${line}:${column} ${m.mutatorName} → ${JSON.stringify(m.replacement ?? "")}`;
     if (m.status === "CompileError" || m.status === "RuntimeError" || m.status === "Ignored") {
       row.errors += 1;
       continue;
@@ -181,6 +186,7 @@ async function mutate(
       (e) =>
         e.file === file &&
         e.code === code &&
+        (e.column === undefined || e.column === column) &&
         e.mutator === m.mutatorName &&
         e.replacement === (m.replacement ?? ""),
     );

@@ -163,4 +163,237 @@ describe("graph's plan loop", () => {
     const result = await research(graphWith({ innerRounds: 1 }));
     expect(result.record.stopReason).toBe("planner-synthesize");
   });
+
+  it("leaves an audit trail: phases, scopes, the outline node, and what each role is shown", async () => {
+    world = await startResearchWorld({ expectCalls: DEFAULT_GRAPH_CALLS });
+    const result = await research(graphWith({}));
+    const events = result.events;
+    const stop = seqOf(events, (e) => e.type === "decision" && e.decision === "stop");
+    const phases = events.flatMap((e) =>
+      e.type === "phase" && e.seq < stop ? [e.detail ? `${e.phase}: ${e.detail}` : e.phase] : [],
+    );
+    expect(phases).toEqual([
+      "framing",
+      "surveying: 2 broad searches",
+      "outlining",
+      "rubric",
+      "planning: initial plan",
+      "planning: iteration 1",
+      "gating: 2 actions",
+      "researching: iteration 1: 2 nodes",
+      "gap-check: iteration 1",
+      "planning: iteration 2",
+      "gating: 1 actions",
+      "researching: iteration 2: 1 nodes",
+      "gap-check: iteration 2",
+      "planning: iteration 3",
+    ]);
+    // Every model call is tagged with the role's scope.
+    const scopes = new Set(
+      events.flatMap((e) => (e.type === "llm-start" && e.seq < stop ? [`${e.role}@${e.scope}`] : [])),
+    );
+    for (const tag of [
+      "router@router",
+      "writer@outline",
+      "rubricer@rubric",
+      "planner@planner",
+      "critic@gate",
+    ])
+      expect(scopes).toContain(tag);
+    expect([...scopes].filter((t) => t.endsWith("@undefined") || t.endsWith("@"))).toEqual([]);
+    // The outline node runs between the survey and the plan, and its result says what it fixed.
+    expect(events.filter((e) => e.type === "node-start" && e.nodeType === "outline")).toMatchObject([
+      { nodeId: "T-3", title: "Outline" },
+    ]);
+    expect(events.find((e) => e.type === "node-end" && e.nodeId === "T-3")).toMatchObject({
+      status: "done",
+      summary: "4 sections",
+    });
+    expect(events.find((e) => e.type === "outline-update")).toMatchObject({
+      reason: "fixed outline from the survey",
+    });
+    const planAfterOutline = events.find(
+      (e) => e.type === "plan-update" && e.seq > seqOf(events, (x) => x.type === "outline-update"),
+    ) as unknown as { graph: { nodes: { id: string; result?: unknown }[] } };
+    expect(planAfterOutline.graph.nodes.find((n) => n.id === "T-3")?.result).toEqual({
+      summary: "4 sections",
+      evidenceIds: [],
+    });
+    // Inner agents and the critic see the question and the fixed outline's sections.
+    const context = `Research question: ${query}\n`;
+    const outlineLine = "Outline sections: 1 Background; 2 Findings; 3 Comparison; 4 Outlook";
+    for (const prompt of [...world.script.prompts["inner-step"], ...world.script.prompts.critic])
+      expect(prompt.slice(0, context.length)).toBe(context);
+    for (const prompt of world.script.prompts.critic) expect(prompt).toContain(outlineLine);
+    // The critic is shown the executed nodes only (done here), one per line, not the pending ones.
+    const executed = world.script.prompts.critic[0]!.split("Executed nodes and their outcomes:\n")[1]!.split(
+      "\n\n",
+    )[0]!;
+    expect(executed.split("\n").map((l) => l.split(" ")[0])).toEqual(["T-1", "T-2", "T-3"]);
+    // The first gap check already counts the evidence of nodes whose summaries are still being written.
+    const gaps = world.script.prompts["ephemeral-rubric"][0]!;
+    expect(gaps).toContain("served by T-5");
+    expect(gaps).toContain("served by T-6");
+    // Nothing waited for the report: no prune and no plan update after the stop.
+    expect(events.some((e) => e.type === "plan-update" && e.seq > stop)).toBe(false);
+    expectReportAfterStop(events, result.outcome!.report.references.length);
+  });
+
+  it("shows search agents of a later batch the gaps the gap check found", async () => {
+    world = await startResearchWorld({
+      expandIterations: 2,
+      expectCalls: {
+        ...DEFAULT_GRAPH_CALLS,
+        "graph-planner": 5,
+        critic: 4,
+        "inner-step": 8 + 2 * 2 * 2,
+        reader: 8,
+        "sub-report": 8,
+        consolidate: 3,
+        "ephemeral-rubric": 4,
+      },
+    });
+    await research(graphWith({}));
+    const late = world.script.prompts["inner-step"].filter((p) => /^Subtask T-1[0-9]:/m.test(p));
+    expect(late.length).toBeGreaterThan(0);
+    expect(late.some((p) => p.includes("EPHEMERAL-GAP"))).toBe(true);
+  });
+
+  it("shows the critic failed nodes among the executed ones", async () => {
+    world = await startResearchWorld({
+      searchFailsWith: 500,
+      expectCalls: {
+        ...DEFAULT_GRAPH_CALLS,
+        reader: 0,
+        "sub-report": 0,
+        consolidate: 0,
+        section: 0,
+        coherence: [0, 1],
+      },
+    });
+    const result = await research(graphWith({}));
+    expect(result.record.status).toBe("failed");
+    const executed = world.script.prompts.critic[0]!.split("Executed nodes and their outcomes:\n")[1]!.split(
+      "\n\n",
+    )[0]!;
+    expect(executed).toContain("T-1 [search, depth 1, failed]");
+    expect(executed).toContain("T-2 [search, depth 1, failed]");
+  });
+
+  it("counts only its own turns against the iteration limit: the last turn's agents finish their work", async () => {
+    world = await startResearchWorld({
+      expectCalls: {
+        ...DEFAULT_GRAPH_CALLS,
+        "graph-planner": 1,
+        critic: 1,
+        consolidate: 0,
+        "ephemeral-rubric": 1,
+      },
+    });
+    const result = await world.research({ query, budget: { maxIterations: 1 } });
+    expect(result.record).toMatchObject({ status: "completed", stopReason: "budget:iterations" });
+    expect(result.events.filter((e) => e.type === "node-pruned")).toMatchObject([
+      { nodeId: "T-7", reason: "not run: the iterations budget is spent" },
+    ]);
+  });
+
+  it("stops before a planner turn once a hard limit is reached", async () => {
+    // The survey makes exactly six tool calls: the loop's first check finds none left.
+    world = await startResearchWorld({
+      expectCalls: {
+        ...DEFAULT_GRAPH_CALLS,
+        "graph-planner": 0,
+        critic: 0,
+        consolidate: 0,
+        "ephemeral-rubric": 0,
+        "inner-step": 4,
+        reader: 2,
+        "sub-report": 2,
+      },
+    });
+    const result = await world.research({ query, budget: { maxToolCalls: 6 } });
+    expect(result.record).toMatchObject({ status: "completed", stopReason: "budget:toolCalls" });
+    expect(result.events.some((e) => e.type === "phase" && e.detail === "iteration 1")).toBe(false);
+  });
+
+  it("fails naming the budget when it ran out before any research", async () => {
+    const none = Object.fromEntries(
+      Object.keys(DEFAULT_GRAPH_CALLS).map((role) => [role, [0, 20] as const]),
+    ) as Record<keyof typeof DEFAULT_GRAPH_CALLS, readonly [number, number]>;
+    world = await startResearchWorld({ expectCalls: none });
+    const result = await world.research({ query, budget: { maxToolCalls: 0 } });
+    expect(result.record.status).toBe("failed");
+    expect(result.error).toMatchObject({ code: "BUDGET_EXCEEDED", details: { limit: "toolCalls" } });
+  });
+
+  it("never runs an outline node a planner adds, and asking for the report then stops the loop", async () => {
+    let planner = 0;
+    world = await startResearchWorld({
+      override: (role, body) => {
+        if (role !== "graph-planner") return undefined;
+        planner += 1;
+        const user = userText(body);
+        const nodes = parsePlan(user).map(proposal);
+        if (planner === 1) {
+          const outline = {
+            id: "T-8",
+            type: "outline",
+            title: "Re-outline",
+            goal: "outline again",
+            deps: [],
+            depth: 1,
+          };
+          return json({
+            assessments: [],
+            decision: { changePlan: true, reasons: ["new-gap"], explanation: "another outline" },
+            plan: [
+              ...nodes.filter((n) => n.type !== "report"),
+              outline,
+              ...nodes.filter((n) => n.type === "report").map((n) => ({ ...n, deps: [...n.deps, "T-8"] })),
+            ],
+            actions: [],
+            synthesize: false,
+          });
+        }
+        // Run the pending search and llm nodes, then ask for the report (the outline node still pending).
+        const work = parsePlan(user).filter(
+          (n) => n.status === "pending" && (n.type === "search" || n.type === "llm"),
+        );
+        return json({
+          assessments: [],
+          decision: { changePlan: false, reasons: [], explanation: "go on" },
+          plan: nodes,
+          actions: work.map((n) => n.id),
+          synthesize: work.length === 0,
+        });
+      },
+      expectCalls: DEFAULT_GRAPH_CALLS,
+    });
+    const result = await research(graphWith({}));
+    const events = result.events;
+    expect(started(events)).toEqual(["T-1", "T-2", "T-5", "T-6", "T-7"]);
+    expect(events.some((e) => e.type === "node-start" && e.nodeId === "T-8")).toBe(false);
+    expect(result.record.stopReason).toBe("planner-synthesize");
+    expect(events.some((e) => e.type === "decision" && e.reason.startsWith("synthesis deferred"))).toBe(
+      false,
+    );
+    expect(events.filter((e) => e.type === "node-pruned")).toMatchObject([
+      { nodeId: "T-8", by: "stop", reason: "not run: the planner asked for the report" },
+    ]);
+    expectReportAfterStop(events, result.outcome!.report.references.length);
+  });
+
+  it("takes no gaps from a gap check that fails, and goes on", async () => {
+    world = await startResearchWorld({
+      override: (role) =>
+        role === "ephemeral-rubric" ? { kind: "text", text: '{ "truncated": ' } : undefined,
+      // Each gap check: the first answer and two repairs.
+      expectCalls: { ...DEFAULT_GRAPH_CALLS, "ephemeral-rubric": 2 * 3 },
+    });
+    const result = await research(graphWith({}));
+    expect(result.record).toMatchObject({ status: "completed", stopReason: "planner-synthesize" });
+    const codes = result.events.flatMap((e) => (e.type === "warning" ? [e.code] : []));
+    expect(codes).toEqual(["GAPS_FALLBACK", "GAPS_FALLBACK"]);
+    expect(result.events.some((e) => e.type === "rubric-update" && e.kind === "ephemeral")).toBe(false);
+  });
 });
