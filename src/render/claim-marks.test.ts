@@ -56,6 +56,8 @@ describe("claim marks", () => {
       ["claim claim-unsupported", "unsupported"],
       ["claim claim-partial", "partly supported"],
     ]);
+    // Each mark names its claim in the JSON bundle's table (the web UI's tooltip reads it there).
+    expect(marks.map((m) => m.id)).toEqual(["claim-1", "claim-2", "claim-3"]);
     expect(marks[0]!.getAttribute("title")).toBe(
       "Supported: judged — passage: “Emissions fell by 40% in 2024.”",
     );

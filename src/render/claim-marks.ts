@@ -1,6 +1,7 @@
 /**
  * Claim verification in the HTML report: a mark after each checked claim's last citation (the
- * verdict as a short label, the deciding passage span and the reason as its hover title), and
+ * verdict as a short label, the deciding passage span and the reason as its hover title, the
+ * its number in the JSON bundle's table as its id, `claim-<n>`), and
  * the one-line summary. Untrusted text (spans, reasons: passages and model output) only ever
  * reaches an escaped attribute value. A citation whose numbers do not match the claim's last
  * marker gets no mark (the claim is not where it was expected).
@@ -45,12 +46,16 @@ function markTitle(verdict: ClaimVerdict, reason: string, span: string | null): 
  */
 export function markClaims(html: string, body: string, verification: ClaimVerification): string {
   const claims = extractClaims(body);
-  const byMarker = new Map<number, { numbers: string; verdict: ClaimVerdict; title: string }>();
+  const byMarker = new Map<
+    number,
+    { index: number; numbers: string; verdict: ClaimVerdict; title: string }
+  >();
   for (const claim of claims) {
     const check = verification.claims.find((c) => c.index === claim.index && c.text === claim.text);
     if (!check || claim.lastMarker < 0) continue;
     const last = claim.markers[claim.markers.length - 1]!;
     byMarker.set(claim.lastMarker, {
+      index: check.index,
       numbers: last.slice(1, -1),
       verdict: check.verdict,
       title: markTitle(check.verdict, check.reason, check.span),
@@ -62,7 +67,7 @@ export function markClaims(html: string, body: string, verification: ClaimVerifi
     const mark = byMarker.get(ordinal);
     const numbers = [...inner.matchAll(/>(\d+)<\/a>/g)].map((m) => m[1]).join(", ");
     if (!mark || mark.numbers !== numbers) return whole;
-    return `${whole}<span class="claim claim-${mark.verdict}" title="${escapeText(mark.title)}">${LABEL[mark.verdict]}</span>`;
+    return `${whole}<span class="claim claim-${mark.verdict}" id="claim-${mark.index}" title="${escapeText(mark.title)}">${LABEL[mark.verdict]}</span>`;
   });
 }
 

@@ -1,5 +1,7 @@
 /** What a citation's tooltip shows, from the report's JSON bundle. */
 
+import type { BundleClaims } from "./claim-marks.ts";
+
 /** The parts of the JSON bundle the UI reads. */
 export interface ReportBundle {
   /** The report's language code. */
@@ -8,6 +10,8 @@ export interface ReportBundle {
   evidenceByNumber: Record<string, string[]>;
   evidence: { id: string; text: string; sourceId: string }[];
   checks?: { groundedShare?: number | null };
+  /** The claim check (null or absent when verification was off). */
+  claims?: BundleClaims | null;
 }
 
 /** One citation's tooltip. */

@@ -1,15 +1,26 @@
 /**
  * The report view: the server's sanitized report HTML, parsed inertly and re-checked here
  * (no script, handlers, styles or remote images), with citations whose hover or focus shows
- * the cited excerpt, the source's title and a link; the References list; the grounded share;
- * downloads in every format the run has.
+ * the cited excerpt, the source's title and a link; claim marks (a verified report's) whose hover
+ * or focus shows the verdict, its reason and the deciding passage span; the References list; the
+ * grounded share and the claim check's shares; downloads in every format the run has.
  */
 
 import { useEffect, useRef, useState } from "preact/hooks";
 import { apiText } from "./api.ts";
 import { type CitationInfo, citationIndex, type ReportBundle } from "./citations.ts";
+import {
+  type BundleClaims,
+  type ClaimTip,
+  type ClaimVerdict,
+  claimSharesText,
+  claimTip,
+  upgradeClaimMarks,
+  VERDICT_LABELS,
+} from "./claim-marks.ts";
 import { languageTag, reportPageLanguage } from "./report-lang.ts";
 import { importReportBody } from "./sanitize.ts";
+import "./claims.css";
 
 /** How the downloads name each report format. */
 const FORMAT_LABELS: Record<string, string> = {
@@ -24,7 +35,9 @@ export function Report(props: { runId: string; reports: Record<string, string> }
   const host = useRef<HTMLDivElement>(null);
   const [citations, setCitations] = useState<Map<number, CitationInfo>>(new Map());
   const [grounded, setGrounded] = useState<number | null>(null);
-  const [tip, setTip] = useState<{ n: number; top: number; left: number } | null>(null);
+  const [claims, setClaims] = useState<BundleClaims | null>(null);
+  const marks = useRef<{ verdict: ClaimVerdict; title: string }[]>([]);
+  const [tip, setTip] = useState<{ n: number; top: number; left: number; claim?: ClaimTip } | null>(null);
   const [error, setError] = useState("");
   // The report's own language, so the fragment is read (and hyphenated) in it, not the page's.
   const [lang, setLang] = useState<string | null>(null);
@@ -49,12 +62,17 @@ export function Report(props: { runId: string; reports: Record<string, string> }
           pre.className = "report-md";
           pre.textContent = mdText;
           host.current.replaceChildren(pre);
-        } else host.current.replaceChildren(importReportBody(text, document));
+        } else {
+          const body = importReportBody(text, document);
+          marks.current = upgradeClaimMarks(body, document);
+          host.current.replaceChildren(body);
+        }
         if (bundleText) {
           const bundle = JSON.parse(bundleText) as ReportBundle;
           setLang((page) => page ?? languageTag(bundle.language));
           setCitations(citationIndex(bundle));
           setGrounded(bundle.checks?.groundedShare ?? null);
+          setClaims(bundle.claims ?? null);
         }
       } catch (e) {
         if (live) setError((e as Error).message);
@@ -65,21 +83,27 @@ export function Report(props: { runId: string; reports: Record<string, string> }
     };
   }, [props.runId, props.reports.html, props.reports.json]);
 
+  const claimsRef = useRef<BundleClaims | null>(null);
+  claimsRef.current = claims;
   const show = (target: EventTarget | null) => {
-    const a = (target as Element | null)?.closest?.("a.cite");
-    if (!a || !host.current?.contains(a)) return;
-    const n = Number(a.textContent);
+    const a = (target as Element | null)?.closest?.("a.cite, button.claim");
+    if (!(a instanceof HTMLElement) || !host.current?.contains(a)) return;
     const box = a.getBoundingClientRect();
     const frame = host.current.getBoundingClientRect();
     a.setAttribute("aria-describedby", "cite-tip");
-    setTip({ n, top: box.bottom - frame.top + 6, left: Math.max(0, box.left - frame.left - 40) });
+    const place = { top: box.bottom - frame.top + 6, left: Math.max(0, box.left - frame.left - 40) };
+    const mark = a.dataset.mark === undefined ? undefined : marks.current[Number(a.dataset.mark)];
+    if (mark) {
+      const index = a.dataset.claim === undefined ? null : Number(a.dataset.claim);
+      setTip({ n: 0, ...place, claim: claimTip(mark, index, claimsRef.current) });
+    } else setTip({ n: Number(a.textContent), ...place });
   };
   useEffect(() => {
     const el = host.current;
     if (!el) return;
     const over = (e: Event) => show(e.target);
     const out = (e: Event) => {
-      if ((e.target as Element).closest?.("a.cite")) setTip(null);
+      if ((e.target as Element).closest?.("a.cite, button.claim")) setTip(null);
     };
     const hide = () => setTip(null);
     const key = (e: KeyboardEvent) => {
@@ -112,6 +136,11 @@ export function Report(props: { runId: string; reports: Record<string, string> }
         ))}
         {grounded !== null && <span class="hint"> · grounded share {Math.round(grounded * 100)}%</span>}
       </p>
+      {claims && (
+        <p class="claim-shares" data-testid="claim-shares">
+          Claim check ({claims.mode === "check" ? "lexical check" : "judge model"}): {claimSharesText(claims)}
+        </p>
+      )}
       {error && (
         <p class="error" role="alert">
           {error}
@@ -126,22 +155,46 @@ export function Report(props: { runId: string; reports: Record<string, string> }
             class="cite-tip"
             style={{ top: `${tip.top}px`, left: `${tip.left}px` }}
           >
-            <div class="tip-title">
-              [{tip.n}] {info?.title ?? "Source"}
-            </div>
-            {info?.excerpt ? (
-              <blockquote>{info.excerpt}</blockquote>
+            {tip.claim ? (
+              <ClaimTipBody tip={tip.claim} />
             ) : (
-              <p class="hint">No excerpt recorded.</p>
-            )}
-            {info?.url && (
-              <a href={info.url} rel="noopener noreferrer" target="_blank">
-                {info.url}
-              </a>
+              <>
+                <div class="tip-title">
+                  [{tip.n}] {info?.title ?? "Source"}
+                </div>
+                {info?.excerpt ? (
+                  <blockquote>{info.excerpt}</blockquote>
+                ) : (
+                  <p class="hint">No excerpt recorded.</p>
+                )}
+                {info?.url && (
+                  <a href={info.url} rel="noopener noreferrer" target="_blank">
+                    {info.url}
+                  </a>
+                )}
+              </>
             )}
           </div>
         )}
       </div>
     </section>
+  );
+}
+
+/** A claim mark's tooltip: verdict, the claim, why, and the passage span that decides it (all as text). */
+function ClaimTipBody(props: { tip: ClaimTip }) {
+  const { tip } = props;
+  return (
+    <>
+      <div class={`tip-title verdict-${tip.verdict}`}>{VERDICT_LABELS[tip.verdict]} claim</div>
+      {tip.claim && <p class="tip-claim">{tip.claim}</p>}
+      {tip.reason && <p class="hint">{tip.reason}</p>}
+      {tip.span ? (
+        <blockquote data-testid="claim-span">{tip.span}</blockquote>
+      ) : (
+        tip.claim && <p class="hint">No passage span decides it.</p>
+      )}
+      {tip.fallback && <p>{tip.fallback}</p>}
+    </>
   );
 }
