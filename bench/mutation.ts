@@ -76,6 +76,13 @@ export const INVARIANT_MODULES: readonly MutationModule[] = [
     tests: ["src/strategies/graph/readiness.test.ts"],
     timeoutMs: 5000,
   },
+  // The report assembly: the citation pass run over the written parts, the title and body made
+  // safe, References appended, and the report checks' figures.
+  { file: "src/kit/report-assembly.ts", tests: ["src/kit/report-assembly.test.ts"], timeoutMs: 5000 },
+  // The server's body limit and UTF-8/JSON body checks, and its Host/Origin checks, on real
+  // loopback servers.
+  { file: "src/server/body.ts", tests: ["src/server/bodies.test.ts", "src/server/body.test.ts"] },
+  { file: "src/server/host-guard.ts", tests: ["src/server/host-guard.test.ts"] },
 ];
 
 /** A survivor judged equivalent: the same behaviour by another path. */

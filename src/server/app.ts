@@ -6,7 +6,6 @@
  */
 
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import pkg from "../../package.json" with { type: "json" };
 import type { QueuedResearch } from "../queue/queued-research.ts";
 import type { Dossier } from "../runtime/dossier.ts";
@@ -14,7 +13,7 @@ import { type AccessLogSink, accessLog } from "./access-log.ts";
 import { apiRoutes } from "./api.ts";
 import type { ApiServices } from "./api-services.ts";
 import { requireToken } from "./auth.ts";
-import { utf8JsonBodies } from "./body.ts";
+import { bodySizeLimit, utf8JsonBodies } from "./body.ts";
 import { errorBody, errorResponse } from "./errors.ts";
 import { type HostPolicy, hostGuard } from "./host-guard.ts";
 import { type McpRoute, mcpRoute } from "./mcp-route.ts";
@@ -99,17 +98,7 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
 
   // One body limit in front of every route, with a token or without (sign-in, the UI's
   // routes): a body is refused as soon as it passes the limit, Content-Length or not.
-  app.use(
-    "*",
-    bodyLimit({
-      maxSize: maxBodyBytes,
-      onError: (c) =>
-        c.json(
-          errorBody("TOO_LARGE", `the request body is larger than the limit of ${maxBodyBytes} bytes`),
-          413,
-        ),
-    }),
-  );
+  app.use("*", bodySizeLimit(maxBodyBytes));
   if (options.token !== null) {
     // The UI's session cookie stands in for the token on /v1; then the token is checked.
     app.use("/v1/*", webSession(options.token));

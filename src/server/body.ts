@@ -1,5 +1,6 @@
 /**
- * Request bodies. Every JSON body must be UTF-8 (the only encoding JSON has between systems):
+ * Request bodies. One size limit in front of every route: a body larger than it is answered 413
+ * (TOO_LARGE) as soon as it passes the limit, with a Content-Length or without. Every JSON body must be UTF-8 (the only encoding JSON has between systems):
  * one declared in another charset is refused with 415, bytes that are not UTF-8 with 400,
  * never decoded with replacement characters. A route's JSON body is then read and parsed
  * before it is validated: 400 INPUT_INVALID when the request does not say it is JSON, or when
@@ -8,7 +9,21 @@
  */
 
 import type { MiddlewareHandler } from "hono";
-import { ApiError } from "./errors.ts";
+import { bodyLimit } from "hono/body-limit";
+import { ApiError, errorBody } from "./errors.ts";
+
+/**
+ * Middleware for every route, with a token or without (sign-in, the UI's routes): a body of
+ * more than `maxBytes` bytes is refused with 413 as soon as it passes the limit (a declared
+ * Content-Length over it at once, a chunked body while it is read, never read whole).
+ */
+export function bodySizeLimit(maxBytes: number): MiddlewareHandler {
+  return bodyLimit({
+    maxSize: maxBytes,
+    onError: (c) =>
+      c.json(errorBody("TOO_LARGE", `the request body is larger than the limit of ${maxBytes} bytes`), 413),
+  });
+}
 
 /** A JSON media type: `application/json` or `application/<something>+json`. */
 const JSON_TYPE = /^application\/(?:[a-z0-9.-]+\+)?json$/;

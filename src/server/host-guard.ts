@@ -69,15 +69,20 @@ export function parseAuthority(value: string): { hostname: string; port: string 
  * Returns it as the policy reads it.
  */
 export function parseAllowedHost(value: string): string {
-  const trimmed = value.trim();
-  const parsed = parseAuthority(trimmed);
+  const parsed = allowedAuthority(value);
+  return parsed.port ? `${parsed.hostname}:${parsed.port}` : parsed.hostname;
+}
+
+/** One `--allowed-host` value as a host name and port ("" for any port); INPUT_INVALID when it is not one. */
+function allowedAuthority(value: string): { hostname: string; port: string } {
+  const parsed = parseAuthority(value.trim());
   if (!parsed || parsed.hostname.endsWith(".")) {
     throw new DossierError(
       "INPUT_INVALID",
       `--allowed-host expects a host name, optionally with a port (dossier.example.com, box.lan:8787), got "${value.slice(0, 100)}"`,
     );
   }
-  return parsed.port ? `${parsed.hostname}:${parsed.port}` : parsed.hostname;
+  return parsed;
 }
 
 const isLoopback = (hostname: string) =>
@@ -110,8 +115,8 @@ export function hostPolicy(options: HostPolicyOptions): HostPolicy {
     if (isLoopback(boundName)) for (const name of LOOPBACK_NAMES) add(name, port);
   }
   for (const value of options.allowedHosts ?? []) {
-    const parsed = parseAuthority(parseAllowedHost(value));
-    if (parsed) add(parsed.hostname, parsed.port || null);
+    const parsed = allowedAuthority(value);
+    add(parsed.hostname, parsed.port || null);
   }
   const matches = (hostname: string, p: string) =>
     entries.some((e) => e.hostname === hostname && (e.port === null || e.port === p));
