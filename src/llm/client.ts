@@ -5,7 +5,7 @@
  */
 
 import { createHash } from "node:crypto";
-import type { JSONSchema7 } from "ai";
+import type { JSONSchema7, TelemetryOptions } from "ai";
 import type { BudgetLedger, LlmReservation } from "../core/budget.ts";
 import { type Clock, cancelledError, systemClock, throwIfAborted } from "../core/clock.ts";
 import type { DossierError } from "../core/errors.ts";
@@ -93,6 +93,11 @@ export interface LlmClientOptions {
   recorder?: CallRecorder;
   /** The sampling seed sent with every call (rollouts); the provider's default when absent. */
   seed?: number;
+  /**
+   * The AI SDK telemetry of a call (OpenTelemetry spans; see telemetry/run-trace.ts), asked
+   * for each attempt that reaches the provider; none when it returns undefined.
+   */
+  telemetry?: (call: { role: string; callId: string }) => TelemetryOptions | undefined;
 }
 
 /**
@@ -211,6 +216,7 @@ export class LlmClient {
       outcome = await withRetry(
         () =>
           callProvider({
+            telemetry: this.options.telemetry?.({ role: request.role, callId }),
             resolved,
             ...(request.system ? { system: request.system } : {}),
             messages,

@@ -4,7 +4,7 @@
  * Retries, budgets and events stay with the client.
  */
 
-import type { JSONSchema7, LanguageModelUsage } from "ai";
+import type { JSONSchema7, LanguageModelUsage, TelemetryOptions } from "ai";
 import { CallTimeout } from "./errors.ts";
 import { promptWithCache } from "./prompt-cache.ts";
 import type { ResolvedModel } from "./registry.ts";
@@ -28,6 +28,8 @@ export interface ProviderCallInput {
   timeoutMs: number;
   /** The run's signal. */
   signal?: AbortSignal;
+  /** The AI SDK telemetry of this call (the run's OpenTelemetry spans), when the run has any. */
+  telemetry?: TelemetryOptions | undefined;
 }
 
 /** What one attempt returns. */
@@ -53,6 +55,7 @@ export async function callProvider(input: ProviderCallInput): Promise<ProviderCa
     ...(input.seed === undefined ? {} : { seed: input.seed }),
     maxRetries: 0,
     abortSignal: AbortSignal.any(signals),
+    ...(input.telemetry ? { telemetry: input.telemetry } : {}),
   };
   try {
     if (!input.responseSchema) {

@@ -58,6 +58,7 @@ describe("loadConfig defaults", () => {
       home: "./.dossier",
       allowPrivateNetwork: false,
       prices: {},
+      telemetry: { enabled: false, recordContent: false },
       budget: {},
       concurrency: 16,
     });

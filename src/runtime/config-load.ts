@@ -90,6 +90,8 @@ export const ENV_SETTINGS: ReadonlyArray<{ env: string; path: string; kind: Kind
   { env: "DOSSIER_ALLOW_PRIVATE_NETWORK", path: "allowPrivateNetwork", kind: "bool" },
   { env: "DOSSIER_ALLOWED_HOSTS", path: "allowedHosts", kind: "list" },
   { env: "DOSSIER_ACCESS_LOG", path: "accessLog", kind: "string" },
+  { env: "DOSSIER_OTEL", path: "telemetry.enabled", kind: "bool" },
+  { env: "DOSSIER_OTEL_CONTENT", path: "telemetry.recordContent", kind: "bool" },
   { env: "DOSSIER_CONCURRENCY", path: "concurrency", kind: "int" },
   { env: "DOSSIER_LANGUAGE", path: "language", kind: "string" },
 ];

@@ -132,6 +132,25 @@ export const configSchema = z
       .describe(
         "dossier serve's access log: stderr (default), off, or a file path (DOSSIER_ACCESS_LOG; --access-log)",
       ),
+    telemetry: z
+      .object({
+        enabled: z
+          .boolean()
+          .default(false)
+          .describe("send OpenTelemetry spans of runs, model calls and tool calls (DOSSIER_OTEL)"),
+        endpoint: httpUrl
+          .optional()
+          .describe(
+            "OTLP/HTTP collector; spans go to <endpoint>/v1/traces (OTEL_EXPORTER_OTLP_ENDPOINT wins; default http://localhost:4318)",
+          ),
+        recordContent: z
+          .boolean()
+          .default(false)
+          .describe("also record the question, prompts and model answers in spans (DOSSIER_OTEL_CONTENT)"),
+      })
+      .strict()
+      .default({ enabled: false, recordContent: false })
+      .describe("OpenTelemetry spans, off unless enabled; headers only from OTEL_EXPORTER_OTLP_HEADERS"),
     prices: z
       .record(modelString, modelPriceSchema)
       .default({})

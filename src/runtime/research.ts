@@ -19,6 +19,7 @@ import { checkFormatsAvailable } from "../render/format-support.ts";
 import type { Store } from "../store/types.ts";
 import { createStrategyRegistry, type StrategyRegistry } from "../strategies/registry.ts";
 import type { ResearchOutcome, Sources, StrategyDefinition } from "../strategies/types.ts";
+import { telemetrySettings } from "../telemetry/settings.ts";
 import { CorpusIndex } from "../tools/corpus/corpus-index.ts";
 import { corpusPath } from "../tools/corpus/corpus-paths.ts";
 import { indexDirectory } from "../tools/corpus/ingest.ts";
@@ -109,6 +110,8 @@ export async function prepareResearch(
     throw new DossierError("INPUT_INVALID", `${issue.path.join(".") || "request"}: ${issue.message}`);
   }
   const request = parsed.data;
+  // A switched-on telemetry with a bad endpoint or headers is refused before anything runs.
+  telemetrySettings(env.config, env.env ?? {});
   const cwd = env.cwd ?? process.cwd();
   const home = resolve(cwd, env.config.home);
   const notices: string[] = [];
@@ -288,6 +291,7 @@ export function startResearch(
     ...(resume ? { resume } : {}),
     ...(env.llm ? { llm: env.llm } : {}),
     ...(env.config.baseUrl ? { modelEndpoint: env.config.baseUrl } : {}),
+    telemetry: telemetrySettings(env.config, env.env ?? {}),
     strategy: async (ctx) => {
       for (const notice of prepared.notices) ctx.emit({ type: "warning", code: "NOTICE", message: notice });
       const gateway = new ToolGateway({

@@ -22,6 +22,9 @@ import type { LlmClientOptions } from "../llm/client.ts";
 import type { ModelRegistry } from "../llm/registry.ts";
 import { openRunWriter, type RunWriter } from "../store/run-writer.ts";
 import type { Store } from "../store/types.ts";
+import { startRunTrace } from "../telemetry/lazy.ts";
+import type { RunTrace } from "../telemetry/run-trace.ts";
+import type { TelemetrySettings } from "../telemetry/settings.ts";
 import { GuardedLlmClient } from "./guarded-llm.ts";
 import { didWorkError, ToolTally } from "./run-did-work.ts";
 import { createRunId } from "./run-id.ts";
@@ -55,6 +58,11 @@ export interface StartRunOptions<T extends StrategyOutcome> {
   llm?: Pick<LlmClientOptions, "retry" | "timeoutMs" | "random" | "defaultMaxOutputTokens">;
   /** The model endpoint, named (without secrets) when the model cannot be reached. */
   modelEndpoint?: string;
+  /**
+   * Sends the run's OpenTelemetry spans (run, model calls, tool calls) here; none without it,
+   * and the OpenTelemetry modules are then never loaded (telemetry/settings.ts).
+   */
+  telemetry?: TelemetrySettings | null;
   /**
    * Takes up a run the caller has already claimed (`RunStore.claim`) instead of creating one:
    * its event log continues, its journal replays, and the earlier wall time counts.
@@ -111,12 +119,19 @@ export function startRun<T extends StrategyOutcome>(opts: StartRunOptions<T>): R
   let writer: RunWriter | null = null;
   const scopes = new AsyncLocalStorage<string>();
   const tools = new ToolTally();
+  // Set before run-start when the run has telemetry; sees every event after it.
+  let runTrace: RunTrace | null = null;
   const emit = (event: EventInput) => {
     tools.see(event);
     const scope = scopes.getStore();
     const stored = writer!.emit((scope ? { ...event, scope } : event) as EventInput, now());
     const check = dossierEventSchema.safeParse(stored);
     if (!check.success) throw new Error(`invalid ${event.type} event: ${check.error.message}`);
+    try {
+      runTrace?.observe(event);
+    } catch {
+      // Telemetry never fails a run.
+    }
     return stored;
   };
 
@@ -140,6 +155,7 @@ export function startRun<T extends StrategyOutcome>(opts: StartRunOptions<T>): R
         ? { recorder: new CallRecorder({ emit, scope: () => scopes.getStore() }) }
         : {}),
       ...(Number.isSafeInteger(seed) ? { seed: seed as number } : {}),
+      ...(opts.telemetry ? { telemetry: (call) => runTrace?.modelCall(call) } : {}),
       registry: opts.registry,
       budget,
       emit,
@@ -188,6 +204,18 @@ export function startRun<T extends StrategyOutcome>(opts: StartRunOptions<T>): R
       });
     }
     writer = await openRunWriter(opts.store, runId, { onFailure: failRun });
+    let telemetryError: string | null = null;
+    if (opts.telemetry) {
+      runTrace = await startRunTrace(opts.telemetry, {
+        runId,
+        strategy: options.strategy,
+        query: opts.query,
+        resumed: Boolean(opts.resume),
+      }).catch((error: unknown) => {
+        telemetryError = error instanceof Error ? error.message : String(error);
+        return null;
+      });
+    }
     // The heartbeat says the run is alive, and brings a cancellation asked for by any process;
     // a run another process has taken over stops writing at once.
     let ending = false;
@@ -221,6 +249,13 @@ export function startRun<T extends StrategyOutcome>(opts: StartRunOptions<T>): R
         const { earlierEvidence: _, ...resume } = opts.resume;
         emit({ type: "run-resume", ...resume });
       } else emit({ type: "run-start", query: opts.query, strategy: options.strategy, options });
+      if (telemetryError) {
+        emit({
+          type: "warning",
+          code: "TELEMETRY_UNAVAILABLE",
+          message: `no OpenTelemetry spans for this run: ${telemetryError}`.slice(0, 500),
+        });
+      }
       outcome = await opts.strategy(ctx);
     } catch (caught) {
       error = toDossierError(caught);
@@ -266,6 +301,7 @@ export function startRun<T extends StrategyOutcome>(opts: StartRunOptions<T>): R
     await writer.flush().catch(() => {
       // The record below still says how the run ended.
     });
+    await runTrace?.end();
     const record = leaseLost
       ? ((await opts.store.runs.get(runId)) as RunRecord)
       : await opts.store.runs.update(runId, {
