@@ -31,6 +31,10 @@ const HEAVY = [
   "@mozilla/readability",
   "pg",
   "docx",
+  "@ai-sdk/otel",
+  "@opentelemetry/api",
+  "@opentelemetry/sdk-trace",
+  "@opentelemetry/exporter-trace-otlp-http",
 ];
 
 /** The packages a fresh Node process loads when it imports `entry` (a resolve hook lists them). */
