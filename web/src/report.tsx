@@ -31,7 +31,12 @@ const FORMAT_LABELS: Record<string, string> = {
   docx: "Word (DOCX)",
 };
 
-export function Report(props: { runId: string; reports: Record<string, string> }) {
+export function Report(props: {
+  runId: string;
+  reports: Record<string, string>;
+  /** Told the report's reference numbers once its bundle is read. */
+  onReferences?: (numbers: ReadonlySet<number>) => void;
+}) {
   const host = useRef<HTMLDivElement>(null);
   const [citations, setCitations] = useState<Map<number, CitationInfo>>(new Map());
   const [grounded, setGrounded] = useState<number | null>(null);
@@ -71,6 +76,7 @@ export function Report(props: { runId: string; reports: Record<string, string> }
           const bundle = JSON.parse(bundleText) as ReportBundle;
           setLang((page) => page ?? languageTag(bundle.language));
           setCitations(citationIndex(bundle));
+          props.onReferences?.(new Set(bundle.references.map((r) => r.number)));
           setGrounded(bundle.checks?.groundedShare ?? null);
           setClaims(bundle.claims ?? null);
         }

@@ -7,9 +7,12 @@
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { api, type RunView } from "./api.ts";
 import { dagInput, layoutDag, NODE_H, NODE_W } from "./dag.ts";
+import { FollowUp } from "./follow-up.tsx";
+import { parentOf } from "./follow-up-logic.ts";
 import { budgetGauges } from "./gauges.ts";
 import { Report } from "./report.tsx";
 import { ReportProgress } from "./report-progress.tsx";
+import { Link } from "./router.tsx";
 import { applyEvent, emptyRunState, progressOf, type RunEvent, type RunState } from "./run-state.ts";
 import { followRun } from "./sse.ts";
 import { Timeline } from "./timeline.tsx";
@@ -171,6 +174,8 @@ export function RunPage(props: { runId: string }) {
   // A finished run's report loads at once, while its events are still being replayed.
   const settled = !running || (run !== null && run.status !== "running" && run.status !== "queued");
   const canResume = status === "interrupted" || status === "cancelled" || status === "failed";
+  const [reportNumbers, setReportNumbers] = useState<ReadonlySet<number>>(new Set());
+  const parent = run ? parentOf(run) : null;
 
   return (
     <article class="run" aria-labelledby="run-h">
@@ -181,6 +186,12 @@ export function RunPage(props: { runId: string }) {
         </span>{" "}
         {state.strategy || run?.strategy} · run <code>{props.runId}</code>
         {connection === "retrying" && <span class="hint"> · reconnecting…</span>}
+        {parent && (
+          <span data-testid="follow-up-of">
+            {" "}
+            · follow-up of run <Link href={`/runs/${encodeURIComponent(parent)}`}>{parent}</Link>
+          </span>
+        )}
       </p>
       <div class="phase" aria-live="polite">
         Phase: <strong data-testid="phase">{state.phase}</strong>
@@ -277,7 +288,10 @@ export function RunPage(props: { runId: string }) {
       {running && <ReportProgress state={state} />}
 
       {run && settled && Object.keys(run.reports).length > 0 && (
-        <Report runId={props.runId} reports={run.reports} />
+        <Report runId={props.runId} reports={run.reports} onReferences={setReportNumbers} />
+      )}
+      {run && settled && run.status === "completed" && Object.keys(run.reports).length > 0 && (
+        <FollowUp runId={props.runId} reportNumbers={reportNumbers} />
       )}
 
       <section aria-labelledby="evidence-h">
