@@ -237,6 +237,28 @@ export const eventPayloadSchemas = {
     before: z.string(),
     after: z.string(),
   }),
+  /**
+   * A refresh compared its report with the version it refreshes (`dossier refresh`): the sections
+   * rewritten, the claims and citations added and removed, each cited page's state, and the diff files.
+   */
+  "report-diff": z.object({
+    refreshOf: z.string(),
+    version: z.number().int(),
+    sectionsChanged: z.array(z.string()),
+    claimsAdded: z.number().int(),
+    claimsRemoved: z.number().int(),
+    citationsAdded: z.number().int(),
+    citationsRemoved: z.number().int(),
+    pages: z.array(
+      z.object({
+        url: z.string(),
+        state: z.enum(["unchanged", "changed", "vanished", "unreachable", "new"]),
+        etag: z.string().optional(),
+        lastModified: z.string().optional(),
+      }),
+    ),
+    paths: z.array(z.string()),
+  }),
   "report-ready": z.object({
     formats: z.array(z.string()),
     paths: z.array(z.string()).optional(),

@@ -33,6 +33,19 @@ export interface PageText {
   title: string;
   /** Markdown or plain text of the page ("" when it has none). */
   text: string;
+  /** True when a conditional fetch was answered `304 Not Modified` (`text` is then ""). */
+  notModified?: boolean;
+  /** The answer's `ETag` and `Last-Modified`, for a later conditional fetch. */
+  etag?: string;
+  lastModified?: string;
+}
+
+/** How {@link ResearchTools.fetchPage} fetches: past the cache, and conditionally. */
+export interface FetchPageRequest {
+  /** Ask the server again instead of answering from the tool cache. */
+  fresh?: boolean;
+  /** Validators of the copy held: sent as If-None-Match / If-Modified-Since. */
+  conditional?: { etag?: string; lastModified?: string };
 }
 
 /** Names of the research tools. */
@@ -51,7 +64,7 @@ export interface ResearchTools {
    * The text of a page as fetched, with no reader model (one `fetch_page` call); available
    * where `read_page` is. Optional: tools without it offer only `readPage`.
    */
-  fetchPage?(url: string): Promise<ToolResult<PageText>>;
+  fetchPage?(url: string, request?: FetchPageRequest): Promise<ToolResult<PageText>>;
   localSearch(query: string, options?: { topK?: number }): Promise<ToolResult<LocalSearchResult[]>>;
   /**
    * Papers from arXiv / OpenAlex (the abstract as snippet, with authors); available when the

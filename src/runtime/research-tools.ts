@@ -96,14 +96,27 @@ export function createResearchTools(options: ResearchToolsOptions): ResearchTool
       const { url: u, finalUrl, title, rationale, evidence, summary } = r.value;
       return { ...r, value: { url: u, finalUrl, title, rationale, evidence, summary } };
     },
-    fetchPage: async (url): Promise<ToolResult<PageText>> => {
+    fetchPage: async (url, request = {}): Promise<ToolResult<PageText>> => {
       if (!available.includes("read_page")) return unavailable("read_page");
       const r = await fetchPageTool(options.gateway, url, {
         allowPrivateNetwork: options.allowPrivateNetwork,
+        ...(request.fresh ? { fresh: true } : {}),
+        ...(request.conditional ? { conditional: request.conditional } : {}),
       });
       if (!r.ok) return r;
-      const { url: u, finalUrl, title, text } = r.value;
-      return { ...r, value: { url: u, finalUrl, title, text } };
+      const { url: u, finalUrl, title, text, notModified, etag, lastModified } = r.value;
+      return {
+        ...r,
+        value: {
+          url: u,
+          finalUrl,
+          title,
+          text,
+          ...(notModified ? { notModified } : {}),
+          ...(etag ? { etag } : {}),
+          ...(lastModified ? { lastModified } : {}),
+        },
+      };
     },
     localSearch: async (query, request = {}) => {
       if (!local || !options.localSearch) return unavailable("local_search");

@@ -69,6 +69,17 @@ export interface ResearchWorld {
   web: FakeWeb;
   home: string;
   config: Config;
+  /**
+   * Changes the content of the fake pages `pages` (1-based): each gets its next revision, whose
+   * every sentence differs from the one before (new figures, a later year). A page answers with
+   * an ETag and Last-Modified of its revision and `304 Not Modified` to a matching conditional
+   * request.
+   */
+  changePages(pages: readonly number[]): void;
+  /** Each answer of a fake page, in order: its number and HTTP status (304 for not modified). */
+  pageAnswers: { page: number; status: number }[];
+  /** Pages `pages` vanish: they answer 404 from now on. */
+  removePages(pages: readonly number[]): void;
   /** Runs research to its end. */
   research(
     request: ResearchRequest,
@@ -77,8 +88,15 @@ export interface ResearchWorld {
   close(): Promise<void>;
 }
 
-/** The text of fake page `n`: three sentences with facts about its topic. */
-export function pageText(n: number): string {
+/** The text of fake page `n` at revision `revision` (0, the first, unless a test changed it). */
+export function pageText(n: number, revision = 0): string {
+  if (revision > 0) {
+    return [
+      `Topic ${n} saw revised growth of ${20 + n + revision} percent in ${2025 + revision} according to the updated survey.`,
+      `Revision ${revision} of the topic ${n} figures credits new suppliers and falling prices in every region.`,
+      `Reviewers of topic ${n} now report that durability concerns were settled by field tests.`,
+    ].join(" ");
+  }
   return [
     `Topic ${n} saw measured growth of ${10 + n} percent in 2025 according to the annual survey.`,
     `Analysts attribute the change in topic ${n} to lower costs and wider adoption across regions.`,
@@ -105,7 +123,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export { takeScriptViolations } from "./script-checks.ts";
 
 async function runWorld(
-  world: Omit<ResearchWorld, "research" | "close">,
+  world: Pick<ResearchWorld, "model" | "script" | "search" | "web" | "home" | "config">,
   request: ResearchRequest,
   env: Partial<ResearchEnvironment> = {},
 ) {
@@ -144,17 +162,39 @@ export async function startResearchWorld(options: WorldOptions = {}): Promise<Re
       }
     : script.handler;
   const model = await startFakeOpenAI({ handler });
-  const routes: Record<string, (req: unknown, res: import("node:http").ServerResponse) => Promise<void>> = {};
+  const routes: Record<
+    string,
+    (req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => Promise<void>
+  > = {};
   const pageCount = options.pages?.pages.length ?? 20;
+  const revisions = new Map<number, number>();
+  const removed = new Set<number>();
+  const pageAnswers: { page: number; status: number }[] = [];
   for (let n = 1; n <= pageCount; n++) {
-    routes[`/page/${n}`] = async (_req, res) => {
+    routes[`/page/${n}`] = async (req, res) => {
       const latency = options.pageLatencyMs?.(n) ?? options.toolLatencyMs;
       if (latency) await sleep(latency);
+      if (removed.has(n)) {
+        pageAnswers.push({ page: n, status: 404 });
+        res.writeHead(404, { "content-type": "text/html; charset=utf-8" });
+        res.end("<!doctype html><html><body><h1>Not Found</h1></body></html>");
+        return;
+      }
+      const revision = revisions.get(n) ?? 0;
+      const etag = `"page-${n}-r${revision}"`;
+      const lastModified = new Date(Date.UTC(2025, 0, 1 + revision)).toUTCString();
+      if (req.headers["if-none-match"] === etag) {
+        pageAnswers.push({ page: n, status: 304 });
+        res.writeHead(304, { etag, "last-modified": lastModified });
+        res.end();
+        return;
+      }
       const other = options.pages?.pages[n - 1];
       const html = other
-        ? pageHtml(other.title, other.text)
-        : `<!doctype html><html><head><title>Page ${n}</title></head><body><nav>Home | About</nav><article><h1>Page ${n}</h1><p>${pageText(n)}</p></article><footer>Copyright</footer></body></html>`;
-      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+        ? pageHtml(other.title, revision ? `${other.text}\n\nRevision ${revision}.` : other.text)
+        : `<!doctype html><html><head><title>Page ${n}</title></head><body><nav>Home | About</nav><article><h1>Page ${n}</h1><p>${pageText(n, revision)}</p></article><footer>Copyright</footer></body></html>`;
+      pageAnswers.push({ page: n, status: 200 });
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8", etag, "last-modified": lastModified });
       res.end(html);
     };
   }
@@ -207,6 +247,13 @@ export async function startResearchWorld(options: WorldOptions = {}): Promise<Re
   const world = { model, script, search, web, home, config };
   return {
     ...world,
+    pageAnswers,
+    changePages: (pages) => {
+      for (const n of pages) revisions.set(n, (revisions.get(n) ?? 0) + 1);
+    },
+    removePages: (pages) => {
+      for (const n of pages) removed.add(n);
+    },
     research: (request, env) => runWorld(world, request, env),
     close: async () => {
       await Promise.all([model.close(), search.close(), web.close()]);

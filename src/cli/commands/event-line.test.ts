@@ -103,6 +103,18 @@ const SAMPLES: Record<string, EventInput> = {
     by: "stop",
     reason: "not run: the tokens budget is spent",
   },
+  "report-diff": {
+    type: "report-diff",
+    refreshOf: "r-0",
+    version: 2,
+    sectionsChanged: ["Findings"],
+    claimsAdded: 2,
+    claimsRemoved: 3,
+    citationsAdded: 1,
+    citationsRemoved: 0,
+    pages: [{ url: "https://example.org/a", state: "changed" }],
+    paths: ["out/r-1.diff.md", "out/r-1.diff.json"],
+  },
   "report-ready": {
     type: "report-ready",
     formats: ["md", "html"],
@@ -131,6 +143,7 @@ const EXPECTED: Record<string, string> = {
   "answer-ready": "verified, 2 evidence, 4 steps: About 20 percent.",
   "node-pruned": "T-6 pruned by the stop: not run: the tokens budget is spent",
   "report-ready": "md, html → out/report.md, out/report.html",
+  "report-diff": "version 2 of r-0: 1 section(s) rewritten (Findings), claims +2 -3, citations +1 -0",
 };
 
 describe("runs events lines", () => {

@@ -51,6 +51,8 @@ function describeEvent(e: DossierEvent): string {
       const share = (k: string) => `${Math.round((e.shares[k] ?? 0) * 100)}%`;
       return `${head} ${e.mode}: ${e.claims} claims (${e.judged} judged), supported ${share("supported")}, partial ${share("partial")}, unsupported ${share("unsupported")}, unchecked ${share("unchecked")}`;
     }
+    case "report-diff":
+      return `${head} version ${e.version} of ${e.refreshOf}: ${e.sectionsChanged.length ? `${e.sectionsChanged.length} section(s) rewritten (${e.sectionsChanged.join(", ")}), claims +${e.claimsAdded} -${e.claimsRemoved}, citations +${e.citationsAdded} -${e.citationsRemoved}` : "no change, nothing rewritten"}`;
     case "claim-revised":
       return `${head} claim ${e.claim} ${e.action === "drop" ? "dropped" : "revised"}: ${e.before.slice(0, 60)}${e.action === "drop" ? "" : ` → ${e.after.slice(0, 60)}`}`;
     case "format-repair":

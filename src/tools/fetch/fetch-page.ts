@@ -59,6 +59,12 @@ export interface PageContent {
   publishedAt?: string;
   /** The page's declared language. */
   lang?: string;
+  /** True when a conditional fetch was answered `304 Not Modified` (no text then). */
+  notModified?: boolean;
+  /** The answer's `ETag`, when it had one. */
+  etag?: string;
+  /** The answer's `Last-Modified`, when it had one. */
+  lastModified?: string;
 }
 
 /** Options of {@link fetchPage}: the HTTP options (guard, limits, test hooks). */
@@ -76,7 +82,12 @@ export async function fetchPage(url: string, options: FetchPageOptions = {}): Pr
     declaredContentType: sniffed.declared,
     bytes: bytes.byteLength,
     truncated: false as const,
+    ...(response.headers.etag ? { etag: response.headers.etag } : {}),
+    ...(response.headers["last-modified"] ? { lastModified: response.headers["last-modified"] } : {}),
   };
+  if (response.status === 304) {
+    return { ...base, title: "", contentType: "text", text: "", notModified: true };
+  }
 
   switch (sniffed.kind) {
     case "pdf": {
@@ -138,15 +149,27 @@ export async function fetchPage(url: string, options: FetchPageOptions = {}): Pr
 export function fetchPageTool(
   gateway: ToolGateway,
   url: string,
-  options: Omit<FetchPageOptions, "signal"> = {},
+  options: Omit<FetchPageOptions, "signal"> & { fresh?: boolean } = {},
 ): Promise<ToolResult<PageContent>> {
+  const { fresh, ...fetchOptions } = options;
+  const conditional = options.conditional;
   return gateway.call({
     tool: "fetch_page",
     provider: "http",
-    args: options.allowPrivateNetwork ? { url, allowPrivateNetwork: true } : { url },
-    run: (signal) => fetchPage(url, { ...options, signal }),
+    args: {
+      url,
+      ...(options.allowPrivateNetwork ? { allowPrivateNetwork: true } : {}),
+      ...(conditional ? { conditional } : {}),
+    },
+    // A fresh or conditional fetch asks the server again: never answered from the cache.
+    ...(fresh || conditional ? { cache: false } : {}),
+    run: (signal) => fetchPage(url, { ...fetchOptions, signal }),
     note: (page) =>
-      [page.contentType, page.reason, page.redirects.length ? `${page.redirects.length} redirect(s)` : ""]
+      [
+        page.notModified ? "not modified" : page.contentType,
+        page.reason,
+        page.redirects.length ? `${page.redirects.length} redirect(s)` : "",
+      ]
         .filter(Boolean)
         .join(", "),
   });

@@ -46,6 +46,11 @@ export interface HttpFetchOptions extends Partial<GuardOptions> {
    * caller that passes its own should pass one made by `createGuardedAgent`.
    */
   dispatcher?: Dispatcher;
+  /**
+   * Validators of a copy fetched before: sent as `If-None-Match` / `If-Modified-Since`, and a
+   * `304 Not Modified` answer is then returned (status 304, no bytes) instead of thrown.
+   */
+  conditional?: { etag?: string; lastModified?: string };
 }
 
 /** A fetched response. */
@@ -103,6 +108,10 @@ export async function httpFetch(url: string, options: HttpFetchOptions = {}): Pr
           headers: {
             "user-agent": options.userAgent ?? DEFAULT_USER_AGENT,
             accept: "text/html,application/xhtml+xml,application/pdf;q=0.9,text/plain;q=0.8,*/*;q=0.5",
+            ...(options.conditional?.etag ? { "if-none-match": options.conditional.etag } : {}),
+            ...(options.conditional?.lastModified
+              ? { "if-modified-since": options.conditional.lastModified }
+              : {}),
           },
         })) as unknown as Response;
       } catch (error) {
@@ -144,6 +153,17 @@ export async function httpFetch(url: string, options: HttpFetchOptions = {}): Pr
       response.headers.forEach((value, key) => {
         headers[key.toLowerCase()] = value;
       });
+      if (response.status === 304 && options.conditional) {
+        await response.body?.cancel().catch(() => undefined);
+        return {
+          finalUrl: current.href,
+          status: 304,
+          headers,
+          contentType: headers["content-type"] ?? "",
+          bytes: new Uint8Array(),
+          redirects,
+        };
+      }
       if (response.status < 200 || response.status > 299) {
         const body = await readLimited(response, 4096, current, signal, true).catch(() => new Uint8Array());
         throw statusError(current.href, response.status, headers, new TextDecoder().decode(body));

@@ -1,0 +1,366 @@
+/**
+ * The `refresh` strategy: a new version of a finished run's report, as a child run. Each cited
+ * page is checked again (refresh-pages.ts) and the run's searches are run again; the parent's
+ * sources and passages are carried into the child's registry with their provenance (a changed
+ * page's old passages are replaced by its current ones, a vanished page is dropped). Only the
+ * sections that cite a changed or vanished page, or that a search found a new page for, are
+ * rewritten by the writer; every other section is kept byte for byte. The diff is written
+ * beside the report (`<runId>.diff.md`, `<runId>.diff.json`) and announced by a report-diff event.
+ */
+
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, extname } from "node:path";
+import { z } from "zod";
+import { createOutline, type Outline } from "../core/outline.ts";
+import {
+  type Evidence,
+  type EvidenceInput,
+  type Source,
+  type SourceInput,
+  sourceLocator,
+} from "../core/source.ts";
+import type { ResearchTools } from "../kit/research-tools.ts";
+import type { RunContext } from "../kit/run-context.ts";
+import { writeSection } from "../kit/section-writer.ts";
+import type { ResearchOutcome, StrategyDefinition } from "../strategies/types.ts";
+import { renderRedline, reportDiff } from "./refresh-diff.ts";
+import { checkPage, type PageCheck, readNewPage } from "./refresh-pages.ts";
+import { REFRESH_STRATEGY, type RefreshParent } from "./refresh-parent.ts";
+import { Numbering, numberSection, refreshedReport } from "./refresh-report.ts";
+import { type BodySection, sectionContent, withContent } from "./refresh-sections.ts";
+
+/** Options of the refresh strategy (set by `refresh`, not by hand). */
+export const refreshOptionsSchema = z
+  .object({
+    refreshOf: z.string().min(1).describe("the id of the finished run whose report is refreshed"),
+    version: z.number().int().min(2).describe("the version this refresh writes"),
+    maxSearches: z
+      .number()
+      .int()
+      .min(0)
+      .max(20)
+      .optional()
+      .describe("searches run again at most (default 8)"),
+    sections: z.number().int().min(0).optional().describe("sections of the report (for the estimate)"),
+    pages: z.number().int().min(0).optional().describe("cited pages (for the estimate)"),
+  })
+  .strict();
+/** Options of the refresh strategy. */
+export type RefreshOptions = z.infer<typeof refreshOptionsSchema>;
+
+/** Text of a section none of whose sources is still there. */
+export const GONE_TEXT =
+  "The sources this section cited are no longer available; nothing current supports it.";
+
+/** What a refresh returns besides the report. */
+export interface RefreshOutcome extends ResearchOutcome {
+  refreshOf: string;
+  version: number;
+  sectionsChanged: string[];
+  diffPaths: string[];
+}
+
+/** The refresh strategy; `load` reads the parent run (before the run, or again on resume). */
+export function refreshStrategy(
+  load: (runId: string) => Promise<RefreshParent>,
+): StrategyDefinition<RefreshOptions> {
+  return {
+    name: REFRESH_STRATEGY,
+    description:
+      "A new version of a finished run's report: only sections whose evidence changed are rewritten.",
+    optionsSchema: refreshOptionsSchema,
+    roles: ["writer"],
+    capabilities: { needsModel: true, web: true, local: false },
+    estimate(input) {
+      const sections = input.options.sections ?? 8;
+      const searches = input.options.maxSearches ?? 8;
+      return {
+        llm: [{ role: "writer", count: [0, sections], input: 5000, output: 1500 }],
+        tools: [0, (input.options.pages ?? 10) + searches * 3],
+      };
+    },
+    async run(ctx, input) {
+      const parent = await load(input.options.refreshOf);
+      return runRefresh(ctx, parent, input.tools, input.options);
+    },
+  };
+}
+
+/** Runs a refresh of `parent` in `ctx`. */
+export async function runRefresh(
+  ctx: RunContext,
+  parent: RefreshParent,
+  tools: ResearchTools,
+  options: RefreshOptions,
+): Promise<RefreshOutcome> {
+  const sourceById = new Map(parent.sources.map((s) => [s.id, s]));
+  const sourceOfNumber = new Map([...parent.numberOf].map(([sid, n]) => [n, sourceById.get(sid)!]));
+  const citedSources = new Map<string, Source>();
+  for (const s of parent.sections) {
+    for (const n of s.numbers) {
+      const src = sourceOfNumber.get(n);
+      if (src?.url && src.kind === "web") citedSources.set(src.id, src);
+    }
+  }
+
+  // 1. Each cited page, fetched again (conditionally when validators are known).
+  const evidenceById = new Map(parent.evidence.map((e) => [e.id, e]));
+  const checks = new Map<string, PageCheck>();
+  await inBatches([...citedSources.values()], ctx.options.concurrency, async (src) => {
+    const n = parent.numberOf.get(src.id)!;
+    const excerpts = (parent.evidenceByNumber[n] ?? []).flatMap((id) => {
+      const e = evidenceById.get(id);
+      return e && e.sourceId === src.id ? [e.text] : [];
+    });
+    checks.set(src.id, await checkPage(tools, src, excerpts, parent.validators.get(src.url!)));
+  });
+  const state = (sourceId: string | undefined) => (sourceId ? checks.get(sourceId)?.state : undefined);
+
+  // 2. The searches again: a page the run never had, found by a search that still finds pages a
+  // section cites, is new evidence for those sections.
+  const knownUrls = new Set(parent.knownUrls);
+  const newPages = new Map<string, PageCheck>();
+  const newForSection = new Map<number, string[]>();
+  for (const query of parent.searches.slice(0, options.maxSearches ?? 8)) {
+    const r = await tools.webSearch(query, { topK: 5 });
+    if (!r.ok) continue;
+    const urls = r.value.map((x) => x.url);
+    const served = parent.sections.filter((s) =>
+      s.numbers.some((n) => {
+        const src = sourceOfNumber.get(n);
+        return src?.url !== undefined && urls.includes(src.url) && state(src.id) !== "vanished";
+      }),
+    );
+    if (served.length === 0) continue;
+    for (const url of urls.filter((u) => !knownUrls.has(u)).slice(0, 2)) {
+      knownUrls.add(url);
+      const page = await readNewPage(tools, url);
+      if (page.state !== "new") continue;
+      newPages.set(url, page);
+      for (const s of served) newForSection.set(s.index, [...(newForSection.get(s.index) ?? []), url]);
+    }
+  }
+
+  // 3. The child's registry: sources carried with their provenance, re-checked ones dated now
+  // (each recorded as the run's source-add and evidence-add events, so the audit trail and a
+  // later refresh read them back).
+  const now = new Date(ctx.clock.now()).toISOString();
+  const registry = recorded(ctx);
+  const childSource = new Map<string, string>();
+  for (const s of parent.sources) {
+    const check = checks.get(s.id);
+    if (check?.state === "vanished") continue;
+    const { id: _id, ...rest } = s;
+    const fresh = check && check.state !== "unreachable";
+    const input = fresh
+      ? { ...rest, fetchedAt: now, ...(check.contentHash ? { contentHash: check.contentHash } : {}) }
+      : rest;
+    childSource.set(s.id, registry.addSource(input).id);
+  }
+  const childEvidence = new Map<string, string>();
+  const evidenceOfSource = new Map<string, string[]>();
+  const keep = (childSourceId: string, id: string) =>
+    evidenceOfSource.set(childSourceId, [...(evidenceOfSource.get(childSourceId) ?? []), id]);
+  for (const e of parent.evidence) {
+    const sourceId = childSource.get(e.sourceId);
+    if (!sourceId || state(e.sourceId) === "changed") continue;
+    const { id: _id, ...rest } = e;
+    const added = registry.addEvidence({ ...rest, sourceId });
+    childEvidence.set(e.id, added.id);
+    keep(sourceId, added.id);
+  }
+  const addPassages = (sourceId: string, page: PageCheck) => {
+    for (const text of page.passages) {
+      const added = registry.addEvidence({
+        sourceId,
+        text,
+        query: ctx.query,
+        retrievedBy: { tool: "fetch_page", callId: page.callId },
+      });
+      keep(sourceId, added.id);
+    }
+  };
+  for (const [parentId, check] of checks)
+    if (check.state === "changed") addPassages(childSource.get(parentId)!, check);
+  const newSource = new Map<string, string>();
+  for (const [url, page] of newPages) {
+    const source = registry.addSource({
+      kind: "web",
+      url,
+      title: page.title || url,
+      fetchedAt: now,
+      ...(page.contentHash ? { contentHash: page.contentHash } : {}),
+    });
+    newSource.set(url, source.id);
+    addPassages(source.id, page);
+  }
+
+  // 4. The sections whose evidence changed, rewritten; the others kept as they were.
+  const stale = (s: BodySection) =>
+    newForSection.has(s.index) ||
+    s.numbers.some((n) => {
+      const st = state(sourceOfNumber.get(n)?.id);
+      return st === "changed" || st === "vanished";
+    });
+  const numbering = new Numbering(
+    new Map(
+      [...parent.numberOf].flatMap(([sid, n]) => (childSource.has(sid) ? [[childSource.get(sid)!, n]] : [])),
+    ),
+  );
+  const outline = outlineOf(parent.sections);
+  const rewritten = new Map<number, string>();
+  const evidenceByNumber: Record<number, string[]> = {};
+  const addEvidence = (n: number, ids: readonly string[]) => {
+    evidenceByNumber[n] = [...new Set([...(evidenceByNumber[n] ?? []), ...ids])];
+  };
+  let dropped = 0;
+  for (const section of parent.sections) {
+    if (!stale(section)) {
+      for (const n of section.numbers) {
+        addEvidence(
+          n,
+          (parent.evidenceByNumber[n] ?? []).flatMap((id) => childEvidence.get(id) ?? []),
+        );
+      }
+      continue;
+    }
+    const given = new Set<string>();
+    for (const n of section.numbers) {
+      const src = sourceOfNumber.get(n);
+      const child = src ? childSource.get(src.id) : undefined;
+      for (const id of child ? (evidenceOfSource.get(child) ?? []) : []) given.add(id);
+    }
+    for (const url of newForSection.get(section.index) ?? []) {
+      for (const id of evidenceOfSource.get(newSource.get(url)!) ?? []) given.add(id);
+    }
+    const evidence = [...given].flatMap((id) => ctx.evidence.getEvidence(id) ?? []);
+    let content = GONE_TEXT;
+    if (evidence.length) {
+      const written = await writeSection(ctx, {
+        outline,
+        reportTitle: parent.title,
+        section: { id: String(section.index), title: section.title, plan: planOf(section), children: [] },
+        evidence,
+        language: parent.language,
+      });
+      const numbered = numberSection(written.content, written.allowed, ctx.evidence, numbering);
+      dropped += numbered.dropped;
+      for (const [n, ids] of Object.entries(numbered.evidenceByNumber)) addEvidence(Number(n), ids);
+      content = numbered.text.trim() || GONE_TEXT;
+    }
+    rewritten.set(section.index, withContent(section, content));
+  }
+  const body = parent.sections.map((s) => rewritten.get(s.index) ?? s.text).join("");
+
+  // 5. The report, its diff beside it, and the event that says what changed.
+  const report = refreshedReport(ctx, {
+    title: parent.title,
+    outline,
+    body,
+    numbering,
+    evidenceByNumber,
+    language: parent.language,
+    stopReason: "completed",
+    dropped,
+  });
+  const referencesBefore = [...parent.numberOf].flatMap(([sid, number]) => {
+    const s = sourceById.get(sid);
+    return s && parent.sections.some((sec) => sec.numbers.includes(number))
+      ? [{ number, sourceId: sid, kind: s.kind, title: s.title, locator: sourceLocator(s), accessed: "" }]
+      : [];
+  });
+  const pages = [
+    ...[...checks.values()].map((c) => ({ url: c.url, state: c.state, ...c.validators })),
+    ...[...newPages.values()].map((c) => ({ url: c.url, state: c.state, ...c.validators })),
+  ];
+  const diff = reportDiff({
+    runId: ctx.runId,
+    refreshOf: parent.record.id,
+    version: options.version,
+    before: parent.sections,
+    rewritten,
+    referencesBefore,
+    referencesAfter: report.references,
+    pages,
+  });
+  const diffPaths = diffPathsOf(ctx);
+  for (const path of diffPaths) mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(diffPaths[0]!, renderRedline(diff, parent.title));
+  writeFileSync(diffPaths[1]!, `${JSON.stringify(diff, null, 2)}\n`);
+  ctx.emit({
+    type: "report-diff",
+    refreshOf: parent.record.id,
+    version: options.version,
+    sectionsChanged: diff.sectionsChanged,
+    claimsAdded: diff.claimsAdded.length,
+    claimsRemoved: diff.claimsRemoved.length,
+    citationsAdded: diff.citationsAdded.length,
+    citationsRemoved: diff.citationsRemoved.length,
+    pages,
+    paths: diffPaths,
+  });
+  return {
+    stopReason: rewritten.size ? "completed" : "unchanged",
+    report: { ...report, stopReason: rewritten.size ? "completed" : "unchanged" },
+    refreshOf: parent.record.id,
+    version: options.version,
+    sectionsChanged: diff.sectionsChanged,
+    diffPaths,
+  };
+}
+
+/** The run's registry, recording what it adds as source-add and evidence-add events. */
+function recorded(ctx: RunContext) {
+  return {
+    addSource(input: SourceInput): Source {
+      const { source, added } = ctx.evidence.addSource(input);
+      if (added) ctx.emit({ type: "source-add", source });
+      return source;
+    },
+    addEvidence(input: EvidenceInput): Evidence {
+      const { evidence, added } = ctx.evidence.addEvidence(input);
+      if (added) ctx.emit({ type: "evidence-add", evidence });
+      return evidence;
+    },
+  };
+}
+
+/** `<report base>.diff.md` and `.diff.json`, beside the run's report files. */
+function diffPathsOf(ctx: RunContext): [string, string] {
+  const first = (ctx.options.reportPaths as string[] | undefined)?.[0];
+  const base = first ? first.slice(0, first.length - extname(first).length) : `${ctx.runId}`;
+  return [`${base}.diff.md`, `${base}.diff.json`];
+}
+
+/** The writer's plan for a section: its scope, and what it said before (without citations). */
+function planOf(section: BodySection): string {
+  const before = sectionContent(section)
+    .replace(/\s*\[\d+(?:, \d+)*\](?![(:])/g, "")
+    .replace(/\s+/g, " ")
+    .slice(0, 1500);
+  return `Update this section to the current evidence, keeping its scope. Its earlier text, whose sources have changed: ${before}`;
+}
+
+/** The report's outline from its `## ` sections (an empty one when they cannot form one). */
+function outlineOf(sections: readonly BodySection[]): Outline {
+  const titled = sections.filter((s) => s.index > 0);
+  try {
+    return createOutline(
+      titled.map((s) => ({ title: s.title, plan: "as written" })),
+      { minSections: 1, maxSections: 50 },
+    );
+  } catch {
+    return { sections: [] };
+  }
+}
+
+/** Runs `task` over `items`, `size` at a time. */
+async function inBatches<T>(
+  items: readonly T[],
+  size: number,
+  task: (item: T) => Promise<void>,
+): Promise<void> {
+  for (let i = 0; i < items.length; i += Math.max(1, size)) {
+    await Promise.all(items.slice(i, i + Math.max(1, size)).map(task));
+  }
+}

@@ -1,0 +1,180 @@
+/**
+ * Living reports in the loopback research world (strict scripted model): a refresh after a
+ * cited page changed rewrites exactly the sections citing it (the others byte for byte) and its
+ * diff lists the claims and citations that changed; a refresh with no change makes no model
+ * call at all and says so; a vanished page's claims go and every citation still resolves; a
+ * second refresh asks with the validators the first one kept; bad input fails before any call.
+ */
+
+import { readFileSync } from "node:fs";
+import { afterEach, describe, expect, it } from "vitest";
+import type { CallExpectations } from "../../test/research/call-expectations.ts";
+import type { ScriptRole } from "../../test/research/model-script.ts";
+import { perSourceSections } from "../../test/research/refresh-answers.ts";
+import { type ResearchWorld, startResearchWorld } from "../../test/research/world.ts";
+import { isDossierError } from "../core/errors.ts";
+import { createDossier, type Dossier } from "./dossier.ts";
+import { refresh } from "./refresh.ts";
+import type { ReportDiff } from "./refresh-diff.ts";
+import { citationProblems } from "./refresh-report.ts";
+import { splitSections } from "./refresh-sections.ts";
+import { GONE_TEXT } from "./refresh-strategy.ts";
+
+let world: ResearchWorld | undefined;
+let dossier: Dossier | undefined;
+afterEach(async () => {
+  await dossier?.close();
+  await world?.close();
+  dossier = undefined;
+  world = undefined;
+});
+
+/** A minddr run of four agents, each reading one page; section N cites page N + 1. */
+const PARENT: CallExpectations<ScriptRole> = {
+  planner: 1,
+  "search-step": 4,
+  reader: 4,
+  "sub-report": 4,
+  outline: 1,
+  section: 4,
+  coherence: 1,
+};
+
+async function finishedRun() {
+  world = await startResearchWorld({ subtasks: 4, override: perSourceSections, expectCalls: PARENT });
+  dossier = createDossier({ config: world.config, cwd: world.home, env: {} });
+  const parent = await dossier.research("How is topic adoption changing?", { strategy: "minddr" }).done;
+  expect(parent.status).toBe("completed");
+  return { world, dossier, parent, sections: splitSections(parent.report!.body) };
+}
+
+const readDiff = (path: string) => JSON.parse(readFileSync(path, "utf8")) as ReportDiff;
+
+async function codeOf(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+    return "resolved";
+  } catch (error) {
+    return isDossierError(error) ? error.code : String(error);
+  }
+}
+
+describe("dossier refresh", () => {
+  it("rewrites nothing when no cited page changed: no model call, the same report, an empty diff", async () => {
+    const { world, dossier, parent } = await finishedRun();
+    world.script.expectCalls(PARENT); // not one call more
+    const result = await refresh(dossier, parent.runId);
+    expect(result).toMatchObject({
+      status: "completed",
+      refreshOf: parent.runId,
+      version: 2,
+      sectionsChanged: [],
+    });
+    expect(result.message).toBe("version 2: no cited evidence changed, nothing was rewritten");
+    expect(result.report!.body).toBe(parent.report!.body);
+    expect(result.diffPaths.map((p) => p.split("/").at(-1))).toEqual([
+      `${result.runId}.diff.md`,
+      `${result.runId}.diff.json`,
+    ]);
+    const diff = readDiff(result.diffPaths[1]!);
+    expect(diff).toMatchObject({
+      sectionsChanged: [],
+      claimsAdded: [],
+      claimsRemoved: [],
+      citationsAdded: [],
+      citationsRemoved: [],
+    });
+    expect(diff.pages.map((p) => p.state)).toEqual(["unchanged", "unchanged", "unchanged", "unchanged"]);
+    expect(readFileSync(result.diffPaths[0]!, "utf8")).toContain("no section was rewritten");
+    // A child run of its own, naming the run it refreshes.
+    const child = await dossier.runs.get(result.runId);
+    expect(child.strategy).toBe("refresh");
+    expect(child.options.strategyOptions).toMatchObject({ refreshOf: parent.runId, version: 2 });
+  });
+
+  it("rewrites exactly the sections citing a changed page; the others stay byte for byte", async () => {
+    const { world, dossier, parent, sections } = await finishedRun();
+    const page4 = parent.report!.references.find((r) => r.locator.endsWith("/page/4"))!;
+    const citing = sections.filter((s) => s.numbers.includes(page4.number)).map((s) => s.title);
+    expect(citing).toEqual(["Comparison"]);
+    world.changePages([4]);
+    world.script.expectCalls({ ...PARENT, section: 4 + citing.length });
+    const result = await refresh(dossier, parent.runId);
+    expect(result.sectionsChanged).toEqual(citing);
+    const after = splitSections(result.report!.body);
+    expect(after.map((s) => s.title)).toEqual(sections.map((s) => s.title));
+    for (const [i, s] of sections.entries()) {
+      if (citing.includes(s.title)) expect(after[i]!.text).not.toBe(s.text);
+      else expect(after[i]!.text).toBe(s.text);
+    }
+    expect(after.find((s) => s.title === "Comparison")!.text).toContain(
+      "revised growth of 25 percent in 2026",
+    );
+    // The diff lists the claims that changed and no citation (the page keeps its number).
+    const diff = readDiff(result.diffPaths[1]!);
+    expect(diff.sectionsChanged).toEqual(["Comparison"]);
+    expect(diff.claimsAdded).toEqual([
+      "Reviewers of topic 4 now report that durability concerns were settled by field tests.",
+    ]);
+    expect(diff.claimsRemoved.join(" ")).toContain("growth of 14 percent in 2025");
+    expect(diff).toMatchObject({ citationsAdded: [], citationsRemoved: [] });
+    expect(diff.pages.find((p) => p.url.endsWith("/page/4"))!.state).toBe("changed");
+    const redline = readFileSync(result.diffPaths[0]!, "utf8");
+    expect(redline).toContain("## Comparison (rewritten)");
+    expect(redline).toMatch(/~~.*14 percent.*~~/);
+    // Every citation resolves to evidence the new run holds (and recorded as its events).
+    const report = result.report!;
+    const held = {
+      getSource: (id: string) => report.sources.find((s) => s.id === id),
+      getEvidence: (id: string) => report.evidence.find((e) => e.id === id),
+    };
+    expect(citationProblems(report.body, report.references, report.evidenceByNumber, held)).toEqual([]);
+    const events = await dossier.runs.events(result.runId);
+    const added = new Set(
+      events.flatMap((e) => (e.type === "source-add" ? [(e.source as { id: string }).id] : [])),
+    );
+    for (const ref of report.references) expect(added.has(ref.sourceId)).toBe(true);
+  });
+
+  it("drops a vanished page's claims and citation; a later refresh asks with the kept validators", async () => {
+    const { world, dossier, parent } = await finishedRun();
+    world.removePages([3]);
+    world.script.expectCalls(PARENT); // the section has no evidence left: nothing to write with
+    const v2 = await refresh(dossier, parent.runId, { formats: ["md", "json"] });
+    expect(v2.sectionsChanged).toEqual(["Findings"]);
+    const findings = splitSections(v2.report!.body).find((s) => s.title === "Findings")!;
+    expect(findings.text).toContain(GONE_TEXT);
+    expect(v2.report!.references.some((r) => r.locator.endsWith("/page/3"))).toBe(false);
+    const diff = readDiff(v2.diffPaths[1]!);
+    expect(diff.citationsRemoved.map((c) => c.locator.replace(/^.*(\/page\/\d+)$/, "$1"))).toEqual([
+      "/page/3",
+    ]);
+    expect(diff.claimsAdded).toEqual([]);
+    expect(diff.claimsRemoved.join(" ")).toContain("13 percent");
+    // The next refresh (of version 2, from its JSON bundle) sends If-None-Match: 304s only.
+    const before = world.pageAnswers.length;
+    const v3 = await refresh(dossier, v2.runId);
+    expect(v3).toMatchObject({ version: 3, refreshOf: v2.runId, sectionsChanged: [] });
+    expect(world.pageAnswers.slice(before).map((a) => a.status)).toEqual([304, 304, 304]);
+    expect(v3.report!.body).toBe(v2.report!.body);
+  });
+
+  it("refuses an unknown run, an unfinished run and bad options before any model call", async () => {
+    world = await startResearchWorld({ expectCalls: {} });
+    dossier = createDossier({ config: world.config, cwd: world.home, env: {} });
+    expect(await codeOf(refresh(dossier, "no-such-run"))).toBe("NOT_FOUND");
+    expect(await codeOf(refresh(dossier, " "))).toBe("INPUT_INVALID");
+    expect(await codeOf(refresh(dossier, "x", { maxSearches: 99 }))).toBe("INPUT_INVALID");
+    expect(await codeOf(refresh(dossier, "x", { strategy: "graph" } as never))).toBe("INPUT_INVALID");
+    const createdAt = new Date().toISOString();
+    await dossier.store.runs.create({
+      id: "r-running",
+      query: "q",
+      strategy: "minddr",
+      options: {},
+      createdAt,
+    });
+    expect(await codeOf(refresh(dossier, "r-running"))).toBe("CONFLICT");
+    expect(world.model.requests).toHaveLength(0);
+  });
+});
