@@ -168,7 +168,14 @@ describe.skipIf(missing !== null)("follow-up questions in the web UI", { timeout
       /^Searches: “topic 14” \(\d+ results\)$/,
     );
     expect(world.search.requests.length).toBe(searchesBefore + 1);
-    expect(await box.getByTestId("follow-up-runs").locator("li").count()).toBe(2);
+    const children = box.getByTestId("follow-up-runs").locator("li");
+    expect(await children.count()).toBe(2);
+    // The runs list names each follow-up's parent.
+    const childIds = await children.evaluateAll((els) => els.map((e) => e.getAttribute("data-run")!));
+    await page.getByRole("link", { name: "Runs" }).click();
+    for (const id of childIds)
+      await page.locator(`tr[data-run="${id}"]`).getByText(`follow-up of ${parentId}`).waitFor();
+    expect(await page.getByText(`follow-up of ${parentId}`).count()).toBe(2);
     expect(errors).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@
 
 import { useEffect, useState } from "preact/hooks";
 import { api, type RunView } from "./api.ts";
+import { parentOf } from "./follow-up-logic.ts";
 import { Link, navigate } from "./router.tsx";
 import { REFRESH_MS, WorkersPanel } from "./workers-panel.tsx";
 
@@ -108,6 +109,7 @@ export function RunsList() {
                   </td>
                   <td>
                     <Link href={`/runs/${encodeURIComponent(r.id)}`}>{r.query}</Link>
+                    {parentOf(r) && <span class="hint"> · follow-up of {parentOf(r)}</span>}
                   </td>
                   <td>{r.strategy}</td>
                   <td>
