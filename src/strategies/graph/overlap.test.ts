@@ -1,5 +1,7 @@
 /**
- * graph's overlaps, pinned without timing (see test/research/overlap-gate.ts): INITGUIDANCE and
+ * graph's overlaps, pinned without timing (see test/research/overlap-gate.ts): the Writer's
+ * outline reads the survey's evidence, so it is asked while the survey's summaries are held
+ * back (and only after every survey tool call returned); INITGUIDANCE and
  * INITPLAN read only the topic and the outline, so the persistent rubric and the first plan are
  * in flight together; the ephemeral rubric reads the evidence, not the nodes' summaries, so it
  * is asked while the summaries (and the llm node's consolidation note) it no longer waits for
@@ -23,14 +25,20 @@ const INITPLAN = "first research plan of a team";
 const GAPS = "check the research state of a team";
 const SUMMARY = "findings of one research subtask";
 const CONSOLIDATE = "consolidate research evidence without searching further";
+const OUTLINE = "Design the outline of a long, well-structured research report";
 
 describe("graph overlaps", () => {
-  it("drafts the persistent rubric and INITPLAN together, and checks gaps while summaries are being written", async () => {
+  it("outlines while the survey's summaries are written, drafts the persistent rubric and INITPLAN together, and checks gaps while summaries are being written", async () => {
     const framing = together([RUBRIC, INITPLAN]);
     // INITPLAN's search nodes are titled "Evidence for …" by the script; the survey's are not.
     const summaries = heldUntil(
       (r) => r.system.includes(SUMMARY) && r.user.includes("Subtask: Evidence for"),
       (r) => r.system.includes(GAPS),
+    );
+    // The outline reads the survey's evidence, not its summaries.
+    const surveySummaries = heldUntil(
+      (r) => r.system.includes(SUMMARY) && r.user.includes("Subtask: Survey"),
+      (r) => r.system.includes(OUTLINE),
     );
     const note = heldUntil(
       (r) => r.system.includes(CONSOLIDATE),
@@ -38,12 +46,13 @@ describe("graph overlaps", () => {
       2,
     );
     world = await startResearchWorld({
-      hold: holdAll(framing, summaries, note),
+      hold: holdAll(framing, surveySummaries, summaries, note),
       expectCalls: DEFAULT_GRAPH_CALLS,
     });
     const result = await world.research({ query: "How is topic adoption changing?" });
     expect(result.record).toMatchObject({ status: "completed", stopReason: "planner-synthesize" });
     expect(framing.timedOut).toBe(false);
+    expect(surveySummaries.timedOut).toBe(false);
     expect(summaries.timedOut).toBe(false);
     expect(note.timedOut).toBe(false);
 
@@ -55,6 +64,18 @@ describe("graph overlaps", () => {
           e.type === "llm-start" && e.role === role && (!scope || scope(e.scope ?? "")),
       );
     const endOf = (callId: string) => events.find((e) => e.type === "llm-end" && e.callId === callId)!.seq;
+    const [outline] = starts("writer", (s) => s === "outline");
+    const surveyEnds = events.filter(
+      (e) => e.type === "node-end" && (e.nodeId === "T-1" || e.nodeId === "T-2"),
+    );
+    expect(surveyEnds).toHaveLength(2);
+    for (const end of surveyEnds) expect(outline!.seq).toBeLessThan(end.seq);
+    // …but only once the survey's evidence is settled: no survey tool call ends after it was issued.
+    const surveyTools = events.filter(
+      (e) => e.type === "tool-end" && (e.scope === "search:T-1" || e.scope === "search:T-2"),
+    );
+    expect(surveyTools.length).toBeGreaterThan(0);
+    for (const t of surveyTools) expect(t.seq).toBeLessThan(outline!.seq);
     const [rubric] = starts("rubricer");
     const initPlan = starts("planner", (s) => s === "planner")[0]!;
     expect(rubric!.seq).toBeLessThan(endOf(initPlan.callId));

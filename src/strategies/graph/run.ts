@@ -1,7 +1,7 @@
 /**
  * The graph strategy (seed: DuMate-DeepResearch; the default). Router → coarse phase (2–3
  * broad search nodes, then the outline node: the Writer builds the outline from the coarse
- * evidence and it is fixed) → the persistent rubric and, at the same time, INITPLAN (the first
+ * evidence — as soon as it is settled, while the survey's summaries are written — and it is fixed) → the persistent rubric and, at the same time, INITPLAN (the first
  * real DAG from the outline: search nodes covering every level-1 section) → planner loop: assess executed nodes, re-plan
  * the full DAG only for allowed reasons (legality-checked; an illegal plan is re-asked, then
  * repaired or rejected), pass frontier actions through the reflection gate (the critic sees
@@ -27,6 +27,7 @@ import {
 } from "../../core/plan-graph.ts";
 import { PLAN_DEFAULT_MAX_DEPTH } from "../../core/plan-graph-legality.ts";
 import { explorationGuard } from "../../kit/exploration-budget.ts";
+import type { PlannedOutline } from "../../kit/outliner.ts";
 import { requireResearch } from "../../kit/research-done.ts";
 import type { ResearchTools } from "../../kit/research-tools.ts";
 import { type ClarifyCallback, specToText } from "../../kit/router.ts";
@@ -128,17 +129,21 @@ export async function runGraph(ctx: RunContext, options: GraphOptions): Promise<
   const survey = readyFrontier(graph);
   ctx.emit({ type: "phase", phase: "surveying", detail: `${survey.length} broad searches` });
   for (const n of survey) graph = setNodeStatus(graph, n.id, "running");
-  await executeBatch(ctx, survey, { ...base, innerRounds: 2 }, record);
-
-  ctx.emit({ type: "phase", phase: "outlining" });
   const outlineNode = graph.nodes.find((n) => n.type === "outline")!;
-  graph = setNodeStatus(graph, outlineNode.id, "running");
-  ctx.emit({ type: "node-start", nodeId: outlineNode.id, nodeType: "outline", title: "Outline" });
-  const planned = await ctx.inScope("outline", () => fixOutline(ctx, spec, options.language));
-  ctx.emit({ type: "outline-update", outline: planned.outline, reason: "fixed outline from the survey" });
-  const sections = `${outlineLeaves(planned.outline).length} sections`;
-  ctx.emit({ type: "node-end", nodeId: outlineNode.id, status: "done", summary: sections });
-  graph = setNodeStatus(graph, outlineNode.id, "done", { summary: sections, evidenceIds: [] });
+  // The Writer builds the outline from the survey's evidence (Algorithm 1, line 2), not from the
+  // survey nodes' summaries: it starts once every survey node has settled its evidence, while
+  // their summaries are still being written.
+  let planned!: PlannedOutline;
+  await executeBatch(ctx, survey, { ...base, innerRounds: 2 }, record, async () => {
+    ctx.emit({ type: "phase", phase: "outlining" });
+    graph = setNodeStatus(graph, outlineNode.id, "running");
+    ctx.emit({ type: "node-start", nodeId: outlineNode.id, nodeType: "outline", title: "Outline" });
+    planned = await ctx.inScope("outline", () => fixOutline(ctx, spec, options.language));
+    ctx.emit({ type: "outline-update", outline: planned.outline, reason: "fixed outline from the survey" });
+    const sections = `${outlineLeaves(planned.outline).length} sections`;
+    ctx.emit({ type: "node-end", nodeId: outlineNode.id, status: "done", summary: sections });
+    graph = setNodeStatus(graph, outlineNode.id, "done", { summary: sections, evidenceIds: [] });
+  });
   ctx.emit({ type: "plan-update", iteration: 0, graph });
   const outlineText = flattenOutline(planned.outline)
     .map((s) => `${s.id} ${s.title}`)
