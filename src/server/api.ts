@@ -8,6 +8,7 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import pkg from "../../package.json" with { type: "json" };
 import type { ApiServices } from "./api-services.ts";
 import { catalogRoutes } from "./catalog-routes.ts";
+import { diffRoutes } from "./diff-routes.ts";
 import type { McpRoute } from "./mcp-route.ts";
 import { createRouter } from "./route-kit.ts";
 import { runOutputRoutes } from "./run-output-routes.ts";
@@ -68,6 +69,7 @@ export function apiRoutes(
   );
   api.route("/v1", runsRoutes(services));
   api.route("/v1", runOutputRoutes(services));
+  api.route("/v1", diffRoutes(services));
   api.route("/v1", toolsRoutes(services));
   api.route("/v1", catalogRoutes(services));
   api.route("/v1", workersRoutes(services));

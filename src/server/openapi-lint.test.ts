@@ -64,6 +64,7 @@ describe("OpenAPI document — lint", () => {
         "POST /v1/runs/{id}/resume resumeRun",
         "GET /v1/runs/{id}/events streamRunEvents",
         "GET /v1/runs/{id}/report/{format} getRunReport",
+        "GET /v1/runs/{id}/diff/{format} getRunDiff",
         "POST /v1/ask ask",
         "POST /v1/search search",
         "POST /v1/fetch fetchPage",
