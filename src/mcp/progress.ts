@@ -6,9 +6,16 @@
  */
 
 import type { DossierEvent } from "../core/events.ts";
+import type { ToolExtra } from "./tool-dispatch.ts";
 
 /** Default heartbeat interval (ms): well inside the 60 s default request timeout of SDK clients. */
 export const DEFAULT_HEARTBEAT_MS = 15_000;
+
+/**
+ * Pause between the last progress notification and a tool's result (ms): clients dispatch
+ * notifications a microtask late, and a result read in the same chunk would drop them.
+ */
+export const PROGRESS_SETTLE_MS = 100;
 
 /** A one-line progress message for the events worth reporting, else null. */
 export function progressMessage(event: DossierEvent): string | null {
@@ -111,4 +118,20 @@ export function createProgressTracker(options: ProgressTrackerOptions = {}): Pro
       if (timer) clearTimeout(timer);
     },
   };
+}
+
+/** Sends progress notifications for `extra`'s request, when it asked for them (else undefined). */
+export function progressTo(
+  extra: ToolExtra,
+  send: (notification: {
+    method: "notifications/progress";
+    params: { progressToken: string | number; progress: number; message: string };
+  }) => Promise<void>,
+): ((update: ProgressUpdate) => void) | undefined {
+  const token = extra._meta?.progressToken;
+  if (token === undefined) return undefined;
+  return (update) =>
+    void send({ method: "notifications/progress", params: { progressToken: token, ...update } }).catch(
+      () => {},
+    );
 }

@@ -22,13 +22,10 @@ import type { ResearchResult } from "../runtime/research-handle.ts";
 import { createRunBodySchema } from "../server/schemas.ts";
 import { textResult } from "./context.ts";
 import { reportOutputSchema } from "./output-schemas.ts";
-import type { ProgressUpdate } from "./progress.ts";
+import { PROGRESS_SETTLE_MS, progressTo } from "./progress.ts";
 import { type ResearchJobs, reportOutput } from "./research-jobs.ts";
 import { TASK_POLL_MS, TASK_TTL_MS } from "./task-store.ts";
-import { defineTool, type ToolDefinition, type ToolExtra } from "./tool-dispatch.ts";
-
-/** Pause between the last progress notification and the result (ms). */
-const PROGRESS_SETTLE_MS = 100;
+import { defineTool, type ToolDefinition } from "./tool-dispatch.ts";
 
 /** The tool's input: a research request (the report is always Markdown, plus HTML and JSON on disk). */
 export const deepResearchInputSchema = createRunBodySchema.omit({ formats: true });
@@ -53,22 +50,6 @@ export function reportResult(result: ResearchResult, question: string): CallTool
     ],
     structuredContent: structured,
   };
-}
-
-/** Sends progress notifications for `extra`'s request, when it asked for them. */
-function progressTo(
-  extra: ToolExtra,
-  send: (notification: {
-    method: "notifications/progress";
-    params: { progressToken: string | number; progress: number; message: string };
-  }) => Promise<void>,
-): ((update: ProgressUpdate) => void) | undefined {
-  const token = extra._meta?.progressToken;
-  if (token === undefined) return undefined;
-  return (update) =>
-    void send({ method: "notifications/progress", params: { progressToken: token, ...update } }).catch(
-      () => {},
-    );
 }
 
 /** The `deep_research` tool over `jobs`. */

@@ -1,12 +1,16 @@
 /**
  * The `ask`, `search` and `fetch` MCP tools, over the same calls as the HTTP API, each with its
- * output schema and structured content.
+ * output schema and structured content. `ask` reports progress like `deep_research`: its run's
+ * steps, and a heartbeat while nothing else happens (a follow-up through a slow local model can
+ * keep one call open past a client's 60 s request timeout).
  */
 
+import { setTimeout as delay } from "node:timers/promises";
 import { askBodySchema, fetchBodySchema, searchBodySchema } from "../server/schemas.ts";
 import { fetchWith, searchWith } from "../server/tool-calls.ts";
 import { type McpContext, structuredResult, textResult } from "./context.ts";
 import { askOutputSchema, fetchOutputSchema, searchOutputSchema } from "./output-schemas.ts";
+import { createProgressTracker, PROGRESS_SETTLE_MS, progressTo } from "./progress.ts";
 import { defineTool, type ToolDefinition } from "./tool-dispatch.ts";
 
 /** The `ask`, `search` and `fetch` tools. */
@@ -22,7 +26,20 @@ export function lookupTools(context: McpContext): ToolDefinition[] {
       outputSchema: askOutputSchema,
       annotations: { readOnlyHint: true, openWorldHint: true },
       async call(args, extra) {
-        const answer = await runs.ask(args, extra.signal);
+        // Progress for the answering run's steps, and a heartbeat while a model call (minutes
+        // on a slow local model) or a search is in flight, as for deep_research.
+        const send = progressTo(extra, (n) => extra.sendNotification(n));
+        const tracker = createProgressTracker({
+          ...(send ? { send } : {}),
+          ...(context.heartbeatMs !== undefined ? { heartbeatMs: context.heartbeatMs } : {}),
+        });
+        let answer: Awaited<ReturnType<typeof runs.ask>>;
+        try {
+          answer = await runs.ask(args, extra.signal, (event) => tracker.event(event));
+        } finally {
+          tracker.stop();
+        }
+        if (send) await delay(PROGRESS_SETTLE_MS);
         if (!answer.answer)
           return textResult(`no answer (run ${answer.runId} ${answer.status}: ${answer.stopReason})`, true);
         const sources = answer.citations.map((c) => `[${c.number}] ${c.title} — ${c.locator}`);

@@ -4,6 +4,7 @@
  */
 
 import { DossierError } from "../core/errors.ts";
+import type { DossierEvent } from "../core/events.ts";
 import type { RunRecord } from "../core/run.ts";
 import type { QueuedResearch } from "../queue/queued-research.ts";
 import type { AskResult } from "../runtime/ask-run.ts";
@@ -43,7 +44,12 @@ export interface RunManager {
   start(body: CreateRunBody, options?: { signal?: AbortSignal }): Promise<ResearchHandle>;
   /** Starts a run and resolves with its view once the request is checked. */
   create(body: CreateRunBody): Promise<RunView>;
-  ask(body: AskBody, signal?: AbortSignal): Promise<Omit<AskResult, "research">>;
+  /** Answers a question (a follow-up with `about`); `onEvent` sees the answering run's events. */
+  ask(
+    body: AskBody,
+    signal?: AbortSignal,
+    onEvent?: (event: DossierEvent) => void,
+  ): Promise<Omit<AskResult, "research">>;
   /** Resumes an interrupted, cancelled or failed run; resolves with its handle once it is prepared. */
   resume(idOrPrefix: string, options?: { signal?: AbortSignal }): Promise<ResearchHandle>;
   /** Cancels a run here at once, or asks the process that runs it (a worker) to. */
@@ -154,7 +160,7 @@ export function createRunManager(options: RunManagerOptions): RunManager {
       const handle = await manager.start(body);
       return manager.view(handle.runId);
     },
-    async ask(body, signal) {
+    async ask(body, signal, onEvent) {
       if (typeof dossier.ask !== "function") {
         throw new ApiError(501, "NOT_IMPLEMENTED", "ask is not available in this version of Dossier");
       }
@@ -166,6 +172,7 @@ export function createRunManager(options: RunManagerOptions): RunManager {
         const { research: _research, ...answer } = await dossier.ask(question, {
           ...rest,
           ...(signal ? { signal } : {}),
+          ...(onEvent ? { onEvent } : {}),
         });
         return answer;
       } finally {

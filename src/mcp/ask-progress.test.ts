@@ -1,0 +1,113 @@
+/**
+ * The MCP `ask` tool reports progress like `deep_research` (streamable HTTP, loopback research
+ * world, real timers): its run's steps, and a heartbeat naming the model call in flight while
+ * nothing else happens. A client that resets its request timeout on progress (the SDK's
+ * `resetTimeoutOnProgress`) therefore completes an ask whose one model call takes several times
+ * its timeout — the injected latency stands for a slow local model.
+ */
+
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { type ResearchWorld, startResearchWorld } from "../../test/research/world.ts";
+import { createDossier, type Dossier } from "../runtime/dossier.ts";
+import { type RunningServer, startServer } from "../server/listen.ts";
+
+let world: ResearchWorld | undefined;
+let dossier: Dossier | undefined;
+let server: RunningServer | undefined;
+let client: Client | undefined;
+afterEach(async () => {
+  await client?.close().catch(() => {});
+  await server?.close();
+  await dossier?.close();
+  await world?.close();
+  client = server = dossier = world = undefined;
+});
+
+const question = "Which topic saw measured growth in the 2025 survey?";
+/** The calls one smtl ask makes in the world. */
+const ASK_CALLS = { "smtl-plan": 1, "smtl-step": 2, reader: 1 };
+
+/** A world whose first model call waits for `hold`, a Dossier on it, and a server with MCP. */
+async function start(hold: () => Promise<void>, heartbeatMs: number): Promise<Client> {
+  let first = true;
+  world = await startResearchWorld({
+    expectCalls: ASK_CALLS,
+    hold: async () => {
+      if (!first) return;
+      first = false;
+      await hold();
+    },
+  });
+  dossier = createDossier({
+    cwd: world.home,
+    env: {
+      DOSSIER_HOME: world.home,
+      DOSSIER_MODEL: "openai-compatible:fake-model",
+      DOSSIER_BASE_URL: world.model.url,
+      DOSSIER_API_KEY: "sk-test",
+      DOSSIER_SEARCH: "searxng",
+      SEARXNG_URL: world.search.baseUrl("searxng"),
+      DOSSIER_ALLOW_PRIVATE_NETWORK: "1",
+    },
+  });
+  server = await startServer({ dossier, port: 0, token: null, mcpHeartbeatMs: heartbeatMs });
+  client = new Client({ name: "ask-progress", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
+  // Listing first: the client then checks structured content against the output schema.
+  await client.listTools();
+  return client;
+}
+
+const HEARTBEAT = /^working: waiting for the [a-z-]+ model \(\d+ s\)$/;
+
+describe("MCP ask", { timeout: 60_000 }, () => {
+  it("sends its run's steps and a heartbeat naming the model call in flight", async () => {
+    let open!: () => void;
+    const opened = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    // Let go after 10 s at the latest: without heartbeats the test fails on them, not on time.
+    const late = setTimeout(() => open(), 10_000);
+    const c = await start(() => opened, 50);
+    const progress: { progress: number; message?: string }[] = [];
+    const heartbeats = () => progress.filter((p) => HEARTBEAT.test(p.message ?? "")).length;
+    const result = await c.callTool({ name: "ask", arguments: { question } }, undefined, {
+      onprogress: (p) => {
+        progress.push(p);
+        // The held call is let go only once heartbeats came while it was in flight.
+        if (heartbeats() >= 3) open();
+      },
+    });
+    clearTimeout(late);
+    expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+    const answer = result.structuredContent as { answer: string; status: string; citations: unknown[] };
+    expect(answer.status).toBe("completed");
+    expect(answer.answer.length).toBeGreaterThan(0);
+    expect(answer.citations.length).toBeGreaterThan(0);
+    expect(progress[0]!.message).toMatch(/^started \(smtl; run /);
+    // Three heartbeats in a row, nothing else between them: the one held call was in flight.
+    const first = progress.findIndex((p) => HEARTBEAT.test(p.message ?? ""));
+    expect(first).toBeGreaterThan(0);
+    for (const p of progress.slice(first, first + 3)) expect(p.message).toMatch(HEARTBEAT);
+    expect(progress.at(-1)!.message).toMatch(/^run completed /);
+    const values = progress.map((p) => p.progress);
+    expect(values).toEqual([...new Set(values)].sort((a, b) => a - b));
+  });
+
+  it("keeps a client that resets its timeout on progress waiting through a model call longer than the timeout", async () => {
+    const TIMEOUT_MS = 400;
+    const LATENCY_MS = 4 * TIMEOUT_MS;
+    const c = await start(() => new Promise((resolve) => setTimeout(resolve, LATENCY_MS)), 100);
+    const started = Date.now();
+    const result = await c.callTool({ name: "ask", arguments: { question } }, undefined, {
+      timeout: TIMEOUT_MS,
+      resetTimeoutOnProgress: true,
+      onprogress: () => {},
+    });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(LATENCY_MS);
+    expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+    expect((result.structuredContent as { status: string }).status).toBe("completed");
+  });
+});
