@@ -48,6 +48,16 @@ export {
   type FollowUpSearch,
 } from "./runtime/ask-about.ts";
 export { type AskCallOptions, ask } from "./runtime/ask-api.ts";
+export {
+  type RefreshOptions,
+  type RefreshResult,
+  type RefreshStart,
+  refresh,
+  refreshMessage,
+  startRefresh,
+} from "./runtime/refresh.ts";
+export type { ReportDiff } from "./runtime/refresh-diff.ts";
+export { versionsOf } from "./runtime/refresh-versions.ts";
 export type { AskCitation, AskEvidence, AskOptions, AskResult } from "./runtime/ask-run.ts";
 export {
   type BatchItem,

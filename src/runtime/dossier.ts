@@ -29,6 +29,7 @@ import { estimateResearch, type ResearchEstimate } from "./estimate.ts";
 import { limitModels } from "./limited-models.ts";
 import { registryFromConfig } from "./models.ts";
 import { estimateInput } from "./research-estimate.ts";
+import { type RefreshOptions, type RefreshResult, refresh } from "./refresh.ts";
 import {
   type ResearchDeps,
   type ResearchHandle,
@@ -97,6 +98,11 @@ export interface Dossier {
   ask(question: string, options?: AskOptions): Promise<AskResult>;
   /** The dry estimate of a research run; runs nothing. */
   estimate(question: string, options?: ResearchOptions): ResearchEstimate;
+  /**
+   * Writes a new version of a finished run's report: cited pages fetched again, only the sections
+   * whose evidence changed rewritten, a diff beside the report (see `refresh`).
+   */
+  refresh(runId: string, options?: RefreshOptions): Promise<RefreshResult>;
   /** Stored runs, their events, and the runs under way. */
   readonly runs: RunsApi;
   /** Cancels the runs under way, waits for them to be recorded, and closes the store. */
@@ -192,6 +198,9 @@ export function createDossier(options: DossierOptions = {}): Dossier {
       const { about } = askOptions;
       if (about !== undefined) return askAbout(dossier, question, { ...askOptions, about });
       return askWith((q, o) => dossier.research(q, o), question, askOptions);
+    },
+    refresh(runId, refreshOptions = {}) {
+      return refresh(dossier, runId, refreshOptions);
     },
     estimate(question, researchOptions = {}) {
       const input = estimateInput(question, researchOptions, { config, registry: models, strategies });

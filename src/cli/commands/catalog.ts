@@ -34,6 +34,13 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./ask.ts")).registerAskCommand,
   },
   {
+    name: "refresh",
+    args: "<run>",
+    description:
+      "write a new version of a finished run's report: cited pages fetched again, only sections whose evidence changed rewritten, a diff beside it",
+    load: async () => (await import("./refresh.ts")).registerRefreshCommand,
+  },
+  {
     name: "batch",
     args: "<questions>",
     description:

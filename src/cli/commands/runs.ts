@@ -105,6 +105,8 @@ export function registerRunsCommand(program: Command, io: CliIo): void {
         const { followUpsOf, parentOf } = await import("../../runtime/ask-about-children.ts");
         const about = parentOf(run);
         const followUps = await followUpsOf(services.dossier.runs, run.id);
+        const { versionsOf } = await import("../../runtime/refresh-versions.ts");
+        const versions = await versionsOf(services.dossier.runs, run);
         if (opts.json) {
           io.out(
             `${terminalJson({
@@ -114,6 +116,7 @@ export function registerRunsCommand(program: Command, io: CliIo): void {
               ...(followUps.length
                 ? { followUps: followUps.map((f) => ({ id: f.id, query: f.query, status: f.status })) }
                 : {}),
+              ...(versions.length ? { versions } : {}),
             })}\n`,
           );
           return;
@@ -133,6 +136,10 @@ export function registerRunsCommand(program: Command, io: CliIo): void {
           lines.push(`report    ${report.paths.join(", ")}`);
         if (about) lines.push(`about     ${about} (a follow-up question)`);
         for (const f of followUps) lines.push(`follow-up ${f.id} ${f.status}: ${f.query}`);
+        for (const v of versions) {
+          const mark = v.runId === run.id ? " (this run)" : "";
+          lines.push(`version ${String(v.version).padEnd(2)}${v.runId} ${v.status} ${v.createdAt}${mark}`);
+        }
         io.out(`${lines.map(terminalLine).join("\n")}\n`);
       } finally {
         await services.close();

@@ -1,0 +1,108 @@
+/**
+ * `dossier refresh <run>` in the loopback research world with the strict scripted model: after a
+ * cited page changed, `--json` prints one line naming the sections rewritten, the version and
+ * the diff's paths (the one section citing the page, one writer call); `runs show` lists the
+ * versions; `--estimate` runs nothing and sets the refresh beside the first run; an unknown run
+ * is NOT_FOUND and a bad flag INPUT_INVALID before any model call.
+ */
+
+import { existsSync } from "node:fs";
+import { afterEach, describe, expect, it } from "vitest";
+import { type CliOutcome, runCliInProcess } from "../../../test/cli-io.ts";
+import type { CallExpectations } from "../../../test/research/call-expectations.ts";
+import type { ScriptRole } from "../../../test/research/model-script.ts";
+import { perSourceSections } from "../../../test/research/refresh-answers.ts";
+import { type ResearchWorld, startResearchWorld } from "../../../test/research/world.ts";
+
+let world: ResearchWorld | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+function dossier(args: string[], w: ResearchWorld): Promise<CliOutcome> {
+  return runCliInProcess(args, {
+    cwd: w.home,
+    isTty: false,
+    env: {
+      HOME: w.home,
+      DOSSIER_HOME: w.home,
+      DOSSIER_MODEL: "openai-compatible:fake-model",
+      DOSSIER_BASE_URL: w.model.url,
+      DOSSIER_API_KEY: "sk-test",
+      DOSSIER_SEARCH: "searxng",
+      SEARXNG_URL: w.search.baseUrl("searxng"),
+      DOSSIER_ALLOW_PRIVATE_NETWORK: "1",
+    },
+  });
+}
+
+const PARENT: CallExpectations<ScriptRole> = {
+  planner: 1,
+  "search-step": 4,
+  reader: 4,
+  "sub-report": 4,
+  outline: 1,
+  section: 4,
+  coherence: 1,
+};
+
+describe("dossier refresh", () => {
+  it("rewrites the section citing a changed page, prints the summary line, and runs show lists the versions", async () => {
+    world = await startResearchWorld({ subtasks: 4, override: perSourceSections, expectCalls: PARENT });
+    const first = await dossier(
+      ["research", "How is topic adoption changing?", "--strategy", "minddr", "--json"],
+      world,
+    );
+    expect(first.code).toBe(0);
+    const parentId = JSON.parse(first.stdout.trim().split("\n").at(-1)!).runId as string;
+
+    const estimate = await dossier(["refresh", parentId, "--estimate"], world);
+    expect(estimate.code).toBe(0);
+    expect(estimate.stdout).toContain(`refresh of    ${parentId} → version 2 (6 sections, 4 cited pages`);
+    expect(estimate.stdout).toMatch(/model calls {3}0 – 6\n/);
+    expect(estimate.stdout).toMatch(/first run {5}\S+: 19 model calls/);
+
+    world.changePages([5]);
+    world.script.expectCalls({ ...PARENT, section: 5 });
+    const out = await dossier(["refresh", parentId, "--json"], world);
+    expect(out.stderr).toBe("");
+    expect(out.code).toBe(0);
+    expect(out.stdout.trim().split("\n")).toHaveLength(1);
+    const line = JSON.parse(out.stdout);
+    expect(line).toMatchObject({
+      refreshOf: parentId,
+      version: 2,
+      status: "completed",
+      sectionsChanged: ["Outlook"],
+    });
+    expect(line.diff.md).toMatch(new RegExp(`${line.runId}\\.diff\\.md$`));
+    expect(line.diff.json).toMatch(new RegExp(`${line.runId}\\.diff\\.json$`));
+    expect(existsSync(line.diff.md) && existsSync(line.diff.json)).toBe(true);
+
+    world.script.expectCalls({ ...PARENT, section: 5 });
+    const again = await dossier(["refresh", line.runId], world);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain("version 3: no cited evidence changed, nothing was rewritten");
+
+    const shown = await dossier(["runs", "show", parentId], world);
+    expect(shown.stdout).toMatch(new RegExp(`version 1 ${parentId} completed .* \\(this run\\)`));
+    expect(shown.stdout).toMatch(new RegExp(`version 2 ${line.runId} completed`));
+    expect(shown.stdout).toMatch(/version 3 \S+ completed/);
+    const json = JSON.parse((await dossier(["runs", "show", line.runId, "--json"], world)).stdout);
+    expect(json.versions.map((v: { version: number }) => v.version)).toEqual([1, 2, 3]);
+    expect(json.versions[1]).toMatchObject({ runId: line.runId, refreshOf: parentId });
+  });
+
+  it("refuses an unknown run and bad flags before any model call", async () => {
+    world = await startResearchWorld({ expectCalls: {} });
+    const unknown = await dossier(["refresh", "no-such-run", "--json"], world);
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.stderr).toContain("NOT_FOUND");
+    const bad = await dossier(["refresh", "no-such-run", "--max-searches", "x"], world);
+    expect(bad.stderr).toContain("INPUT_INVALID");
+    const format = await dossier(["refresh", "no-such-run", "--format", "rtf"], world);
+    expect(format.stderr).toContain("INPUT_INVALID");
+    expect(world.model.requests).toHaveLength(0);
+  });
+});
