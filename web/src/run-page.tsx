@@ -10,6 +10,7 @@ import { dagInput, layoutDag, NODE_H, NODE_W } from "./dag.ts";
 import { FollowUp } from "./follow-up.tsx";
 import { parentOf } from "./follow-up-logic.ts";
 import { budgetGauges } from "./gauges.ts";
+import { RefreshPanel } from "./refresh-panel.tsx";
 import { Report } from "./report.tsx";
 import { ReportProgress } from "./report-progress.tsx";
 import { Link } from "./router.tsx";
@@ -289,6 +290,9 @@ export function RunPage(props: { runId: string }) {
 
       {run && settled && Object.keys(run.reports).length > 0 && (
         <Report runId={props.runId} reports={run.reports} onReferences={setReportNumbers} />
+      )}
+      {run && settled && run.status === "completed" && !parent && Object.keys(run.reports).length > 0 && (
+        <RefreshPanel run={run} />
       )}
       {run && settled && run.status === "completed" && Object.keys(run.reports).length > 0 && (
         <FollowUp runId={props.runId} reportNumbers={reportNumbers} />

@@ -1,0 +1,128 @@
+/**
+ * Living reports in the web UI, in chromium against a real loopback server whose Dossier runs
+ * on the scripted research world: after a cited page changed, a refresh writes version 2; its
+ * page lists the versions and shows what changed (the section rewritten, the claims removed and
+ * added, the page that changed) and the Markdown redline, as text; version 1's page lists the
+ * versions too and shows no diff.
+ */
+
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDossier, type Dossier } from "../../src/runtime/dossier.ts";
+import { refresh } from "../../src/runtime/refresh.ts";
+import { type RunningServer, startServer } from "../../src/server/listen.ts";
+import { signInLink } from "../../src/server/web.ts";
+import type { CallExpectations } from "../research/call-expectations.ts";
+import type { ScriptRole } from "../research/model-script.ts";
+import { perSourceSections } from "../research/refresh-answers.ts";
+import { type ResearchWorld, startResearchWorld } from "../research/world.ts";
+import { axeViolations, browserMissing, launchBrowser, type TestBrowser, watchErrors } from "./browser.ts";
+
+const missing = browserMissing();
+
+/** A minddr run of four agents, each reading one page; section N cites page N + 1. */
+const PARENT: CallExpectations<ScriptRole> = {
+  planner: 1,
+  "search-step": 4,
+  reader: 4,
+  "sub-report": 4,
+  outline: 1,
+  section: 4,
+  coherence: 1,
+};
+
+describe.skipIf(missing !== null)("report versions in the web UI", { timeout: 180_000 }, () => {
+  let world: ResearchWorld;
+  let dossier: Dossier;
+  let server: RunningServer;
+  let browser: TestBrowser;
+  let page: Page;
+  let v1: string;
+  let v2: string;
+  const errors: string[] = [];
+
+  beforeAll(async () => {
+    world = await startResearchWorld({ subtasks: 4, override: perSourceSections, expectCalls: PARENT });
+    dossier = createDossier({
+      env: { DOSSIER_HOME: world.home },
+      cwd: world.home,
+      config: { ...world.config } as never,
+    });
+    const parent = await dossier.research("How is topic adoption changing?", {
+      strategy: "minddr",
+      formats: ["md", "html", "json"],
+    }).done;
+    expect(parent.status).toBe("completed");
+    v1 = parent.runId;
+    // Page 4 changes: the one section citing it is written again.
+    world.changePages([4]);
+    world.script.expectCalls({ ...PARENT, section: 5 });
+    const refreshed = await refresh(dossier, v1);
+    expect(refreshed.sectionsChanged).toEqual(["Comparison"]);
+    v2 = refreshed.runId;
+    server = await startServer({ dossier, port: 0 });
+    browser = await launchBrowser({ timeoutMs: 90_000 });
+    page = watchErrors(await browser.context.newPage(), errors);
+    await page.goto(signInLink(server.app.app, server.url)!);
+    await page.getByRole("heading", { name: "New research" }).waitFor();
+  }, 150_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    await dossier?.close();
+    await world?.close();
+  });
+
+  it("shows version 2's versions, the sections and claims it changed, and its redline as text", async () => {
+    await page.goto(`${server.url}/runs/${v2}`);
+    await page.getByRole("heading", { name: "References" }).waitFor();
+    const versions = page.getByTestId("versions");
+    const list = versions.getByTestId("version-list").locator("li");
+    await list.first().waitFor();
+    expect(await list.evaluateAll((els) => els.map((e) => e.getAttribute("data-run")))).toEqual([v1, v2]);
+    expect(await list.nth(1).getAttribute("aria-current")).toBe("page");
+    expect(await list.first().getByRole("link").getAttribute("href")).toBe(`/runs/${v1}`);
+
+    const diff = versions.getByTestId("diff");
+    await diff.waitFor();
+    expect(await diff.getByTestId("sections-changed").textContent()).toBe(
+      "1 section(s) rewritten: Comparison.",
+    );
+    const section = diff.locator(".diff-section");
+    expect(await section.count()).toBe(1);
+    expect(await section.locator("h4").textContent()).toBe("Comparison");
+    const removed = await section.locator("del").allTextContents();
+    const added = await section.locator("ins").allTextContents();
+    expect(removed.join(" ")).toContain("growth of 14 percent in 2025");
+    expect(added).toEqual([
+      "Reviewers of topic 4 now report that durability concerns were settled by field tests.",
+    ]);
+    expect(await diff.getByTestId("diff-pages").locator("li").allTextContents()).toEqual([
+      expect.stringMatching(/^changed: http:\/\/127\.0\.0\.1:\d+\/page\/4$/),
+    ]);
+
+    // The redline, opened: its rewritten section with struck-through and added claims.
+    await diff.getByText("Redline", { exact: true }).click();
+    const redline = diff.getByTestId("redline");
+    await redline.getByRole("heading", { name: "Comparison (rewritten)" }).waitFor();
+    expect((await redline.locator("del").allTextContents()).join(" ")).toContain("14 percent");
+    expect(await redline.locator("ins").allTextContents()).toEqual(added);
+    expect(await redline.locator("script, img, iframe, [onerror], [style]").count()).toBe(0);
+    expect(await axeViolations(page, "refresh run with its diff")).toEqual([]);
+  });
+
+  it("lists the versions on version 1's page, with no diff", async () => {
+    await page.goto(`${server.url}/runs/${v1}`);
+    await page.getByRole("heading", { name: "References" }).waitFor();
+    const list = page.getByTestId("version-list").locator("li");
+    await list.nth(1).waitFor();
+    expect(await list.first().getAttribute("aria-current")).toBe("page");
+    expect(await list.allTextContents()).toEqual([
+      expect.stringMatching(/^Version 1 completed .* \(this run\)$/),
+      expect.stringMatching(/^Version 2 completed /),
+    ]);
+    expect(await page.getByTestId("diff").count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+});
