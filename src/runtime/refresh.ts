@@ -18,7 +18,7 @@ import type { ResearchHandle, ResearchOptions, ResearchResult } from "./research
 export interface RefreshOptions
   extends Pick<
     ResearchOptions,
-    "budget" | "formats" | "out" | "signal" | "onEvent" | "currentDate" | "verify" | "runId"
+    "budget" | "formats" | "out" | "signal" | "onEvent" | "onPrepared" | "currentDate" | "verify" | "runId"
   > {
   /** The run's searches run again at most (0–20, default 8). */
   maxSearches?: number;
@@ -78,7 +78,18 @@ export async function startRefresh(
 ): Promise<RefreshStart> {
   const { maxSearches, ...rest } = options;
   const unknown = Object.keys(rest).filter(
-    (k) => !["budget", "formats", "out", "signal", "onEvent", "currentDate", "verify", "runId"].includes(k),
+    (k) =>
+      ![
+        "budget",
+        "formats",
+        "out",
+        "signal",
+        "onEvent",
+        "onPrepared",
+        "currentDate",
+        "verify",
+        "runId",
+      ].includes(k),
   );
   if (unknown.length) throw new DossierError("INPUT_INVALID", `refresh does not take ${unknown.join(", ")}`);
   if (

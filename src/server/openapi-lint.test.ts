@@ -65,6 +65,7 @@ describe("OpenAPI document — lint", () => {
         "GET /v1/runs/{id}/events streamRunEvents",
         "GET /v1/runs/{id}/report/{format} getRunReport",
         "GET /v1/runs/{id}/diff/{format} getRunDiff",
+        "POST /v1/runs/{id}/refresh refreshRun",
         "POST /v1/ask ask",
         "POST /v1/search search",
         "POST /v1/fetch fetchPage",
