@@ -1,15 +1,15 @@
 /**
  * Living reports in the web UI, in chromium against a real loopback server whose Dossier runs
- * on the scripted research world: after a cited page changed, a refresh writes version 2; its
- * page lists the versions and shows what changed (the section rewritten, the claims removed and
- * added, the page that changed) and the Markdown redline, as text; version 1's page lists the
- * versions too and shows no diff.
+ * on the scripted research world: after a cited page changed, Refresh under version 1's report
+ * starts version 2 (POST /v1/runs/{id}/refresh) and shows it; its page lists the versions and
+ * shows what changed (the section rewritten, the claims removed and added, the page that
+ * changed) and the Markdown redline, as text; version 1's page lists the versions too and shows
+ * no diff, and the runs list names the refresh's version and parent.
  */
 
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDossier, type Dossier } from "../../src/runtime/dossier.ts";
-import { refresh } from "../../src/runtime/refresh.ts";
 import { type RunningServer, startServer } from "../../src/server/listen.ts";
 import { signInLink } from "../../src/server/web.ts";
 import type { CallExpectations } from "../research/call-expectations.ts";
@@ -54,12 +54,6 @@ describe.skipIf(missing !== null)("report versions in the web UI", { timeout: 18
     }).done;
     expect(parent.status).toBe("completed");
     v1 = parent.runId;
-    // Page 4 changes: the one section citing it is written again.
-    world.changePages([4]);
-    world.script.expectCalls({ ...PARENT, section: 5 });
-    const refreshed = await refresh(dossier, v1);
-    expect(refreshed.sectionsChanged).toEqual(["Comparison"]);
-    v2 = refreshed.runId;
     server = await startServer({ dossier, port: 0 });
     browser = await launchBrowser({ timeoutMs: 90_000 });
     page = watchErrors(await browser.context.newPage(), errors);
@@ -74,8 +68,19 @@ describe.skipIf(missing !== null)("report versions in the web UI", { timeout: 18
     await world?.close();
   });
 
-  it("shows version 2's versions, the sections and claims it changed, and its redline as text", async () => {
-    await page.goto(`${server.url}/runs/${v2}`);
+  it("refreshes version 1 with Refresh, then shows version 2's versions, the sections and claims it changed and its redline as text", async () => {
+    await page.goto(`${server.url}/runs/${v1}`);
+    await page.getByRole("heading", { name: "References" }).waitFor();
+    // Page 4 changes: the one section citing it is written again, the others are kept.
+    world.changePages([4]);
+    world.script.expectCalls({ ...PARENT, section: 5 });
+    await page.getByTestId("versions").getByRole("button", { name: "Refresh" }).click();
+    await page.waitForURL((url) => /\/runs\/[^/]+$/.test(url.pathname) && !url.pathname.endsWith(v1));
+    v2 = decodeURIComponent(new URL(page.url()).pathname.split("/").pop()!);
+    const record = await dossier.runs.get(v2);
+    expect(record.strategy).toBe("refresh");
+    expect(record.options.strategyOptions).toMatchObject({ refreshOf: v1, version: 2 });
+    await page.getByTestId("run-status").getByText("completed").waitFor();
     await page.getByRole("heading", { name: "References" }).waitFor();
     const versions = page.getByTestId("versions");
     const list = versions.getByTestId("version-list").locator("li");
@@ -123,6 +128,9 @@ describe.skipIf(missing !== null)("report versions in the web UI", { timeout: 18
       expect.stringMatching(/^Version 2 completed /),
     ]);
     expect(await page.getByTestId("diff").count()).toBe(0);
+    // The runs list names the refresh's version and the run it refreshes.
+    await page.getByRole("link", { name: "Runs" }).click();
+    await page.locator(`tr[data-run="${v2}"]`).getByText(`version 2, refresh of ${v1}`).waitFor();
     expect(errors).toEqual([]);
   });
 });

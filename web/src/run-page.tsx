@@ -292,7 +292,7 @@ export function RunPage(props: { runId: string }) {
         <Report runId={props.runId} reports={run.reports} onReferences={setReportNumbers} />
       )}
       {run && settled && run.status === "completed" && !parent && Object.keys(run.reports).length > 0 && (
-        <RefreshPanel run={run} />
+        <RefreshPanel run={run} refreshable />
       )}
       {run && settled && run.status === "completed" && Object.keys(run.reports).length > 0 && (
         <FollowUp runId={props.runId} reportNumbers={reportNumbers} />

@@ -8,6 +8,7 @@ import { useEffect, useState } from "preact/hooks";
 import { api, type RunView } from "./api.ts";
 import { parentOf } from "./follow-up-logic.ts";
 import { Link, navigate } from "./router.tsx";
+import { refreshOf, versionOf } from "./versions.ts";
 import { REFRESH_MS, WorkersPanel } from "./workers-panel.tsx";
 
 const STATUSES = ["queued", "running", "completed", "failed", "cancelled", "interrupted"] as const;
@@ -110,6 +111,12 @@ export function RunsList() {
                   <td>
                     <Link href={`/runs/${encodeURIComponent(r.id)}`}>{r.query}</Link>
                     {parentOf(r) && <span class="hint"> · follow-up of {parentOf(r)}</span>}
+                    {refreshOf(r) && (
+                      <span class="hint">
+                        {" "}
+                        · version {versionOf(r)}, refresh of {refreshOf(r)}
+                      </span>
+                    )}
                   </td>
                   <td>{r.strategy}</td>
                   <td>
