@@ -35,6 +35,14 @@ export interface ExecuteOptions {
   persistentRubric?: string;
   /** The current ephemeral gaps that concern a node's sections. */
   gapsFor?: (node: PlanNode) => string;
+  /**
+   * The node as the reflection gate lets it run (its last revision). Given it, a node's first
+   * model call (an inner agent's first plan, an llm node's note) is made while the gate decides,
+   * and nothing else before its verdict: no tool runs and no evidence is reported; what was
+   * drafted for a node the gate revised is discarded (warning `DRAFT_DISCARDED`; its call still
+   * counts) and made again for the revision.
+   */
+  clearance?: (node: PlanNode) => Promise<PlanNode>;
 }
 
 /**
@@ -59,6 +67,7 @@ export async function executeNode(
         ...(options.innerRounds ? { maxRounds: options.innerRounds } : {}),
         ...(options.persistentRubric ? { persistentRubric: options.persistentRubric } : {}),
         ...(options.gapsFor ? { gaps: options.gapsFor(node) } : {}),
+        ...(options.clearance ? { clearance: options.clearance(node) } : {}),
         ...gathered,
       });
       return {
@@ -68,13 +77,34 @@ export async function executeNode(
     }
     if (node.type === "llm") {
       const preferred = node.deps.flatMap((d) => options.results.get(d)?.evidenceIds ?? []);
-      const r = await consolidateEvidence(ctx, {
-        node,
-        pool: ctx.evidence.evidence(),
-        preferred,
-        language: options.language,
-        ...gathered,
-      });
+      const consolidate = (n: PlanNode, told?: (ids: string[]) => void) =>
+        consolidateEvidence(ctx, {
+          node: n,
+          pool: ctx.evidence.evidence(),
+          preferred,
+          language: options.language,
+          ...(told ? { onGathered: told } : {}),
+        });
+      let r: Awaited<ReturnType<typeof consolidateEvidence>>;
+      if (!options.clearance) r = await consolidate(node, onGathered);
+      else {
+        let chosen: string[] = [];
+        const draft = consolidate(node, (ids) => {
+          chosen = ids;
+        });
+        const cleared = await options.clearance(node);
+        if (cleared.title === node.title && cleared.goal === node.goal) {
+          onGathered?.(chosen);
+          r = await draft;
+        } else {
+          ctx.emit({
+            type: "warning",
+            code: "DRAFT_DISCARDED",
+            message: `${node.id}: its note, written while the critic checked the node, is discarded: the critic revised the node; written again for the revision (the discarded call counts in the budget)`,
+          });
+          [, r] = await Promise.all([draft, consolidate(cleared, onGathered)]);
+        }
+      }
       return { ok: r.ok, result: { summary: r.summary, evidenceIds: r.evidence.map((e: Evidence) => e.id) } };
     }
     return { ok: true, result: { summary: `${node.type} node needs no execution here`, evidenceIds: [] } };

@@ -96,6 +96,12 @@ export interface InnerSearchInput {
   gaps?: string;
   /** Told the evidence ids once the search is over, before the summary is written. */
   onGathered?: (evidenceIds: string[]) => void;
+  /**
+   * The node as the reflection gate lets it run. The first round is planned while it is
+   * pending, and no tool runs before it resolves; when the gate revised the node, that plan is
+   * discarded (warning `DRAFT_DISCARDED`; its call still counts) and the round planned again.
+   */
+  clearance?: Promise<PlanNode>;
 }
 
 /** What the inner agent returns. */
@@ -124,8 +130,11 @@ interface Round {
 }
 
 /** Runs one search node. Never throws except on cancellation. */
-export async function innerSearch(ctx: RunContext, input: InnerSearchInput): Promise<InnerSearchResult> {
-  const { node, tools } = input;
+export async function innerSearch(ctx: RunContext, given: InnerSearchInput): Promise<InnerSearchResult> {
+  let input = given;
+  let { node } = input;
+  const { tools } = input;
+  let clearance = input.clearance;
   const maxRounds = Math.min(input.maxRounds ?? INNER_LIMITS.rounds, INNER_LIMITS.rounds);
   const runner = new ActionRunner(ctx, tools, INNER_LIMITS.resultsPerQuery);
   const searchTools = tools.available.filter((t) => t === "web_search" || t === "local_search");
@@ -145,7 +154,8 @@ export async function innerSearch(ctx: RunContext, input: InnerSearchInput): Pro
       stopReason = reason;
       break;
     }
-    let step: Step;
+    let step: Step | undefined;
+    let failure: unknown;
     try {
       step = await planRound(ctx, input, {
         round,
@@ -158,7 +168,26 @@ export async function innerSearch(ctx: RunContext, input: InnerSearchInput): Pro
       });
     } catch (error) {
       if (isDossierError(error, "CANCELLED")) throw error;
-      const code = isDossierError(error) ? error.code : "error";
+      failure = error;
+    }
+    if (clearance) {
+      // No tool runs before the gate's verdict; a plan drafted for a revised node is discarded.
+      const cleared = await clearance;
+      clearance = undefined;
+      if (cleared.title !== node.title || cleared.goal !== node.goal) {
+        ctx.emit({
+          type: "warning",
+          code: "DRAFT_DISCARDED",
+          message: `${node.id}: its first round, planned while the critic checked the node, is discarded: the critic revised the node; planned again for the revision (the discarded call counts in the budget)`,
+        });
+        node = cleared;
+        input = { ...input, node };
+        round--;
+        continue;
+      }
+    }
+    if (!step) {
+      const code = isDossierError(failure) ? failure.code : "error";
       ctx.emit({
         type: "warning",
         code: "INNER_STEP_FAILED",

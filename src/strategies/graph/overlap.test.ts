@@ -99,3 +99,82 @@ describe("graph overlaps", () => {
     expect(first).toMatch(/served by T-6 \([1-9]\d* evidence\)/);
   }, 90_000);
 });
+
+const CRITIC = "You are the critic of a research team";
+
+describe("graph's reflection gate alongside the actions' first model calls", () => {
+  const callsOf = (events: readonly DossierEvent[], scope: string) =>
+    events.filter(
+      (e): e is Extract<DossierEvent, { type: "llm-start" | "tool-start" }> =>
+        (e.type === "llm-start" || e.type === "tool-start") && e.scope === scope,
+    );
+  const endOf = (events: readonly DossierEvent[], callId: string) =>
+    events.find((e) => e.type === "llm-end" && e.callId === callId)!.seq;
+
+  it("plans the searches and writes the llm node's note while the critic decides; no tool runs before its verdict", async () => {
+    // The critic of the first cycle answers only once both searches have asked for their first plan…
+    const searches = heldUntil(
+      (r) => r.system.includes(CRITIC) && r.user.includes("T-5 [search]"),
+      (r) => /^Subtask T-[56]: /m.test(r.user) && r.user.includes("Plan round 1 of"),
+      2,
+    );
+    // …and the critic of the second once the llm node has asked for its note.
+    const note = heldUntil(
+      (r) => r.system.includes(CRITIC) && r.user.includes("T-7 [llm]"),
+      (r) => r.system.includes(CONSOLIDATE),
+    );
+    world = await startResearchWorld({ hold: holdAll(searches, note), expectCalls: DEFAULT_GRAPH_CALLS });
+    const result = await world.research({ query: "How is topic adoption changing?" });
+    expect(result.record).toMatchObject({ status: "completed", stopReason: "planner-synthesize" });
+    expect(searches.timedOut).toBe(false);
+    expect(note.timedOut).toBe(false);
+
+    const events = result.events;
+    const critics = events.filter(
+      (e): e is Extract<DossierEvent, { type: "llm-start" }> => e.type === "llm-start" && e.role === "critic",
+    );
+    expect(critics).toHaveLength(2);
+    const verdictOf = (id: string) =>
+      events.find((e) => e.type === "gate-verdict" && e.nodeId === id && e.verdict === "approve")!.seq;
+    for (const id of ["T-5", "T-6"]) {
+      const calls = callsOf(events, `search:${id}`);
+      // The first plan was asked before the critic answered…
+      expect(calls[0]).toMatchObject({ type: "llm-start", role: "searcher" });
+      expect(calls[0]!.seq).toBeLessThan(endOf(events, critics[0]!.callId));
+      // …and every tool ran after the verdict.
+      const tools = calls.filter((c) => c.type === "tool-start");
+      expect(tools.length).toBeGreaterThan(0);
+      for (const t of tools) expect(t.seq).toBeGreaterThan(verdictOf(id));
+    }
+    const [consolidation] = callsOf(events, "llm:T-7");
+    expect(consolidation!.seq).toBeLessThan(endOf(events, critics[1]!.callId));
+    // Nothing was discarded: the gate approved every action as planned.
+    expect(events.some((e) => e.type === "warning" && e.code === "DRAFT_DISCARDED")).toBe(false);
+  }, 90_000);
+
+  it("discards an llm node's note written before the critic revised the node, and writes it again", async () => {
+    world = await startResearchWorld({
+      criticRejects: ["T-7"],
+      expectCalls: { ...DEFAULT_GRAPH_CALLS, critic: 4, revision: 2, consolidate: 2 },
+    });
+    const result = await world.research({ query: "How is topic adoption changing?" });
+    expect(result.record.status).toBe("completed");
+    const events = result.events;
+    const discarded = events.filter((e) => e.type === "warning" && e.code === "DRAFT_DISCARDED");
+    expect(discarded).toHaveLength(1);
+    expect(discarded[0]).toMatchObject({ scope: "llm:T-7" });
+    const notes = world.script.prompts.consolidate;
+    expect(notes[0]).not.toContain("revised goal of T-7");
+    expect(notes[1]).toContain("revised goal of T-7 with metric and period");
+    // The note kept is the revision's: the node's result and the findings the writers read.
+    const end = events.find((e) => e.type === "node-end" && e.nodeId === "T-7");
+    expect(end).toMatchObject({ status: "done" });
+    const lastVerdict = events.findLast((e) => e.type === "gate-verdict" && e.nodeId === "T-7")!.seq;
+    expect(discarded[0]!.seq).toBeGreaterThan(lastVerdict);
+    // The gap check read what the revision chose, reported only after the verdict.
+    const gapCheck = events.filter((e) => e.type === "llm-start" && e.role === "rubricer")[2]!;
+    expect(gapCheck.seq).toBeGreaterThan(lastVerdict);
+    // The discarded call counts in the run's usage.
+    expect(result.record.usage!.llmCalls).toBe(Object.values(world.script.counts).reduce((a, b) => a + b, 0));
+  }, 90_000);
+});

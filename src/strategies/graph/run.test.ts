@@ -153,10 +153,12 @@ describe("graph strategy", () => {
   it("bounds the reflection gate's revise rounds, then runs the last revision (Algorithm 2)", async () => {
     world = await startResearchWorld({
       criticRejects: ["T-5"],
-      expectCalls: { ...DEFAULT_GRAPH_CALLS, critic: 4, revision: 2 },
+      // T-5's first plan, drafted while the critic checked it, is discarded: one inner step more.
+      expectCalls: { ...DEFAULT_GRAPH_CALLS, critic: 4, revision: 2, "inner-step": 9 },
     });
     const result = await world.research({ query });
-    const verdicts = result.events.flatMap((e) =>
+    const events = result.events;
+    const verdicts = events.flatMap((e) =>
       e.type === "gate-verdict" && e.nodeId === "T-5" ? [[e.verdict, e.round]] : [],
     );
     expect(verdicts).toEqual([
@@ -164,13 +166,32 @@ describe("graph strategy", () => {
       ["revise", 2],
       ["run-revised", 3],
     ]);
-    // T-5 ran, in its last revision.
-    expect(result.events.find((e) => e.type === "node-start" && e.nodeId === "T-5")).toMatchObject({
-      title: "Revised T-5",
-    });
+    // T-5 ran, in its last revision: the plan after the gate shows it, and its tools searched it.
+    const lastVerdict = seqOf(events, (e) => e.type === "gate-verdict" && e.verdict === "run-revised");
+    const afterGate = events.find((e) => e.type === "plan-update" && e.seq > lastVerdict);
     expect(
-      world.script.prompts["inner-step"].some((p) => p.includes("revised goal of T-5 with metric")),
-    ).toBe(true);
+      (afterGate as { graph: { nodes: { id: string; title: string }[] } }).graph.nodes.find(
+        (n) => n.id === "T-5",
+      ),
+    ).toMatchObject({ title: "Revised T-5" });
+    const t5Tools = events.filter((e) => e.type === "tool-start" && e.scope === "search:T-5");
+    expect(t5Tools.length).toBeGreaterThan(0);
+    // No tool ran before the gate's verdict, and none for the discarded plan.
+    for (const t of t5Tools) expect(t.seq).toBeGreaterThan(lastVerdict);
+    expect(t5Tools[0]).toMatchObject({ tool: "web_search" });
+    expect(JSON.stringify(t5Tools[0])).toContain("revised goal of T-5 with metric");
+    // The plan drafted for the node as it was is discarded, saying so, and made again.
+    const discarded = events.filter((e) => e.type === "warning" && e.code === "DRAFT_DISCARDED");
+    expect(discarded).toHaveLength(1);
+    expect(discarded[0]).toMatchObject({ scope: "search:T-5" });
+    expect(discarded[0]!.seq).toBeGreaterThan(lastVerdict);
+    const t5Steps = world.script.prompts["inner-step"].filter((p) => /^Subtask T-5:/m.test(p));
+    expect(t5Steps).toHaveLength(3);
+    expect(t5Steps[0]).not.toContain("revised goal of T-5");
+    expect(t5Steps[1]).toContain("Plan round 1 of");
+    expect(t5Steps[1]).toContain("revised goal of T-5 with metric");
+    // The discarded call counts: every model call the script answered is in the run's usage.
+    expect(result.record.usage!.llmCalls).toBe(Object.values(world.script.counts).reduce((a, b) => a + b, 0));
     // The critic saw the executed nodes with their outcomes.
     expect(world.script.prompts.critic[0]).toMatch(
       /Executed nodes and their outcomes:\nT-1 \[search, depth 1, done\]/,

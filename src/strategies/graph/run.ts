@@ -244,35 +244,41 @@ export async function runGraph(ctx: RunContext, options: GraphOptions): Promise<
     const executed = graph.nodes
       .filter((n) => n.status === "done" || n.status === "failed")
       .map((n) => describeNode(n, RESULT_CHARS.assessed));
-    const gate = await ctx.inScope("gate", () =>
-      reflectionGate(ctx, {
-        actions,
-        context: base.context,
-        executed: executed.join("\n"),
-        maxRounds: options.gateRounds ?? 2,
-      }),
-    );
-    for (const r of gate.revised) graph = updateNode(graph, r.id, { title: r.title, goal: r.goal });
-    const approved = gate.approved.map((a) => graph.nodes.find((n) => n.id === a.id)!);
-    for (const n of approved) graph = setNodeStatus(graph, n.id, "running");
-    ctx.emit({ type: "plan-update", iteration, graph });
-
-    ctx.emit({
-      type: "phase",
-      phase: "researching",
-      detail: `iteration ${iteration}: ${approved.length} nodes`,
-    });
+    // The reflection gate decides before any tool runs; the actions' first model calls (an inner
+    // agent's first plan, an llm node's note) are made meanwhile, each kept only when the gate
+    // lets its node run unrevised (execute.ts). A node is marked running once the gate has passed it.
+    const gated = ctx
+      .inScope("gate", () =>
+        reflectionGate(ctx, {
+          actions,
+          context: base.context,
+          executed: executed.join("\n"),
+          maxRounds: options.gateRounds ?? 2,
+        }),
+      )
+      .then((gate) => {
+        for (const r of gate.revised) graph = updateNode(graph, r.id, { title: r.title, goal: r.goal });
+        for (const a of gate.approved) graph = setNodeStatus(graph, a.id, "running");
+        ctx.emit({ type: "plan-update", iteration, graph });
+        ctx.emit({
+          type: "phase",
+          phase: "researching",
+          detail: `iteration ${iteration}: ${gate.approved.length} nodes`,
+        });
+        return new Map(gate.approved.map((a) => [a.id, a]));
+      });
     const gaps = ephemeral;
     // UPDATEGUIDANCE reads the evidence, not the nodes' summaries: it starts once every node of
     // the batch has settled its evidence, while their summaries are still being written.
     let refreshed = null as EphemeralRubric | null;
     await executeBatch(
       ctx,
-      approved,
+      actions,
       {
         ...base,
         ...(options.innerRounds ? { innerRounds: options.innerRounds } : {}),
         gapsFor: (node) => gapsForNode(gaps, node),
+        clearance: async (node) => (await gated).get(node.id)!,
       },
       record,
       async (gathered) => {
