@@ -176,6 +176,18 @@ describe("graph strategy", () => {
     ).toMatchObject({ title: "Revised T-5" });
     const t5Tools = events.filter((e) => e.type === "tool-start" && e.scope === "search:T-5");
     expect(t5Tools.length).toBeGreaterThan(0);
+    // The plan with the revision, T-5 running, and the research phase come before its tools.
+    expect(afterGate!.seq).toBeLessThan(t5Tools[0]!.seq);
+    expect(
+      (afterGate as { graph: { nodes: { id: string; status: string }[] } }).graph.nodes
+        .filter((n) => n.id === "T-5" || n.id === "T-6")
+        .map((n) => n.status),
+    ).toEqual(["running", "running"]);
+    const researching = events.find(
+      (e) => e.type === "phase" && e.phase === "researching" && e.seq > lastVerdict,
+    );
+    expect(researching).toMatchObject({ detail: "iteration 1: 2 nodes" });
+    expect(researching!.seq).toBeLessThan(t5Tools[0]!.seq);
     // No tool ran before the gate's verdict, and none for the discarded plan.
     for (const t of t5Tools) expect(t.seq).toBeGreaterThan(lastVerdict);
     expect(t5Tools[0]).toMatchObject({ tool: "web_search" });
