@@ -36,6 +36,7 @@ async function listFollowUps(runId: string): Promise<RunView[]> {
   return followUpsOf(runs, runId);
 }
 
+/** The follow-up box of the finished run `runId`; `reportNumbers` are its report's reference numbers. */
 export function FollowUp(props: { runId: string; reportNumbers: ReadonlySet<number> }) {
   const [question, setQuestion] = useState("");
   const [asking, setAsking] = useState(false);

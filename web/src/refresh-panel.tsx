@@ -39,6 +39,10 @@ export const diffPaths = (runId: string) => ({
   md: `/v1/runs/${encodeURIComponent(runId)}/diff/md`,
 });
 
+/**
+ * The versions of `run`'s report and, for a refresh run, its changes; with `refreshable` a Refresh
+ * button too. Nothing is shown for a run never refreshed unless it is refreshable.
+ */
 export function RefreshPanel(props: { run: RunView; refreshable?: boolean }) {
   const { run } = props;
   const [versions, setVersions] = useState<VersionView[]>([]);
