@@ -57,7 +57,8 @@ export interface ResearchTools {
   readonly available: readonly ResearchToolName[];
   webSearch(
     query: string,
-    options?: { topK?: number; timeRange?: TimeRange },
+    /** `fresh`: ask the providers again instead of answering from the tool cache. */
+    options?: { topK?: number; timeRange?: TimeRange; fresh?: boolean },
   ): Promise<ToolResult<SearchResult[]>>;
   readPage(url: string, goal: string, window?: PageWindow): Promise<ToolResult<PageReading>>;
   /**

@@ -122,7 +122,7 @@ export async function runRefresh(
   const newPages = new Map<string, PageCheck>();
   const newForSection = new Map<number, string[]>();
   for (const query of parent.searches.slice(0, options.maxSearches ?? 8)) {
-    const r = await tools.webSearch(query, { topK: 5 });
+    const r = await tools.webSearch(query, { topK: 5, fresh: true });
     if (!r.ok) continue;
     const urls = r.value.map((x) => x.url);
     const served = parent.sections.filter((s) =>

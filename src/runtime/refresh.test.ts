@@ -63,7 +63,15 @@ describe("dossier refresh", () => {
   it("rewrites nothing when no cited page changed: no model call, the same report, an empty diff", async () => {
     const { world, dossier, parent } = await finishedRun();
     world.script.expectCalls(PARENT); // not one call more
+    const searched = world.search.requests.length;
     const result = await refresh(dossier, parent.runId);
+    // The run's searches were asked again (past the tool cache), each once.
+    const queries = new Set(
+      (await dossier.runs.events(parent.runId)).flatMap((e) =>
+        e.type === "tool-start" && e.tool === "web_search" ? [(e.args as { query: string }).query] : [],
+      ),
+    );
+    expect(world.search.requests.slice(searched).map((r) => String(r.query.q))).toEqual([...queries]);
     expect(result).toMatchObject({
       status: "completed",
       refreshOf: parent.runId,
@@ -157,6 +165,37 @@ describe("dossier refresh", () => {
     expect(v3).toMatchObject({ version: 3, refreshOf: v2.runId, sectionsChanged: [] });
     expect(world.pageAnswers.slice(before).map((a) => a.status)).toEqual([304, 304, 304]);
     expect(v3.report!.body).toBe(v2.report!.body);
+  });
+
+  it("gives a section the new page a search behind it now finds, and cites it", async () => {
+    const { world, dossier, parent, sections } = await finishedRun();
+    // The search for aspect 4 (pages 5 to 9) now finds page 15 first; only Outlook cites one of its pages.
+    world.addSearchResults((q) => q.includes("aspect 4"), [15]);
+    const served = sections.filter((s) =>
+      s.numbers.some((n) =>
+        ["/page/5", "/page/6", "/page/7", "/page/8"].some((p) =>
+          parent.report!.references.find((r) => r.number === n)!.locator.endsWith(p),
+        ),
+      ),
+    );
+    expect(served.map((s) => s.title)).toEqual(["Outlook"]);
+    world.script.expectCalls({ ...PARENT, section: 5 });
+    const result = await refresh(dossier, parent.runId);
+    expect(result.sectionsChanged).toEqual(["Outlook"]);
+    expect(world.script.prompts.section.at(-1)).toContain("Page 15");
+    expect(result.report!.references.map((r) => r.locator.replace(/^.*(\/page\/\d+)$/, "$1"))).toContain(
+      "/page/15",
+    );
+    const diff = readDiff(result.diffPaths[1]!);
+    expect(
+      diff.pages.filter((p) => p.state === "new").map((p) => p.url.replace(/^.*(\/page\/\d+)$/, "$1")),
+    ).toEqual(["/page/15"]);
+    const report = result.report!;
+    const held = {
+      getSource: (id: string) => report.sources.find((s) => s.id === id),
+      getEvidence: (id: string) => report.evidence.find((e) => e.id === id),
+    };
+    expect(citationProblems(report.body, report.references, report.evidenceByNumber, held)).toEqual([]);
   });
 
   it("refuses an unknown run, an unfinished run and bad options before any model call", async () => {

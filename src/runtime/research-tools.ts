@@ -63,6 +63,7 @@ export function createResearchTools(options: ResearchToolsOptions): ResearchTool
               gateway: options.gateway,
               providers: options.searchProviders,
               ...(options.fetch ? { fetch: options.fetch } : {}),
+              ...(request.fresh ? { fresh: true } : {}),
             },
           )
         : Promise.resolve(unavailable("web_search")),

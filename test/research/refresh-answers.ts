@@ -1,20 +1,25 @@
 /**
  * Section answers for refresh tests and benchmarks: section N of a report quotes the passages of
- * the N-th source of its evidence block (the first when it has fewer), so the sections of a
- * minddr report cite different pages and a changed page touches only the sections citing it.
+ * the N-th source of its evidence block, so the sections of a minddr report cite different pages
+ * and a changed page touches only the sections citing it. A section shown fewer sources (a
+ * refresh's rewrite, given its own) quotes the first passage of each.
  */
 
 import type { Reply } from "../fake-openai/types.ts";
 import type { ChatBody, ScriptRole } from "./model-script.ts";
 import { userText } from "./replies.ts";
 
+const passagesOf = (block: string) => [...block.matchAll(/^\[(E\d+)\] ([^\n]+)$/gm)];
+
 /** Section N quoting the first two passages of source block N of its evidence. */
 export function sectionPerSourceAnswer(user: string): Reply {
   const n = Number(/Write section (\d+)/.exec(user)?.[1] ?? "1");
   const block = user.slice(user.lastIndexOf("<evidence>"), user.lastIndexOf("</evidence>"));
   const sources = block.split(/^Source: /m).slice(1);
-  const chosen = sources[n - 1] ?? sources[0] ?? "";
-  const passages = [...chosen.matchAll(/^\[(E\d+)\] ([^\n]+)$/gm)].slice(0, 2);
+  const chosen = n >= 1 ? sources[n - 1] : undefined;
+  const passages = chosen
+    ? passagesOf(chosen).slice(0, 2)
+    : sources.flatMap((s) => passagesOf(s).slice(0, 1));
   const text = passages
     .map(([, id, excerpt]) => `${excerpt!.replace(/^… /, "").replace(/ ?…$/, "")} [${id}]`)
     .join(" ");

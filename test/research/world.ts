@@ -78,6 +78,11 @@ export interface ResearchWorld {
   changePages(pages: readonly number[]): void;
   /** Each answer of a fake page, in order: its number and HTTP status (304 for not modified). */
   pageAnswers: { page: number; status: number }[];
+  /**
+   * From now on a search whose query `match` accepts answers with pages `pages` first (then its
+   * usual results, five in all): pages a run that searched before never saw.
+   */
+  addSearchResults(match: (query: string) => boolean, pages: readonly number[]): void;
   /** Pages `pages` vanish: they answer 404 from now on. */
   removePages(pages: readonly number[]): void;
   /** Runs research to its end. */
@@ -170,6 +175,7 @@ export async function startResearchWorld(options: WorldOptions = {}): Promise<Re
   const revisions = new Map<number, number>();
   const removed = new Set<number>();
   const pageAnswers: { page: number; status: number }[] = [];
+  const injected: { match: (query: string) => boolean; pages: readonly number[] }[] = [];
   for (let n = 1; n <= pageCount; n++) {
     routes[`/page/${n}`] = async (req, res) => {
       const latency = options.pageLatencyMs?.(n) ?? options.toolLatencyMs;
@@ -222,10 +228,11 @@ export async function startResearchWorld(options: WorldOptions = {}): Promise<Re
         };
       }
       const k = (Number(/\d+/.exec(q)?.[0] ?? "1") % 20) + 1;
+      const first = injected.flatMap((i) => (i.match(q) ? i.pages : []));
+      const usual = [0, 1, 2, 3, 4].map((i) => ((k - 1 + i) % 20) + 1);
       return {
         kind: "results",
-        results: [0, 1, 2, 3, 4].map((i) => {
-          const n = ((k - 1 + i) % 20) + 1;
+        results: [...new Set([...first, ...usual])].slice(0, 5).map((n) => {
           return { title: `Page ${n}`, url: web.url(`/page/${n}`), snippet: pageText(n).slice(0, 120) };
         }),
       };
@@ -250,6 +257,9 @@ export async function startResearchWorld(options: WorldOptions = {}): Promise<Re
     pageAnswers,
     changePages: (pages) => {
       for (const n of pages) revisions.set(n, (revisions.get(n) ?? 0) + 1);
+    },
+    addSearchResults: (match, pages) => {
+      injected.push({ match, pages });
     },
     removePages: (pages) => {
       for (const n of pages) removed.add(n);

@@ -14,6 +14,8 @@ export interface WebSearchOptions {
   /** Providers in fallback order. */
   providers: readonly SearchProvider[];
   fetch?: typeof globalThis.fetch;
+  /** Ask the providers again instead of answering from the tool cache (a refresh's searches). */
+  fresh?: boolean;
 }
 
 /** Searches the web: the first provider of the chain that answers wins. Never throws. */
@@ -31,6 +33,7 @@ export function webSearch(
       run: async (signal: AbortSignal) =>
         (await provider.search(parsed, { signal, fetch: fetchFn })).slice(0, parsed.topK),
       count: (results: SearchResult[]) => results.length,
+      ...(options.fresh ? { cache: false } : {}),
     })),
   );
 }
