@@ -13,6 +13,9 @@
  * - `prepareResearch` + `startResearch`: the two halves of a research job, for finer control;
  * - `loadConfig`, `registryFromConfig`, `openSqliteStore`: the pieces a job needs;
  * - `startRun`: run your own strategy as a recorded run with budgets, events and resume keys;
+ * - `renderReportFile(doc, format)`: a report in any format (md, html, json as text; docx, pdf as
+ *   bytes; their renderers load on first use), `readReportFile(dossier.runs, runId, format)`: a
+ *   stored run's report in any format, `documentOfBundle(json)`: the document of a report.json;
  * - the core domain (citation pass, outline, plan graph, budget ledger, events, errors);
  * - the tool layer (gateway, search providers, page fetching, local corpus);
  * - the evaluation toolkit in `dossier/eval`.
@@ -33,13 +36,16 @@ export { generateStructured, type StructuredRequest, type StructuredResult } fro
 export type { McpContext } from "./mcp/context.ts";
 export type { McpStdioOptions, McpStdioServer } from "./mcp/stdio.ts";
 export {
+  formatUnavailable,
   type RemoteImages,
+  type RenderFileOptions,
   type RenderOptions,
   type ReportFormat,
   renderHtml,
   renderJsonBundle,
   renderMarkdown,
   renderReport,
+  renderReportFile,
 } from "./render/index.ts";
 export {
   type AskAboutOptions,
@@ -48,16 +54,6 @@ export {
   type FollowUpSearch,
 } from "./runtime/ask-about.ts";
 export { type AskCallOptions, ask } from "./runtime/ask-api.ts";
-export {
-  type RefreshOptions,
-  type RefreshResult,
-  type RefreshStart,
-  refresh,
-  refreshMessage,
-  startRefresh,
-} from "./runtime/refresh.ts";
-export type { ReportDiff } from "./runtime/refresh-diff.ts";
-export { versionsOf } from "./runtime/refresh-versions.ts";
 export type { AskCitation, AskEvidence, AskOptions, AskResult } from "./runtime/ask-run.ts";
 export {
   type BatchItem,
@@ -77,6 +73,16 @@ export { createDossier, type Dossier, type DossierOptions } from "./runtime/doss
 export type { ResearchEstimate } from "./runtime/estimate.ts";
 export { estimateResearch, formatEstimate } from "./runtime/estimate.ts";
 export { registryFromConfig } from "./runtime/models.ts";
+export {
+  type RefreshOptions,
+  type RefreshResult,
+  type RefreshStart,
+  refresh,
+  refreshMessage,
+  startRefresh,
+} from "./runtime/refresh.ts";
+export type { ReportDiff } from "./runtime/refresh-diff.ts";
+export { versionsOf } from "./runtime/refresh-versions.ts";
 export { prepareResearch, type ResearchEnvironment, reportStats, startResearch } from "./runtime/research.ts";
 export { type ResearchCallOptions, research } from "./runtime/research-api.ts";
 export type { ResearchHandle, ResearchOptions, ResearchResult } from "./runtime/research-handle.ts";
@@ -84,6 +90,7 @@ export { type ResearchRequest, STRATEGIES, type StrategyName } from "./runtime/r
 export { type RunHandle, type RunResult, type Strategy, startRun } from "./runtime/run.ts";
 export type { RunsApi } from "./runtime/runs-api.ts";
 export type { RunningServer, ServerApp, ServerAppOptions, StartServerOptions } from "./server/index.ts";
+export { documentOfBundle, readReportFile } from "./server/reports.ts";
 export type { RunManager } from "./server/run-manager.ts";
 export { openSqliteStore } from "./store/sqlite-store.ts";
 export type { Cache, EventLog, RunStore, Store } from "./store/types.ts";

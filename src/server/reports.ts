@@ -124,5 +124,7 @@ export function documentOfBundle(text: string): ReportDocument {
     usage: b.usage,
     stopReason: b.stopReason,
     ...(typeof b.notice === "string" ? { notice: b.notice } : {}),
+    // The claim check (the bundle's `claims`), so a report rendered again keeps its summary line.
+    ...(b.claims ? { verification: b.claims } : {}),
   } as ReportDocument;
 }
