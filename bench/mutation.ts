@@ -94,6 +94,8 @@ interface Equivalent {
   code: string;
   /** Where on the line the mutated code starts, when the line holds two alike mutants. */
   column?: number;
+  /** Where it ends, when two alike mutants also start at the same place (`a === 0 || b` and `a === 0`). */
+  endColumn?: number;
   mutator: string;
   replacement: string;
   reason: string;
@@ -184,7 +186,7 @@ async function mutate(
     const line = m.location.start.line;
     const code = (source[line - 1] ?? "").trim();
     const column = m.location.start.column;
-    const where = `${relative(root, m.fileName)}:${line}:${column} ${m.mutatorName} → ${JSON.stringify(m.replacement ?? "")}`;
+    const where = `${relative(root, m.fileName)}:${line}:${column}-${m.location.end.column} ${m.mutatorName} → ${JSON.stringify(m.replacement ?? "")}`;
     if (m.status === "CompileError" || m.status === "RuntimeError" || m.status === "Ignored") {
       row.errors += 1;
       continue;
@@ -194,6 +196,7 @@ async function mutate(
         e.file === file &&
         e.code === code &&
         (e.column === undefined || e.column === column) &&
+        (e.endColumn === undefined || e.endColumn === m.location.end.column) &&
         e.mutator === m.mutatorName &&
         e.replacement === (m.replacement ?? ""),
     );
@@ -237,14 +240,13 @@ for (const module of modules) {
   for (const s of survivors) console.log(s);
 }
 
-const pad = (v: string | number, n: number) => String(v).padStart(n);
+// The table in Markdown, as the quality notes quote it (each module's wall time is printed above).
 console.log("");
-console.log(
-  `${"module".padEnd(38)}${pad("mutants", 9)}${pad("killed+to", 11)}${pad("survived", 10)}${pad("no cover", 10)}${pad("equiv.", 8)}${pad("score", 8)}${pad("time", 8)}`,
-);
+console.log("| module | mutants | killed + timeout | survived | no coverage | equivalent | score |");
+console.log("|---|---|---|---|---|---|---|");
 for (const r of rows) {
   console.log(
-    `${r.file.replace(/^src\//, "").padEnd(38)}${pad(r.mutants, 9)}${pad(r.killed, 11)}${pad(r.survived, 10)}${pad(r.noCoverage, 10)}${pad(r.equivalent, 8)}${pad(`${(r.score * 100).toFixed(1)}%`, 8)}${pad(`${r.seconds.toFixed(0)} s`, 8)}`,
+    `| ${r.file.replace(/^src\//, "")} | ${r.mutants} | ${r.killed} | ${r.survived} | ${r.noCoverage} | ${r.equivalent} | ${(r.score * 100).toFixed(1)}% |`,
   );
 }
 const total = rows.reduce((acc, r) => ({ killed: acc.killed + r.killed, mutants: acc.mutants + r.mutants }), {
