@@ -28,8 +28,8 @@ import { type ConfigOverrides, type LoadedConfig, loadConfig, type SettingOrigin
 import { estimateResearch, type ResearchEstimate } from "./estimate.ts";
 import { limitModels } from "./limited-models.ts";
 import { registryFromConfig } from "./models.ts";
+import { type RefreshOptions, type RefreshResult, refresh, registerRefresh } from "./refresh.ts";
 import { estimateInput } from "./research-estimate.ts";
-import { type RefreshOptions, type RefreshResult, refresh } from "./refresh.ts";
 import {
   type ResearchDeps,
   type ResearchHandle,
@@ -211,6 +211,8 @@ export function createDossier(options: DossierOptions = {}): Dossier {
       active,
       (runId, resumeOptions) => {
         if (closed) throw new Error("this Dossier is closed");
+        // A refresh run resumes like any other once its strategy is known (it reads its parent again).
+        registerRefresh(dossier);
         return track(resumeResearchHandle(runId, resumeOptions, deps));
       },
       clock,

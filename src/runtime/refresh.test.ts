@@ -198,6 +198,31 @@ describe("dossier refresh", () => {
     expect(citationProblems(report.body, report.references, report.evidenceByNumber, held)).toEqual([]);
   });
 
+  it("resumes a cancelled refresh in another Dossier, which reads the parent from the store again", async () => {
+    const { world, dossier: first, parent } = await finishedRun();
+    world.changePages([4]);
+    world.script.expectCalls({ ...PARENT, section: 5 });
+    const { startRefresh } = await import("./refresh.ts");
+    let cancel = () => {};
+    const { handle } = await startRefresh(first, parent.runId, {
+      onEvent: (e) => {
+        if (e.type === "tool-start") cancel();
+      },
+    });
+    cancel = () => handle.cancel("test");
+    expect((await handle.done).status).toBe("cancelled");
+    const second = createDossier({ config: world.config, cwd: world.home, env: {} });
+    try {
+      const resumed = await second.runs.resume(handle.runId).done;
+      expect(resumed.status).toBe("completed");
+      const events = await second.runs.events(handle.runId);
+      const diff = events.filter((e) => e.type === "report-diff").at(-1);
+      expect(diff).toMatchObject({ refreshOf: parent.runId, version: 2, sectionsChanged: ["Comparison"] });
+    } finally {
+      await second.close();
+    }
+  });
+
   it("refuses an unknown run, an unfinished run and bad options before any model call", async () => {
     world = await startResearchWorld({ expectCalls: {} });
     dossier = createDossier({ config: world.config, cwd: world.home, env: {} });
