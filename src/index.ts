@@ -82,6 +82,7 @@ export {
   startRefresh,
 } from "./runtime/refresh.ts";
 export type { ReportDiff } from "./runtime/refresh-diff.ts";
+export { estimateRefresh, formatRefreshEstimate, type RefreshEstimate } from "./runtime/refresh-estimate.ts";
 export { versionsOf } from "./runtime/refresh-versions.ts";
 export { prepareResearch, type ResearchEnvironment, reportStats, startResearch } from "./runtime/research.ts";
 export { type ResearchCallOptions, research } from "./runtime/research-api.ts";
