@@ -35,6 +35,7 @@ const HEAVY = [
   "@opentelemetry/api",
   "@opentelemetry/sdk-trace",
   "@opentelemetry/exporter-trace-otlp-http",
+  "@opentelemetry/exporter-trace-otlp-proto",
 ];
 
 /** The packages a fresh Node process loads when it imports `entry` (a resolve hook lists them). */

@@ -1,6 +1,6 @@
 /**
  * OpenTelemetry spans of a scripted research run in the loopback world, received by a real
- * OTLP/HTTP receiver on loopback: one trace per run, the run's span at its root, one
+ * OTLP/HTTP receiver on loopback (protobuf, the default encoding): one trace per run, the run's span at its root, one
  * `execute_tool` span per tool call and the AI SDK's `invoke_agent → step → chat` spans per
  * model call under it, with the figures of the run's own events; and nothing of the question,
  * the prompts, the URLs or the keys unless content recording is switched on.
@@ -142,11 +142,12 @@ describe("a research run's OpenTelemetry spans", () => {
       ).toEqual([]);
     }
 
-    // The exporter's requests carried the header from OTEL_EXPORTER_OTLP_HEADERS, as OTLP/JSON.
+    // The exporter's requests carried the header from OTEL_EXPORTER_OTLP_HEADERS, as OTLP/protobuf
+    // (the default encoding).
     expect(receiver!.requests.length).toBeGreaterThan(0);
     for (const request of receiver!.requests) {
       expect(request.path).toBe("/v1/traces");
-      expect(request.contentType).toMatch(/^application\/json/);
+      expect(request.contentType).toBe("application/x-protobuf");
       expect(request.headers.authorization).toBe(`Bearer ${OTEL_KEY}`);
     }
   });

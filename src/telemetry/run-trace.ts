@@ -2,7 +2,7 @@
  * A run's OpenTelemetry trace: one span for the run, one per tool call (from the run's
  * tool-start and tool-end events) and the AI SDK's spans of each model call (`@ai-sdk/otel`,
  * handed to each call as its telemetry integration), all under the run's span and exported over
- * OTLP/HTTP. Loaded only when a run with telemetry starts (see lazy.ts).
+ * OTLP/HTTP (protobuf, or JSON). Loaded only when a run with telemetry starts (see lazy.ts).
  *
  * What a span never holds: a tool's arguments (URLs, queries), an API key, token or cookie, an
  * error's message. The question, prompts and answers only with `recordContent`; otherwise the
@@ -20,7 +20,8 @@ import {
   type Tracer,
   trace,
 } from "@opentelemetry/api";
-import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
+import { OTLPTraceExporter as JsonExporter } from "@opentelemetry/exporter-trace-otlp-http";
+import { OTLPTraceExporter as ProtobufExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { BatchSpanProcessor, TracerProvider } from "@opentelemetry/sdk-trace";
 import type { TelemetryOptions } from "ai";
@@ -53,14 +54,15 @@ const providers = new Map<string, TracerProvider>();
 
 /** One tracer provider per destination, kept for the process (its batch exporter is shared). */
 function providerFor(settings: TelemetrySettings): TracerProvider {
-  const key = JSON.stringify([settings.tracesUrl, settings.headers, settings.serviceName]);
+  const key = JSON.stringify([settings.protocol, settings.tracesUrl, settings.headers, settings.serviceName]);
+  const Exporter = settings.protocol === "http/json" ? JsonExporter : ProtobufExporter;
   let provider = providers.get(key);
   if (!provider) {
     provider = new TracerProvider({
       resource: resourceFromAttributes({ "service.name": settings.serviceName }),
       spanProcessors: [
         new BatchSpanProcessor({
-          exporter: new OTLPTraceExporter({
+          exporter: new Exporter({
             url: settings.tracesUrl,
             headers: settings.headers,
             timeoutMillis: EXPORT_TIMEOUT_MS,

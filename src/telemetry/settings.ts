@@ -5,8 +5,9 @@
  * + `/v1/traces`), else to `telemetry.endpoint` + `/v1/traces`, else to a local collector on
  * `http://localhost:4318`. Headers (a Langfuse or LangSmith key) come from
  * `OTEL_EXPORTER_OTLP_TRACES_HEADERS` or `OTEL_EXPORTER_OTLP_HEADERS` only, never from the
- * configuration file. This module loads no OpenTelemetry code; run-trace.ts does, when a run
- * with telemetry starts.
+ * configuration file. The encoding is protobuf, as the OTLP specification's default, unless
+ * `OTEL_EXPORTER_OTLP_TRACES_PROTOCOL` or `OTEL_EXPORTER_OTLP_PROTOCOL` says `http/json`. This
+ * module loads no OpenTelemetry code; run-trace.ts does, when a run with telemetry starts.
  */
 
 import { DossierError } from "../core/errors.ts";
@@ -22,7 +23,14 @@ export interface TelemetrySettings {
   recordContent: boolean;
   /** The `service.name` resource attribute (`OTEL_SERVICE_NAME`, default `dossier`). */
   serviceName: string;
+  /** The OTLP/HTTP encoding: protobuf (the OTLP default) or JSON. */
+  protocol: OtlpProtocol;
 }
+
+/** The OTLP/HTTP encodings Dossier can send (gRPC is not supported). */
+export const OTLP_PROTOCOLS = ["http/protobuf", "http/json"] as const;
+/** An OTLP/HTTP encoding. */
+export type OtlpProtocol = (typeof OTLP_PROTOCOLS)[number];
 
 /** The collector OpenTelemetry's exporters use when none is given. */
 export const DEFAULT_OTLP_ENDPOINT = "http://localhost:4318";
@@ -52,7 +60,18 @@ export function telemetrySettings(
   const headersVar = env.OTEL_EXPORTER_OTLP_TRACES_HEADERS?.trim()
     ? "OTEL_EXPORTER_OTLP_TRACES_HEADERS"
     : "OTEL_EXPORTER_OTLP_HEADERS";
+  const protocolVar = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL?.trim()
+    ? "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"
+    : "OTEL_EXPORTER_OTLP_PROTOCOL";
+  const protocol = env[protocolVar]?.trim() || "http/protobuf";
+  if (!(OTLP_PROTOCOLS as readonly string[]).includes(protocol)) {
+    throw new DossierError(
+      "CONFIG_INVALID",
+      `${protocolVar}: expected ${OTLP_PROTOCOLS.join(" or ")} (gRPC is not supported), got ${JSON.stringify(protocol.slice(0, 40))}`,
+    );
+  }
   return {
+    protocol: protocol as OtlpProtocol,
     tracesUrl: url,
     headers: parseHeaders(headersVar, env[headersVar] ?? ""),
     recordContent: telemetry.recordContent === true,

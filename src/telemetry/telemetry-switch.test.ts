@@ -93,14 +93,18 @@ describe("the telemetry switch", () => {
     expect(receiver.requests).toEqual([]);
   });
 
-  it("on: DOSSIER_OTEL=1 exports the run's spans to the endpoint", async () => {
+  it("on: DOSSIER_OTEL=1 exports the run's spans to the endpoint (here as OTLP/JSON)", async () => {
     receiver = await startOtlpReceiver();
     const { status, packages } = await runInChild(folder(), {
       DOSSIER_OTEL: "1",
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+      OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
       OTEL_SERVICE_NAME: "dossier-test",
     });
     expect(status).toBe("completed");
+    expect(receiver.requests.map((r) => r.contentType)).toEqual(
+      receiver.requests.map(() => "application/json"),
+    );
     expect(packages).toEqual(expect.arrayContaining(["@opentelemetry/sdk-trace", "@ai-sdk/otel"]));
     const run = receiver.spans.find((s) => s.name === "dossier.run");
     expect(run?.attributes).toMatchObject({
@@ -145,6 +149,14 @@ describe("telemetry settings", () => {
       telemetrySettings(on, { OTEL_EXPORTER_OTLP_HEADERS: "x-api-key=k%3D1, Langsmith-Project=research" })
         ?.headers,
     ).toEqual({ "x-api-key": "k=1", "langsmith-project": "research" });
+    expect(telemetrySettings(on, {})?.protocol).toBe("http/protobuf");
+    expect(telemetrySettings(on, { OTEL_EXPORTER_OTLP_PROTOCOL: "http/json" })?.protocol).toBe("http/json");
+    expect(
+      telemetrySettings(on, {
+        OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+        OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: "http/protobuf",
+      })?.protocol,
+    ).toBe("http/protobuf");
   });
 
   it("refuse an endpoint with credentials or bad headers, naming the variable and not the value", () => {
@@ -161,6 +173,9 @@ describe("telemetry settings", () => {
     expect(credentials.message).toMatch(/^OTEL_EXPORTER_OTLP_ENDPOINT: credentials/);
     expect(credentials.message).not.toContain("s3cret");
     expect(refused({ OTEL_EXPORTER_OTLP_ENDPOINT: "localhost:4317" }).code).toBe("CONFIG_INVALID");
+    expect(refused({ OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" }).message).toMatch(
+      /^OTEL_EXPORTER_OTLP_PROTOCOL: expected http\/protobuf or http\/json \(gRPC is not supported\)/,
+    );
     const headers = refused({ OTEL_EXPORTER_OTLP_HEADERS: "secret-without-key" });
     expect(headers.message).toMatch(/^OTEL_EXPORTER_OTLP_HEADERS:/);
     expect(headers.message).not.toContain("secret-without-key");

@@ -1,13 +1,14 @@
 /**
- * An OTLP/HTTP trace receiver on loopback for telemetry tests: accepts the exporter's POSTs to
- * `/v1/traces` (OTLP/JSON, as `@opentelemetry/exporter-trace-otlp-http` sends them), keeps each
- * request's headers and decodes the spans into plain objects — ids as hex, attributes as a
- * record of their values. A body in any other encoding is answered 415 and recorded as such, so
- * a test sees it instead of losing spans silently.
+ * An OTLP/HTTP trace receiver on loopback for telemetry tests: accepts the exporters' POSTs to
+ * `/v1/traces` — OTLP/protobuf (`application/x-protobuf`, decoded by protobuf.ts) or OTLP/JSON
+ * (`application/json`) — keeps each request's headers and decodes the spans into plain objects:
+ * ids as hex, attributes as a record of their values. A body in any other encoding is answered
+ * 415 and recorded as such, so a test sees it instead of losing spans silently.
  */
 
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
+import { decodeOtlpProtobuf } from "./protobuf.ts";
 
 /** One decoded span. */
 export interface ReceivedSpan {
@@ -111,11 +112,13 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
         res.writeHead(404).end();
         return;
       }
-      if (!contentType.startsWith("application/json")) {
+      const body = Buffer.concat(chunks);
+      if (contentType.startsWith("application/json")) spans.push(...decodeOtlpJson(body.toString("utf8")));
+      else if (contentType.startsWith("application/x-protobuf")) spans.push(...decodeOtlpProtobuf(body));
+      else {
         res.writeHead(415).end();
         return;
       }
-      spans.push(...decodeOtlpJson(Buffer.concat(chunks).toString("utf8")));
       res.writeHead(200, { "content-type": "application/json" }).end("{}");
     });
   });
