@@ -38,22 +38,24 @@ export interface ExecuteOptions {
   /**
    * The node as the reflection gate lets it run (its last revision). Given it, a node's first
    * model call (an inner agent's first plan, an llm node's note) is made while the gate decides,
-   * and nothing else before its verdict: no tool runs and no evidence is reported; what was
-   * drafted for a node the gate revised is discarded (warning `DRAFT_DISCARDED`; its call still
-   * counts) and made again for the revision.
+   * and no tool runs before its verdict. An llm node retrieves nothing: the evidence its draft
+   * chose is reported at once. What was drafted for a node the gate revised is discarded
+   * (warning `DRAFT_DISCARDED`; its call still counts) and made again for the revision, whose
+   * evidence replaces the draft's.
    */
   clearance?: (node: PlanNode) => Promise<PlanNode>;
 }
 
 /**
  * Runs one node; returns its result and whether it succeeded. Never throws except on
- * cancellation. `onGathered` is told the node's evidence ids as soon as they are settled.
+ * cancellation. `onGathered` is told the node's evidence ids as soon as they are settled (again,
+ * with `replaces`, when an llm node's revision chose other evidence than its discarded draft).
  */
 export async function executeNode(
   ctx: RunContext,
   node: PlanNode,
   options: ExecuteOptions,
-  onGathered?: (evidenceIds: string[]) => void,
+  onGathered?: (evidenceIds: string[], replaces?: boolean) => void,
 ): Promise<{ ok: boolean; result: NodeResult }> {
   const gathered = onGathered ? { onGathered } : {};
   try {
@@ -88,21 +90,16 @@ export async function executeNode(
       let r: Awaited<ReturnType<typeof consolidateEvidence>>;
       if (!options.clearance) r = await consolidate(node, onGathered);
       else {
-        let chosen: string[] = [];
-        const draft = consolidate(node, (ids) => {
-          chosen = ids;
-        });
+        const draft = consolidate(node, onGathered);
         const cleared = await options.clearance(node);
-        if (cleared.title === node.title && cleared.goal === node.goal) {
-          onGathered?.(chosen);
-          r = await draft;
-        } else {
+        if (cleared.title === node.title && cleared.goal === node.goal) r = await draft;
+        else {
           ctx.emit({
             type: "warning",
             code: "DRAFT_DISCARDED",
             message: `${node.id}: its note, written while the critic checked the node, is discarded: the critic revised the node; written again for the revision (the discarded call counts in the budget)`,
           });
-          [, r] = await Promise.all([draft, consolidate(cleared, onGathered)]);
+          [, r] = await Promise.all([draft, consolidate(cleared, (ids) => onGathered?.(ids, true))]);
         }
       }
       return { ok: r.ok, result: { summary: r.summary, evidenceIds: r.evidence.map((e: Evidence) => e.id) } };
@@ -118,15 +115,16 @@ export async function executeNode(
 /**
  * Runs nodes concurrently, each in its own scope, with node-start / node-end events. With
  * `whenGathered`, that function starts once every node has settled its evidence (it is given
- * the evidence ids by node) and runs alongside the summaries still being written; the batch
- * ends when both are done.
+ * the evidence ids by node) and runs alongside the summaries still being written; when a node's
+ * evidence was replaced after it started (an llm node's discarded draft), it runs once more,
+ * with `again`, after every node is done. The batch ends when all of it is done.
  */
 export async function executeBatch(
   ctx: RunContext,
   nodes: readonly PlanNode[],
   options: ExecuteOptions,
   onDone: (node: PlanNode, ok: boolean, result: NodeResult) => void,
-  whenGathered?: (gathered: ReadonlyMap<string, string[]>) => Promise<void>,
+  whenGathered?: (gathered: ReadonlyMap<string, string[]>, again: boolean) => Promise<void>,
 ): Promise<void> {
   const queue = new PQueue({ concurrency: ctx.options.concurrency });
   const gathered = new Map<string, string[]>();
@@ -134,8 +132,11 @@ export async function executeBatch(
   const settled = new Promise<void>((resolve) => {
     allGathered = resolve;
   });
-  const gather = (node: PlanNode, ids: string[]) => {
-    if (gathered.has(node.id)) return;
+  let read = false;
+  let stale = false;
+  const gather = (node: PlanNode, ids: string[], replaces = false) => {
+    if (gathered.has(node.id) && !replaces) return;
+    if (read) stale = true;
     gathered.set(node.id, ids);
     if (gathered.size === nodes.length) allGathered();
   };
@@ -145,7 +146,9 @@ export async function executeBatch(
       queue.add(() =>
         ctx.inScope(`${node.type}:${node.id}`, async () => {
           ctx.emit({ type: "node-start", nodeId: node.id, nodeType: node.type, title: node.title });
-          const { ok, result } = await executeNode(ctx, node, options, (ids) => gather(node, ids));
+          const { ok, result } = await executeNode(ctx, node, options, (ids, replaces) =>
+            gather(node, ids, replaces),
+          );
           gather(node, result.evidenceIds);
           ctx.emit({
             type: "node-end",
@@ -158,6 +161,13 @@ export async function executeBatch(
       ),
     ),
   );
-  const after = whenGathered ? Promise.race([settled, work]).then(() => whenGathered(gathered)) : null;
+  const after = whenGathered
+    ? Promise.race([settled, work]).then(async () => {
+        read = true;
+        await whenGathered(gathered, false);
+        await work;
+        if (stale) await whenGathered(gathered, true);
+      })
+    : null;
   await Promise.all([work, after]);
 }

@@ -184,8 +184,9 @@ describe("graph's plan loop", () => {
       "gap-check: iteration 1",
       "planning: iteration 2",
       "gating: 1 actions",
-      "researching: iteration 2: 1 nodes",
+      // The llm node's evidence is chosen, not retrieved: its gaps are checked alongside the gate.
       "gap-check: iteration 2",
+      "researching: iteration 2: 1 nodes",
       "planning: iteration 3",
     ]);
     // Every model call is tagged with the role's scope.

@@ -269,7 +269,9 @@ export async function runGraph(ctx: RunContext, options: GraphOptions): Promise<
       });
     const gaps = ephemeral;
     // UPDATEGUIDANCE reads the evidence, not the nodes' summaries: it starts once every node of
-    // the batch has settled its evidence, while their summaries are still being written.
+    // the batch has settled its evidence, while their summaries are still being written. An llm
+    // node retrieves nothing (its evidence is chosen at once), so a batch of llm nodes has its
+    // gaps checked alongside the gate; checked again if the gate's revision chose other evidence.
     let refreshed = null as EphemeralRubric | null;
     await executeBatch(
       ctx,
@@ -281,7 +283,13 @@ export async function runGraph(ctx: RunContext, options: GraphOptions): Promise<
         clearance: async (node) => (await gated).get(node.id)!,
       },
       record,
-      async (gathered) => {
+      async (gathered, again) => {
+        if (again)
+          ctx.emit({
+            type: "warning",
+            code: "DRAFT_DISCARDED",
+            message: `iteration ${iteration}: the gap check read evidence a discarded note had chosen; it is discarded and the gaps checked again (the discarded call counts in the budget)`,
+          });
         ctx.emit({ type: "phase", phase: "gap-check", detail: `iteration ${iteration}` });
         const settled = new Map(results);
         for (const [id, evidenceIds] of gathered)
