@@ -152,6 +152,13 @@ describe("dossier refresh", () => {
     expect(v2.sectionsChanged).toEqual(["Findings"]);
     const findings = splitSections(v2.report!.body).find((s) => s.title === "Findings")!;
     expect(findings.text).toContain(GONE_TEXT);
+    const report = v2.report!;
+    const held = {
+      getSource: (id: string) => report.sources.find((s) => s.id === id),
+      getEvidence: (id: string) => report.evidence.find((e) => e.id === id),
+    };
+    expect(citationProblems(report.body, report.references, report.evidenceByNumber, held)).toEqual([]);
+    expect(report.sources.some((s) => s.url?.endsWith("/page/3"))).toBe(false);
     expect(v2.report!.references.some((r) => r.locator.endsWith("/page/3"))).toBe(false);
     const diff = readDiff(v2.diffPaths[1]!);
     expect(diff.citationsRemoved.map((c) => c.locator.replace(/^.*(\/page\/\d+)$/, "$1"))).toEqual([

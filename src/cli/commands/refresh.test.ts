@@ -81,7 +81,11 @@ describe("dossier refresh", () => {
     expect(existsSync(line.diff.md) && existsSync(line.diff.json)).toBe(true);
 
     world.script.expectCalls({ ...PARENT, section: 5 });
-    const again = await dossier(["refresh", line.runId], world);
+    const again = await dossier(
+      ["refresh", line.runId, "--max-tokens", "50000", "--max-tool-calls", "40"],
+      world,
+    );
+    expect(again.stderr).toBe("");
     expect(again.code).toBe(0);
     expect(again.stdout).toContain("version 3: no cited evidence changed, nothing was rewritten");
 
@@ -92,6 +96,9 @@ describe("dossier refresh", () => {
     const json = JSON.parse((await dossier(["runs", "show", line.runId, "--json"], world)).stdout);
     expect(json.versions.map((v: { version: number }) => v.version)).toEqual([1, 2, 3]);
     expect(json.versions[1]).toMatchObject({ runId: line.runId, refreshOf: parentId });
+    // The budget flags are the research ones, stored with the refresh run.
+    const v3 = JSON.parse((await dossier(["runs", "show", json.versions[2].runId, "--json"], world)).stdout);
+    expect(v3.options.budget).toMatchObject({ maxTokens: 50000, maxToolCalls: 40 });
   });
 
   it("refuses an unknown run and bad flags before any model call", async () => {
