@@ -50,7 +50,7 @@ const SEQUENTIAL_BY_SEED: Record<string, string> = {
   minddr:
     "an agent's steps are sequential (ReAct: each reads the last one's observations; the last step also issues the last reads), the Report agent outlines from every sub-report (MindDR §3.1), and the coherence pass reads every written section",
   graph:
-    "router → survey → the outline from the survey's evidence → each cycle's planner turn → reflection gate before any tool → execution → the next turn reads the refreshed gaps (DuMate Algorithms 1–2); INITPLAN runs alongside the persistent rubric and the gap check alongside the nodes' summaries",
+    "router → survey (its first plan reads the router's specification) → the outline from the survey's evidence (the survey's summaries alongside) → the persistent rubric alongside INITPLAN → each cycle's planner turn (it reads the persistent rubric, the nodes' summaries and the refreshed gaps: eq. 8, Algorithm 2 line 15) → reflection gate before any tool (the actions' first model calls alongside it, kept when it lets a node run unrevised) → an inner agent's rounds (each reads the last one's observations) → the gap check (alongside the nodes' summaries; for llm nodes, which retrieve nothing, alongside the gate) → the next turn → the Writer after the stop, the coherence pass reading every written section (DuMate Algorithms 1–2)",
   warp: "drafting (each section conditioned on the draft so far)",
   smtl: "steps (each step reads the last one's observations)",
   mams: "chunks are folded into the state one after another",
