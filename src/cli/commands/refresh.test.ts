@@ -110,6 +110,8 @@ describe("dossier refresh", () => {
     expect(bad.stderr).toContain("INPUT_INVALID");
     const format = await dossier(["refresh", "no-such-run", "--format", "rtf"], world);
     expect(format.stderr).toContain("INPUT_INVALID");
+    const stdout = await dossier(["refresh", "no-such-run", "--out", "-"], world);
+    expect(stdout.stderr).toContain("INPUT_INVALID");
     expect(world.model.requests).toHaveLength(0);
   });
 });

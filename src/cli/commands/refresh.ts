@@ -87,6 +87,12 @@ export async function runRefresh(io: CliIo, runId: string, flags: RefreshFlags):
       );
     }
   }
+  if (flags.out === "-") {
+    throw new DossierError(
+      "INPUT_INVALID",
+      "--out -: a refresh writes its report and diff to files; give a path",
+    );
+  }
   const formats = formatsOf(flags.format);
   const [{ createDossierForCli }, { budgetFromFlags }] = await Promise.all([
     import("../dossier-cli.ts"),
