@@ -12,6 +12,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, extname } from "node:path";
 import { z } from "zod";
 import { createOutline, type Outline } from "../core/outline.ts";
+import { safeMarkdown } from "../core/safe-markdown.ts";
 import {
   type Evidence,
   type EvidenceInput,
@@ -19,6 +20,8 @@ import {
   type SourceInput,
   sourceLocator,
 } from "../core/source.ts";
+import { stripControlChars } from "../core/terminal-text.ts";
+import { repairTablesDetailed } from "../eval/checks/tables.ts";
 import type { ResearchTools } from "../kit/research-tools.ts";
 import type { RunContext } from "../kit/run-context.ts";
 import { writeSection } from "../kit/section-writer.ts";
@@ -246,7 +249,9 @@ export async function runRefresh(
       const numbered = numberSection(written.content, written.allowed, ctx.evidence, numbering);
       dropped += numbered.dropped;
       for (const [n, ids] of Object.entries(numbered.evidenceByNumber)) addEvidence(Number(n), ids);
-      content = numbered.text.trim() || GONE_TEXT;
+      // Untrusted text stays text: tables repaired, raw HTML escaped, only safe link targets.
+      content =
+        safeMarkdown(repairTablesDetailed(stripControlChars(numbered.text)).markdown).trim() || GONE_TEXT;
     }
     rewritten.set(section.index, withContent(section, content));
   }

@@ -10,9 +10,10 @@ import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import type { CallExpectations } from "../../test/research/call-expectations.ts";
 import type { ScriptRole } from "../../test/research/model-script.ts";
-import { perSourceSections } from "../../test/research/refresh-answers.ts";
-import { type ResearchWorld, startResearchWorld } from "../../test/research/world.ts";
+import { pagesOfSection, perSourceSections, sectionsCiting } from "../../test/research/refresh-answers.ts";
+import { type ResearchWorld, searchPages, startResearchWorld } from "../../test/research/world.ts";
 import { isDossierError } from "../core/errors.ts";
+import { extractClaims } from "../eval/claims/extract.ts";
 import { createDossier, type Dossier } from "./dossier.ts";
 import { refresh } from "./refresh.ts";
 import type { ReportDiff } from "./refresh-diff.ts";
@@ -29,7 +30,7 @@ afterEach(async () => {
   world = undefined;
 });
 
-/** A minddr run of four agents, each reading one page; section N cites page N + 1. */
+/** A minddr run of four agents, each reading one page; each ## section cites one page (which one is read from the report). */
 const PARENT: CallExpectations<ScriptRole> = {
   planner: 1,
   "search-step": 4,
@@ -45,7 +46,15 @@ async function finishedRun() {
   dossier = createDossier({ config: world.config, cwd: world.home, env: {} });
   const parent = await dossier.research("How is topic adoption changing?", { strategy: "minddr" }).done;
   expect(parent.status).toBe("completed");
-  return { world, dossier, parent, sections: splitSections(parent.report!.body) };
+  const sections = splitSections(parent.report!.body);
+  /** The one page the section `title` cites, checked to be cited by no other section. */
+  const pageOnlyIn = (title: string) => {
+    const [page, ...more] = pagesOfSection(parent.report!, sections, title);
+    expect(more).toEqual([]);
+    expect(sectionsCiting(parent.report!, sections, page!)).toEqual([title]);
+    return page!;
+  };
+  return { world, dossier, parent, sections, pageOnlyIn };
 }
 
 const readDiff = (path: string) => JSON.parse(readFileSync(path, "utf8")) as ReportDiff;
@@ -101,11 +110,10 @@ describe("dossier refresh", () => {
   });
 
   it("rewrites exactly the sections citing a changed page; the others stay byte for byte", async () => {
-    const { world, dossier, parent, sections } = await finishedRun();
-    const page4 = parent.report!.references.find((r) => r.locator.endsWith("/page/4"))!;
-    const citing = sections.filter((s) => s.numbers.includes(page4.number)).map((s) => s.title);
-    expect(citing).toEqual(["Comparison"]);
-    world.changePages([4]);
+    const { world, dossier, parent, sections, pageOnlyIn } = await finishedRun();
+    const page = pageOnlyIn("Comparison");
+    const citing = ["Comparison"];
+    world.changePages([page]);
     world.script.expectCalls({ ...PARENT, section: 4 + citing.length });
     const result = await refresh(dossier, parent.runId);
     expect(result.sectionsChanged).toEqual(citing);
@@ -116,20 +124,23 @@ describe("dossier refresh", () => {
       else expect(after[i]!.text).toBe(s.text);
     }
     expect(after.find((s) => s.title === "Comparison")!.text).toContain(
-      "revised growth of 25 percent in 2026",
+      `revised growth of ${21 + page} percent in 2026`,
     );
     // The diff lists the claims that changed and no citation (the page keeps its number).
     const diff = readDiff(result.diffPaths[1]!);
     expect(diff.sectionsChanged).toEqual(["Comparison"]);
     expect(diff.claimsAdded).toEqual([
-      "Reviewers of topic 4 now report that durability concerns were settled by field tests.",
+      `Reviewers of topic ${page} now report that durability concerns were settled by field tests.`,
     ]);
-    expect(diff.claimsRemoved.join(" ")).toContain("growth of 14 percent in 2025");
+    const oldClaims = extractClaims(sections.find((s) => s.title === "Comparison")!.text).map((c) => c.text);
+    expect(oldClaims.length).toBeGreaterThan(0);
+    expect(diff.claimsRemoved).toEqual(oldClaims);
     expect(diff).toMatchObject({ citationsAdded: [], citationsRemoved: [] });
-    expect(diff.pages.find((p) => p.url.endsWith("/page/4"))!.state).toBe("changed");
+    expect(diff.pages.find((p) => p.url.endsWith(`/page/${page}`))!.state).toBe("changed");
     const redline = readFileSync(result.diffPaths[0]!, "utf8");
     expect(redline).toContain("## Comparison (rewritten)");
-    expect(redline).toMatch(/~~.*14 percent.*~~/);
+    expect(redline).toContain(`- ~~${oldClaims[0]}~~`);
+    expect(redline).toContain(`- **${diff.claimsAdded[0]}**`);
     // Every citation resolves to evidence the new run holds (and recorded as its events).
     const report = result.report!;
     const held = {
@@ -145,27 +156,30 @@ describe("dossier refresh", () => {
   });
 
   it("drops a vanished page's claims and citation; a later refresh asks with the kept validators", async () => {
-    const { world, dossier, parent } = await finishedRun();
-    world.removePages([3]);
+    const { world, dossier, parent, sections, pageOnlyIn } = await finishedRun();
+    const page = pageOnlyIn("Outlook");
+    world.removePages([page]);
     world.script.expectCalls(PARENT); // the section has no evidence left: nothing to write with
     const v2 = await refresh(dossier, parent.runId, { formats: ["md", "json"] });
-    expect(v2.sectionsChanged).toEqual(["Findings"]);
-    const findings = splitSections(v2.report!.body).find((s) => s.title === "Findings")!;
-    expect(findings.text).toContain(GONE_TEXT);
+    expect(v2.sectionsChanged).toEqual(["Outlook"]);
+    const outlook = splitSections(v2.report!.body).find((s) => s.title === "Outlook")!;
+    expect(outlook.text).toContain(GONE_TEXT);
     const report = v2.report!;
     const held = {
       getSource: (id: string) => report.sources.find((s) => s.id === id),
       getEvidence: (id: string) => report.evidence.find((e) => e.id === id),
     };
     expect(citationProblems(report.body, report.references, report.evidenceByNumber, held)).toEqual([]);
-    expect(report.sources.some((s) => s.url?.endsWith("/page/3"))).toBe(false);
-    expect(v2.report!.references.some((r) => r.locator.endsWith("/page/3"))).toBe(false);
+    expect(report.sources.some((s) => s.url?.endsWith(`/page/${page}`))).toBe(false);
+    expect(report.references.some((r) => r.locator.endsWith(`/page/${page}`))).toBe(false);
     const diff = readDiff(v2.diffPaths[1]!);
     expect(diff.citationsRemoved.map((c) => c.locator.replace(/^.*(\/page\/\d+)$/, "$1"))).toEqual([
-      "/page/3",
+      `/page/${page}`,
     ]);
     expect(diff.claimsAdded).toEqual([]);
-    expect(diff.claimsRemoved.join(" ")).toContain("13 percent");
+    const oldClaims = extractClaims(sections.find((s) => s.title === "Outlook")!.text).map((c) => c.text);
+    expect(oldClaims.length).toBeGreaterThan(0);
+    expect(diff.claimsRemoved).toEqual(oldClaims);
     // The next refresh (of version 2, from its JSON bundle) sends If-None-Match: 304s only.
     const before = world.pageAnswers.length;
     const v3 = await refresh(dossier, v2.runId);
@@ -176,19 +190,30 @@ describe("dossier refresh", () => {
 
   it("gives a section the new page a search behind it now finds, and cites it", async () => {
     const { world, dossier, parent, sections } = await finishedRun();
-    // The search for aspect 4 (pages 5 to 9) now finds page 15 first; only Outlook cites one of its pages.
-    world.addSearchResults((q) => q.includes("aspect 4"), [15]);
-    const served = sections.filter((s) =>
-      s.numbers.some((n) =>
-        ["/page/5", "/page/6", "/page/7", "/page/8"].some((p) =>
-          parent.report!.references.find((r) => r.number === n)!.locator.endsWith(p),
+    // One of the run's searches now finds page 15 (which the run never had) first, then four of its
+    // usual five: the sections citing one of those four are the ones it stands behind.
+    const queries = [
+      ...new Set(
+        (await dossier.runs.events(parent.runId)).flatMap((e) =>
+          e.type === "tool-start" && e.tool === "web_search" ? [(e.args as { query: string }).query] : [],
         ),
       ),
-    );
-    expect(served.map((s) => s.title)).toEqual(["Outlook"]);
-    world.script.expectCalls({ ...PARENT, section: 5 });
+    ];
+    const servedBy = (q: string) =>
+      sections
+        .filter((s) =>
+          searchPages(q)
+            .slice(0, 4)
+            .some((p) => sectionsCiting(parent.report!, sections, p).includes(s.title)),
+        )
+        .map((s) => s.title);
+    const query = queries.find((q) => servedBy(q).length > 0 && servedBy(q).length < 4)!;
+    expect(query).toBeDefined();
+    expect(searchPages(query)).not.toContain(15);
+    world.addSearchResults((q) => q === query, [15]);
+    world.script.expectCalls({ ...PARENT, section: 4 + servedBy(query).length });
     const result = await refresh(dossier, parent.runId);
-    expect(result.sectionsChanged).toEqual(["Outlook"]);
+    expect(result.sectionsChanged).toEqual(servedBy(query));
     expect(world.script.prompts.section.at(-1)).toContain("Page 15");
     expect(result.report!.references.map((r) => r.locator.replace(/^.*(\/page\/\d+)$/, "$1"))).toContain(
       "/page/15",
@@ -206,8 +231,8 @@ describe("dossier refresh", () => {
   });
 
   it("resumes a cancelled refresh in another Dossier, which reads the parent from the store again", async () => {
-    const { world, dossier: first, parent } = await finishedRun();
-    world.changePages([4]);
+    const { world, dossier: first, parent, pageOnlyIn } = await finishedRun();
+    world.changePages([pageOnlyIn("Comparison")]);
     world.script.expectCalls({ ...PARENT, section: 5 });
     const { startRefresh } = await import("./refresh.ts");
     let cancel = () => {};
@@ -228,6 +253,30 @@ describe("dossier refresh", () => {
     } finally {
       await second.close();
     }
+  });
+
+  it("keeps a rewritten section's untrusted text as text", async () => {
+    let hostile = false;
+    world = await startResearchWorld({
+      subtasks: 4,
+      expectCalls: PARENT,
+      override: (role, body) => {
+        const answer = perSourceSections(role, body);
+        if (!hostile || !answer || answer.kind !== "text") return answer;
+        return { ...answer, text: `<script>alert(1)</script> [Click](javascript:alert(1)) ${answer.text}` };
+      },
+    });
+    dossier = createDossier({ config: world.config, cwd: world.home, env: {} });
+    const parent = await dossier.research("How is topic adoption changing?", { strategy: "minddr" }).done;
+    hostile = true;
+    const sections = splitSections(parent.report!.body);
+    world.changePages(pagesOfSection(parent.report!, sections, "Comparison"));
+    world.script.expectCalls({ ...PARENT, section: 5 });
+    const result = await refresh(dossier, parent.runId);
+    const comparison = splitSections(result.report!.body).find((s) => s.title === "Comparison")!.text;
+    expect(comparison).not.toContain("<script>");
+    expect(comparison).toContain("&lt;script>alert(1)&lt;/script>");
+    expect(comparison).not.toContain("](javascript:"); // the link is text: [Click]\\(javascript:…)
   });
 
   it("refuses an unknown run, an unfinished run and bad options before any model call", async () => {

@@ -9,9 +9,10 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { CallExpectations } from "../../test/research/call-expectations.ts";
 import type { ScriptRole } from "../../test/research/model-script.ts";
-import { perSourceSections } from "../../test/research/refresh-answers.ts";
+import { pagesOfSection, perSourceSections, sectionsCiting } from "../../test/research/refresh-answers.ts";
 import { type ResearchWorld, startResearchWorld } from "../../test/research/world.ts";
 import { createDossier, type Dossier } from "../runtime/dossier.ts";
+import { splitSections } from "../runtime/refresh-sections.ts";
 import { type RunningServer, startServer } from "./listen.ts";
 
 let world: ResearchWorld | undefined;
@@ -55,7 +56,10 @@ describe("POST /v1/runs/{id}/refresh", () => {
     server = await startServer({ dossier, port: 0 });
     const api = client(server);
 
-    world.changePages([4]);
+    const sections = splitSections(parent.report!.body);
+    const [page] = pagesOfSection(parent.report!, sections, "Comparison");
+    expect(sectionsCiting(parent.report!, sections, page!)).toEqual(["Comparison"]);
+    world.changePages([page!]);
     world.script.expectCalls({ ...PARENT, section: 5 });
     const res = await api.post(`/v1/runs/${parent.runId}/refresh`, { budget: { maxToolCalls: 50 } });
     expect(res.status).toBe(201);

@@ -30,3 +30,33 @@ export function sectionPerSourceAnswer(user: string): Reply {
 export function perSourceSections(role: ScriptRole, body: ChatBody): Reply | undefined {
   return role === "section" ? sectionPerSourceAnswer(userText(body)) : undefined;
 }
+
+/** What the refresh helpers read of a report. */
+interface CitedReport {
+  body: string;
+  references: readonly { number: number; locator: string }[];
+}
+
+/** The fake page numbers (`/page/N`) a report section cites. */
+export function pagesOfSection(
+  report: CitedReport,
+  sections: readonly { title: string; numbers: number[] }[],
+  title: string,
+): number[] {
+  const section = sections.find((s) => s.title === title);
+  if (!section) throw new Error(`no section "${title}"`);
+  return section.numbers.flatMap((n) => {
+    const locator = report.references.find((r) => r.number === n)?.locator ?? "";
+    const page = /\/page\/(\d+)$/.exec(locator)?.[1];
+    return page ? [Number(page)] : [];
+  });
+}
+
+/** Titles of the sections citing fake page `page`. */
+export function sectionsCiting(
+  report: CitedReport,
+  sections: readonly { title: string; numbers: number[] }[],
+  page: number,
+): string[] {
+  return sections.filter((s) => pagesOfSection(report, sections, s.title).includes(page)).map((s) => s.title);
+}

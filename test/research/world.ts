@@ -109,6 +109,12 @@ export function pageText(n: number, revision = 0): string {
   ].join(" ");
 }
 
+/** The fake pages a search for `query` finds, best first: five from the first number in the query. */
+export function searchPages(query: string): number[] {
+  const k = (Number(/\d+/.exec(query)?.[0] ?? "1") % 20) + 1;
+  return [0, 1, 2, 3, 4].map((i) => ((k - 1 + i) % 20) + 1);
+}
+
 const escapeHtml = (s: string) =>
   s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
@@ -227,9 +233,8 @@ export async function startResearchWorld(options: WorldOptions = {}): Promise<Re
             })),
         };
       }
-      const k = (Number(/\d+/.exec(q)?.[0] ?? "1") % 20) + 1;
       const first = injected.flatMap((i) => (i.match(q) ? i.pages : []));
-      const usual = [0, 1, 2, 3, 4].map((i) => ((k - 1 + i) % 20) + 1);
+      const usual = searchPages(q);
       return {
         kind: "results",
         results: [...new Set([...first, ...usual])].slice(0, 5).map((n) => {

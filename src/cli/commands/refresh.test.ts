@@ -6,13 +6,15 @@
  * is NOT_FOUND and a bad flag INPUT_INVALID before any model call.
  */
 
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { type CliOutcome, runCliInProcess } from "../../../test/cli-io.ts";
 import type { CallExpectations } from "../../../test/research/call-expectations.ts";
 import type { ScriptRole } from "../../../test/research/model-script.ts";
-import { perSourceSections } from "../../../test/research/refresh-answers.ts";
+import { pagesOfSection, perSourceSections, sectionsCiting } from "../../../test/research/refresh-answers.ts";
 import { type ResearchWorld, startResearchWorld } from "../../../test/research/world.ts";
+import { markdownBody } from "../../runtime/refresh-parent.ts";
+import { splitSections } from "../../runtime/refresh-sections.ts";
 
 let world: ResearchWorld | undefined;
 afterEach(async () => {
@@ -63,7 +65,23 @@ describe("dossier refresh", () => {
     expect(estimate.stdout).toMatch(/model calls {3}0 – 6\n/);
     expect(estimate.stdout).toMatch(/first run {5}\S+: 19 model calls/);
 
-    world.changePages([5]);
+    // The page the Outlook section cites (and no other section does), read from the report.
+    const shownParent = JSON.parse((await dossier(["runs", "show", parentId, "--json"], world)).stdout);
+    const md = readFileSync(
+      shownParent.report.paths.find((p: string) => p.endsWith(".md")),
+      "utf8",
+    );
+    const report = {
+      body: markdownBody(md),
+      references: [...md.matchAll(/^(\d+)\. .*<(\S+)>/gm)].map((m) => ({
+        number: Number(m[1]),
+        locator: m[2]!,
+      })),
+    };
+    const sections = splitSections(report.body);
+    const [page] = pagesOfSection(report, sections, "Outlook");
+    expect(sectionsCiting(report, sections, page!)).toEqual(["Outlook"]);
+    world.changePages([page!]);
     world.script.expectCalls({ ...PARENT, section: 5 });
     const out = await dossier(["refresh", parentId, "--json"], world);
     expect(out.stderr).toBe("");
