@@ -97,7 +97,9 @@ export function createProgressTracker(options: ProgressTrackerOptions = {}): Pro
     send(
       oldest
         ? `working: waiting for the ${oldest.role} model (${seconds(oldest.since)} s)`
-        : `working${message ? ` (last: ${message})` : ""}, ${seconds(updatedAt ?? started)} s since the last step`,
+        : message
+          ? `working (last: ${message}), ${seconds(updatedAt ?? started)} s since the last step`
+          : `working (${seconds(started)} s)`,
     );
   }
   arm();

@@ -1,8 +1,9 @@
 /**
  * The `ask`, `search` and `fetch` MCP tools, over the same calls as the HTTP API, each with its
- * output schema and structured content. `ask` reports progress like `deep_research`: its run's
- * steps, and a heartbeat while nothing else happens (a follow-up through a slow local model can
- * keep one call open past a client's 60 s request timeout).
+ * output schema and structured content. Each reports progress like `deep_research` when the
+ * client asks for it: `ask` its run's steps, and all three a heartbeat while nothing else
+ * happens (an ask, a follow-up or a page read for a goal through a slow local model can keep one
+ * call open past a client's 60 s request timeout).
  */
 
 import { setTimeout as delay } from "node:timers/promises";
@@ -10,8 +11,31 @@ import { askBodySchema, fetchBodySchema, searchBodySchema } from "../server/sche
 import { fetchWith, searchWith } from "../server/tool-calls.ts";
 import { type McpContext, structuredResult, textResult } from "./context.ts";
 import { askOutputSchema, fetchOutputSchema, searchOutputSchema } from "./output-schemas.ts";
-import { createProgressTracker, PROGRESS_SETTLE_MS, progressTo } from "./progress.ts";
-import { defineTool, type ToolDefinition } from "./tool-dispatch.ts";
+import { createProgressTracker, PROGRESS_SETTLE_MS, type ProgressTracker, progressTo } from "./progress.ts";
+import { defineTool, type ToolDefinition, type ToolExtra } from "./tool-dispatch.ts";
+
+/**
+ * Runs a tool's work with progress for the request, when the client asked for it: the steps
+ * the work reports to the tracker, and a heartbeat while nothing else is sent. The result waits
+ * for the last notifications to go out first.
+ */
+async function withProgress<T>(
+  context: McpContext,
+  extra: ToolExtra,
+  work: (tracker: ProgressTracker) => Promise<T>,
+): Promise<T> {
+  const send = progressTo(extra, (n) => extra.sendNotification(n));
+  const tracker = createProgressTracker({
+    ...(send ? { send } : {}),
+    ...(context.heartbeatMs !== undefined ? { heartbeatMs: context.heartbeatMs } : {}),
+  });
+  try {
+    return await work(tracker);
+  } finally {
+    tracker.stop();
+    if (send) await delay(PROGRESS_SETTLE_MS);
+  }
+}
 
 /** The `ask`, `search` and `fetch` tools. */
 export function lookupTools(context: McpContext): ToolDefinition[] {
@@ -28,18 +52,9 @@ export function lookupTools(context: McpContext): ToolDefinition[] {
       async call(args, extra) {
         // Progress for the answering run's steps, and a heartbeat while a model call (minutes
         // on a slow local model) or a search is in flight, as for deep_research.
-        const send = progressTo(extra, (n) => extra.sendNotification(n));
-        const tracker = createProgressTracker({
-          ...(send ? { send } : {}),
-          ...(context.heartbeatMs !== undefined ? { heartbeatMs: context.heartbeatMs } : {}),
-        });
-        let answer: Awaited<ReturnType<typeof runs.ask>>;
-        try {
-          answer = await runs.ask(args, extra.signal, (event) => tracker.event(event));
-        } finally {
-          tracker.stop();
-        }
-        if (send) await delay(PROGRESS_SETTLE_MS);
+        const answer = await withProgress(context, extra, (tracker) =>
+          runs.ask(args, extra.signal, (event) => tracker.event(event)),
+        );
         if (!answer.answer)
           return textResult(`no answer (run ${answer.runId} ${answer.status}: ${answer.stopReason})`, true);
         const sources = answer.citations.map((c) => `[${c.number}] ${c.title} — ${c.locator}`);
@@ -64,8 +79,10 @@ export function lookupTools(context: McpContext): ToolDefinition[] {
       inputSchema: searchBodySchema,
       outputSchema: searchOutputSchema,
       annotations: { readOnlyHint: true, openWorldHint: true },
-      async call(args) {
-        const found = await searchWith(dossier, args, context.env ? { env: context.env } : {});
+      async call(args, extra) {
+        const found = await withProgress(context, extra, () =>
+          searchWith(dossier, args, context.env ? { env: context.env } : {}),
+        );
         return structuredResult({ ...found });
       },
     }),
@@ -77,8 +94,9 @@ export function lookupTools(context: McpContext): ToolDefinition[] {
       inputSchema: fetchBodySchema,
       outputSchema: fetchOutputSchema,
       annotations: { readOnlyHint: true, openWorldHint: true },
-      async call(args) {
-        const page = await fetchWith(dossier, args);
+      async call(args, extra) {
+        // With a goal, the reader model reads the page: one call that a slow model keeps long.
+        const page = await withProgress(context, extra, () => fetchWith(dossier, args));
         if (page.kind === "reading") return structuredResult({ ...page });
         return structuredResult(
           { ...page },

@@ -1,14 +1,15 @@
 /**
- * The MCP `ask` tool reports progress like `deep_research` (streamable HTTP, loopback research
- * world, real timers): its run's steps, and a heartbeat naming the model call in flight while
- * nothing else happens. A client that resets its request timeout on progress (the SDK's
- * `resetTimeoutOnProgress`) therefore completes an ask whose one model call takes several times
- * its timeout — the injected latency stands for a slow local model.
+ * The MCP `ask` and `fetch` tools report progress like `deep_research` (streamable HTTP, loopback
+ * research world, real timers): `ask` its run's steps, and both a heartbeat while nothing else
+ * happens (for `ask`, naming the model call in flight). A client that resets its request timeout
+ * on progress (the SDK's `resetTimeoutOnProgress`) therefore completes an ask whose one model call
+ * takes several times its timeout — the injected latency stands for a slow local model.
  */
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterEach, describe, expect, it } from "vitest";
+import type { ModelScriptOptions } from "../../test/research/model-script.ts";
 import { type ResearchWorld, startResearchWorld } from "../../test/research/world.ts";
 import { createDossier, type Dossier } from "../runtime/dossier.ts";
 import { type RunningServer, startServer } from "../server/listen.ts";
@@ -30,10 +31,14 @@ const question = "Which topic saw measured growth in the 2025 survey?";
 const ASK_CALLS = { "smtl-plan": 1, "smtl-step": 2, reader: 1 };
 
 /** A world whose first model call waits for `hold`, a Dossier on it, and a server with MCP. */
-async function start(hold: () => Promise<void>, heartbeatMs: number): Promise<Client> {
+async function start(
+  hold: () => Promise<void>,
+  heartbeatMs: number,
+  expectCalls: ModelScriptOptions["expectCalls"] = ASK_CALLS,
+): Promise<Client> {
   let first = true;
   world = await startResearchWorld({
-    expectCalls: ASK_CALLS,
+    expectCalls,
     hold: async () => {
       if (!first) return;
       first = false;
@@ -62,7 +67,7 @@ async function start(hold: () => Promise<void>, heartbeatMs: number): Promise<Cl
 
 const HEARTBEAT = /^working: waiting for the [a-z-]+ model \(\d+ s\)$/;
 
-describe("MCP ask", { timeout: 60_000 }, () => {
+describe("MCP ask and fetch progress", { timeout: 60_000 }, () => {
   it("sends its run's steps and a heartbeat naming the model call in flight", async () => {
     let open!: () => void;
     const opened = new Promise<void>((resolve) => {
@@ -109,5 +114,31 @@ describe("MCP ask", { timeout: 60_000 }, () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(LATENCY_MS);
     expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
     expect((result.structuredContent as { status: string }).status).toBe("completed");
+  });
+
+  it("fetch with a goal sends a heartbeat while the reader model reads the page", async () => {
+    let open!: () => void;
+    const opened = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const late = setTimeout(() => open(), 10_000);
+    const c = await start(() => opened, 50, { reader: 1 });
+    const progress: { progress: number; message?: string }[] = [];
+    const result = await c.callTool(
+      { name: "fetch", arguments: { url: world!.web.url("/page/3"), goal: "the topic's growth figure" } },
+      undefined,
+      {
+        onprogress: (p) => {
+          progress.push(p);
+          if (progress.length >= 3) open();
+        },
+      },
+    );
+    clearTimeout(late);
+    expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+    expect((result.structuredContent as { kind: string }).kind).toBe("reading");
+    expect(progress.length).toBeGreaterThanOrEqual(3);
+    for (const p of progress) expect(p.message).toMatch(/^working \(\d+ s\)$/);
+    expect(progress.map((p) => p.progress)).toEqual(progress.map((_, i) => i + 1));
   });
 });
