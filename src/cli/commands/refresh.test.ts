@@ -114,6 +114,9 @@ describe("dossier refresh", () => {
     const json = JSON.parse((await dossier(["runs", "show", line.runId, "--json"], world)).stdout);
     expect(json.versions.map((v: { version: number }) => v.version)).toEqual([1, 2, 3]);
     expect(json.versions[1]).toMatchObject({ runId: line.runId, refreshOf: parentId });
+    expect(json.diff).toEqual({ sectionsChanged: ["Outlook"], paths: [line.diff.md, line.diff.json] });
+    const shownV2 = await dossier(["runs", "show", line.runId], world);
+    expect(shownV2.stdout).toContain(`diff      ${line.diff.md}, ${line.diff.json} (Outlook)`);
     // The budget flags are the research ones, stored with the refresh run.
     const v3 = JSON.parse((await dossier(["runs", "show", json.versions[2].runId, "--json"], world)).stdout);
     expect(v3.options.budget).toMatchObject({ maxTokens: 50000, maxToolCalls: 40 });

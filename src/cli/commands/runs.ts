@@ -99,9 +99,10 @@ export function registerRunsCommand(program: Command, io: CliIo): void {
       const services = openCliServices(io, cmd.optsWithGlobals<GlobalFlags>());
       try {
         const run = await services.dossier.runs.get(id);
-        const events = await services.store.events.list(run.id, { types: ["report-ready"] });
+        const events = await services.store.events.list(run.id, { types: ["report-ready", "report-diff"] });
         const lastSeq = await services.store.events.lastSeq(run.id);
-        const report = events.at(-1);
+        const report = events.filter((e) => e.type === "report-ready").at(-1);
+        const diff = events.filter((e) => e.type === "report-diff").at(-1);
         const { followUpsOf, parentOf } = await import("../../runtime/ask-about-children.ts");
         const about = parentOf(run);
         const followUps = await followUpsOf(services.dossier.runs, run.id);
@@ -117,6 +118,9 @@ export function registerRunsCommand(program: Command, io: CliIo): void {
                 ? { followUps: followUps.map((f) => ({ id: f.id, query: f.query, status: f.status })) }
                 : {}),
               ...(versions.length ? { versions } : {}),
+              ...(diff?.type === "report-diff"
+                ? { diff: { sectionsChanged: diff.sectionsChanged, paths: diff.paths } }
+                : {}),
             })}\n`,
           );
           return;
@@ -134,6 +138,12 @@ export function registerRunsCommand(program: Command, io: CliIo): void {
         if (run.error) lines.push(`error     [${run.error.code}] ${run.error.message}`);
         if (report?.type === "report-ready" && report.paths?.length)
           lines.push(`report    ${report.paths.join(", ")}`);
+        if (diff?.type === "report-diff") {
+          const changed = diff.sectionsChanged.length
+            ? diff.sectionsChanged.join(", ")
+            : "no section rewritten";
+          lines.push(`diff      ${diff.paths.join(", ")} (${changed})`);
+        }
         if (about) lines.push(`about     ${about} (a follow-up question)`);
         for (const f of followUps) lines.push(`follow-up ${f.id} ${f.status}: ${f.query}`);
         for (const v of versions) {
