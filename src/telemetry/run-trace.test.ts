@@ -6,10 +6,15 @@
  * the prompts, the URLs or the keys unless content recording is switched on.
  */
 
+import { context, trace } from "@opentelemetry/api";
+import { StackContextManager, TracerProvider } from "@opentelemetry/sdk-trace";
 import { afterEach, describe, expect, it } from "vitest";
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from "../../test/fake-otlp/index.ts";
 import { type ResearchWorld, startResearchWorld } from "../../test/research/world.ts";
 import type { DossierEvent, EventOf } from "../core/events.ts";
+import { configSchema } from "../runtime/config.ts";
+import { openRunTrace } from "./run-trace.ts";
+import { telemetrySettings } from "./settings.ts";
 
 const QUESTION = "Which topic saw measured growth in the 2025 survey?";
 const EXPECT_CALLS = { "smtl-plan": 1, "smtl-step": 2, reader: 1 };
@@ -167,5 +172,40 @@ describe("a research run's OpenTelemetry spans", () => {
     expect(searchers.length).toBe(3);
     for (const agent of searchers)
       expect(String(agent.attributes["gen_ai.input.messages"])).toContain(QUESTION);
+  });
+
+  it("join a trace the caller has active (a library user's own span) as its child", async () => {
+    receiver = await startOtlpReceiver();
+    const settings = telemetrySettings(configSchema.parse({ telemetry: { enabled: true } }), {
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+    })!;
+    const userTracer = new TracerProvider().getTracer("user-app");
+    const userSpan = userTracer.startSpan("handle request");
+    // The user's context manager (a synchronous one: openRunTrace reads the active context at once).
+    context.setGlobalContextManager(new StackContextManager().enable());
+    let runTrace: ReturnType<typeof openRunTrace>;
+    try {
+      runTrace = context.with(trace.setSpan(context.active(), userSpan), () =>
+        openRunTrace(settings, { runId: "r-1", strategy: "smtl", query: "q", resumed: false }),
+      );
+    } finally {
+      context.disable();
+    }
+    runTrace.observe({ type: "tool-start", callId: "C1", tool: "web_search", args: { q: "secret query" } });
+    runTrace.observe({
+      type: "tool-end",
+      callId: "C1",
+      tool: "web_search",
+      ok: true,
+      cached: false,
+      latencyMs: 3,
+    });
+    await runTrace.end();
+    const run = receiver.spans.find((s) => s.name === "dossier.run")!;
+    expect(run.traceId).toBe(userSpan.spanContext().traceId);
+    expect(run.parentSpanId).toBe(userSpan.spanContext().spanId);
+    const tool = receiver.spans.find((s) => s.name === "execute_tool web_search")!;
+    expect(tool.parentSpanId).toBe(run.spanId);
+    expect(JSON.stringify(tool.attributes)).not.toContain("secret query");
   });
 });

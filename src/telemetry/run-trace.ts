@@ -13,6 +13,7 @@ import { OpenTelemetry } from "@ai-sdk/otel";
 import {
   type Attributes,
   type Context,
+  context,
   ROOT_CONTEXT,
   type Span,
   SpanKind,
@@ -76,13 +77,6 @@ function providerFor(settings: TelemetrySettings): TracerProvider {
   return provider;
 }
 
-/** Ends every exporter of the process after exporting what is pending (tests, shutdown). */
-export async function shutdownTelemetry(): Promise<void> {
-  const all = [...providers.values()];
-  providers.clear();
-  await Promise.allSettled(all.map((p) => p.shutdown()));
-}
-
 /**
  * A tracer whose spans without an explicit parent become children of `parent`: the AI SDK's
  * model-call spans join the run's trace without a process-wide context manager.
@@ -114,7 +108,9 @@ export function openRunTrace(settings: TelemetrySettings, info: RunTraceInfo): R
         ...(info.resumed ? { "dossier.run.resumed": true } : {}),
       },
     },
-    ROOT_CONTEXT,
+    // A span the caller has active (a library user's own trace, with their context manager)
+    // becomes the run's parent; otherwise the run starts a trace.
+    context.active(),
   );
   const runContext = trace.setSpan(ROOT_CONTEXT, runSpan);
   const modelTracer = parentedTracer(tracer, runContext);
