@@ -7,10 +7,11 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { CallExpectations } from "../../test/research/call-expectations.ts";
 import type { ScriptRole } from "../../test/research/model-script.ts";
-import { perSourceSections } from "../../test/research/refresh-answers.ts";
+import { pagesOfSection, perSourceSections, sectionsCiting } from "../../test/research/refresh-answers.ts";
 import { type ResearchWorld, startResearchWorld } from "../../test/research/world.ts";
 import { createDossier, type Dossier } from "../runtime/dossier.ts";
 import { refresh } from "../runtime/refresh.ts";
+import { splitSections } from "../runtime/refresh-sections.ts";
 import { type RunningServer, startServer } from "./listen.ts";
 
 let world: ResearchWorld | undefined;
@@ -23,7 +24,7 @@ afterEach(async () => {
   server = dossier = world = undefined;
 });
 
-/** A minddr run of four agents, each reading one page; section N cites page N + 1. */
+/** A minddr run of four agents, each reading one page; each section cites its own page. */
 const PARENT: CallExpectations<ScriptRole> = {
   planner: 1,
   "search-step": 4,
@@ -40,7 +41,12 @@ describe("GET /v1/runs/{id}/diff/{format}", () => {
     dossier = createDossier({ config: world.config, cwd: world.home, env: {} });
     const parent = await dossier.research("How is topic adoption changing?", { strategy: "minddr" }).done;
     expect(parent.status).toBe("completed");
-    world.changePages([4]);
+    // The page the Comparison section cites, and no other section does.
+    const sections = splitSections(parent.report!.body);
+    const pages = pagesOfSection(parent.report!, sections, "Comparison");
+    expect(pages).toHaveLength(1);
+    expect(sectionsCiting(parent.report!, sections, pages[0]!)).toEqual(["Comparison"]);
+    world.changePages(pages);
     world.script.expectCalls({ ...PARENT, section: 5 });
     const v2 = await refresh(dossier, parent.runId);
     expect(v2.sectionsChanged).toEqual(["Comparison"]);
@@ -65,7 +71,10 @@ describe("GET /v1/runs/{id}/diff/{format}", () => {
     expect(md.headers.get("content-type")).toBe("text/markdown; charset=utf-8");
     const redline = await md.text();
     expect(redline).toContain("## Comparison (rewritten)");
-    expect(redline).toMatch(/~~.*14 percent.*~~/);
+    // The old claim struck through, the new one added, the changed page named.
+    expect(redline).toMatch(/^- ~~[^~\n]+~~$/m);
+    expect(redline).toMatch(/^- \*\*[^*\n]+\*\*$/m);
+    expect(redline).toContain(`- changed: <${world.web.url(`/page/${pages[0]}`)}>`);
 
     const none = await get(`/v1/runs/${parent.runId}/diff/md`);
     expect(none.status).toBe(404);
