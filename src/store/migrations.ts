@@ -59,6 +59,13 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE runs ADD COLUMN cancel_reason TEXT;
   ALTER TABLE runs ADD COLUMN cancel_requested_at TEXT;
   `,
+  // One run per version of a report (see RunStore.create): two refreshes cannot both write it.
+  `
+  CREATE UNIQUE INDEX runs_by_report_version ON runs (
+    json_extract(options_json, '$.strategyOptions.reportRoot'),
+    json_extract(options_json, '$.strategyOptions.version')
+  ) WHERE json_extract(options_json, '$.strategyOptions.reportRoot') IS NOT NULL;
+  `,
 ];
 
 /** The schema version this code writes. */

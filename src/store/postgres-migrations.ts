@@ -57,4 +57,11 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX cache_by_expiry ON cache (expires_at);
   `,
+  // One run per version of a report (see RunStore.create): two refreshes cannot both write it.
+  `
+  CREATE UNIQUE INDEX runs_by_report_version ON runs (
+    (options_json::jsonb #>> '{strategyOptions,reportRoot}'),
+    (options_json::jsonb #>> '{strategyOptions,version}')
+  ) WHERE (options_json::jsonb #>> '{strategyOptions,reportRoot}') IS NOT NULL;
+  `,
 ];

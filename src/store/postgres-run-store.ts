@@ -7,7 +7,15 @@ import { DossierError } from "../core/errors.ts";
 import type { RunRecord } from "../core/run.ts";
 import type { PostgresDatabase } from "./postgres-database.ts";
 import { ownerText } from "./run-owner.ts";
-import { existsError, pickRunId, prefixPatterns, type RunRow, runFromRow } from "./run-row.ts";
+import {
+  existsError,
+  pickRunId,
+  prefixPatterns,
+  type RunRow,
+  reportVersionOf,
+  runFromRow,
+  versionTakenError,
+} from "./run-row.ts";
 import type { RunStore } from "./types.ts";
 
 const COLUMNS =
@@ -47,6 +55,16 @@ export function createPostgresRunStore(db: PostgresDatabase): RunStore {
           ],
         ));
       } catch (cause) {
+        const version = reportVersionOf(run.options);
+        const constraint = (cause as { cause?: { constraint?: unknown } }).cause?.constraint;
+        if (version && constraint === "runs_by_report_version") {
+          const { rows: held } = await db.query<{ id: string }>(
+            `SELECT id FROM runs WHERE (options_json::jsonb #>> '{strategyOptions,reportRoot}') = $1
+               AND (options_json::jsonb #>> '{strategyOptions,version}') = $2`,
+            [version.root, String(version.version)],
+          );
+          throw versionTakenError(run.id, run.options, held[0]?.id);
+        }
         throw new DossierError("STORE_ERROR", `cannot create run ${run.id}: ${(cause as Error).message}`, {
           cause,
         });

@@ -76,3 +76,25 @@ export function existsError(id: string, status: string | undefined): DossierErro
     { details: { runId: id, ...(status ? { status } : {}) } },
   );
 }
+
+/** The report and version a run's options name (`strategyOptions.reportRoot`, `.version`), if any. */
+export function reportVersionOf(
+  options: Record<string, unknown>,
+): { root: string; version: unknown } | undefined {
+  const so = options.strategyOptions as { reportRoot?: unknown; version?: unknown } | undefined;
+  return typeof so?.reportRoot === "string" ? { root: so.reportRoot, version: so.version } : undefined;
+}
+
+/** The CONFLICT of a create whose version of a report another run holds (`holder`, when known). */
+export function versionTakenError(
+  id: string,
+  options: Record<string, unknown>,
+  holder: string | undefined,
+): DossierError {
+  const of = reportVersionOf(options);
+  return new DossierError(
+    "CONFLICT",
+    `cannot create run ${id}: version ${String(of?.version)} of the report of run ${of?.root} is held by ${holder ? `run ${holder}` : "another run"}`,
+    { details: { runId: id, reportRoot: of?.root, version: of?.version, ...(holder ? { holder } : {}) } },
+  );
+}

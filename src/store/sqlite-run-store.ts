@@ -6,7 +6,15 @@ import type { DatabaseSync } from "node:sqlite";
 import { DossierError } from "../core/errors.ts";
 import type { RunRecord } from "../core/run.ts";
 import { ownerText } from "./run-owner.ts";
-import { existsError, pickRunId, prefixPatterns, type RunRow, runFromRow } from "./run-row.ts";
+import {
+  existsError,
+  pickRunId,
+  prefixPatterns,
+  type RunRow,
+  reportVersionOf,
+  runFromRow,
+  versionTakenError,
+} from "./run-row.ts";
 import type { NewRun, RunStore, RunUpdate } from "./types.ts";
 
 /** Statuses a run can be claimed from (see {@link RunStore.claim}). */
@@ -25,6 +33,10 @@ export function createSqliteRunStore(db: DatabaseSync): RunStore {
      WHERE runs.status = 'queued' AND excluded.status = 'running'`,
   );
   const byId = db.prepare("SELECT * FROM runs WHERE id = ?");
+  const versionHolder = db.prepare(
+    `SELECT id FROM runs WHERE json_extract(options_json, '$.strategyOptions.reportRoot') = ?
+       AND json_extract(options_json, '$.strategyOptions.version') = ?`,
+  );
 
   const get = (id: string): RunRecord | undefined => {
     const row = byId.get(id) as RunRow | undefined;
@@ -48,6 +60,13 @@ export function createSqliteRunStore(db: DatabaseSync): RunStore {
           owner ? run.createdAt : null,
         ));
       } catch (cause) {
+        const version = reportVersionOf(run.options);
+        if (version && /runs_by_report_version/.test((cause as Error).message)) {
+          const holder = versionHolder.get(version.root, version.version as number) as
+            | { id: string }
+            | undefined;
+          throw versionTakenError(run.id, run.options, holder?.id);
+        }
         throw new DossierError("STORE_ERROR", `cannot create run ${run.id}: ${(cause as Error).message}`, {
           cause,
         });

@@ -61,6 +61,11 @@ export interface RunStore {
    * `run.owner` with the given query, strategy and options, keeping its `createdAt` (when it was
    * enqueued). STORE_ERROR when the id exists in any other state — so of two workers starting one
    * queued run, exactly one wins, and a run cancelled while queued is never started.
+   *
+   * A version of a report is held by one run: when `run.options.strategyOptions` names a
+   * `reportRoot` (the run that wrote version 1) and a `version`, and another run (any status)
+   * already names the same pair, the create is CONFLICT, atomically — of two refreshes writing
+   * one version at once, exactly one is created.
    */
   create(run: NewRun): Promise<RunRecord>;
   get(id: string): Promise<RunRecord | undefined>;

@@ -161,6 +161,52 @@ export function describeStoreContract(backend: StoreBackend): void {
         expect(error.message).toContain("r1");
       });
 
+      it("holds each version of a report by one run, whatever its status", async () => {
+        const { runs } = (await fresh()).store;
+        const owner = { host: "h1", pid: 42, startedAt: "2026-02-03T04:00:00.000Z" };
+        const version = (id: string, reportRoot: string, v: number, queued = false): NewRun => ({
+          ...newRun(id),
+          strategy: "refresh",
+          options: { strategyOptions: { refreshOf: reportRoot, reportRoot, version: v } },
+          ...(queued ? { queued: true } : { owner }),
+        });
+        await runs.create(version("v2", "root", 2));
+        const error = await rejection(runs.create(version("v2-again", "root", 2)), "CONFLICT");
+        expect(error.message).toContain("version 2");
+        expect(error.details).toMatchObject({ holder: "v2", reportRoot: "root", version: 2 });
+        expect(await runs.get("v2-again")).toBeUndefined();
+        // A failed holder still holds its version.
+        await runs.update("v2", { updatedAt: TS, status: "failed" });
+        await rejection(runs.create(version("v2-later", "root", 2)), "CONFLICT");
+        // Another version, another report, and runs naming no report are free.
+        await runs.create(version("v3", "root", 3));
+        await runs.create(version("other-v2", "other", 2));
+        await runs.create(newRun("plain-1"));
+        await runs.create(newRun("plain-2"));
+        // A queued run taken up keeps its version; a second queued one is refused at once.
+        await runs.create(version("q4", "root", 4, true));
+        await rejection(runs.create(version("q4-again", "root", 4, true)), "CONFLICT");
+        expect((await runs.create(version("q4", "root", 4))).status).toBe("running");
+      });
+
+      it("lets exactly one of several processes create one version of a report", async () => {
+        const { store, spec } = await fresh();
+        const options = { strategyOptions: { refreshOf: "root", reportRoot: "root", version: 2 } };
+        const outcomes = await children(
+          spec,
+          [1, 2, 3, 4].map((i) => ({ action: "start", runId: `refresh-${i}`, options })),
+        );
+        const winners = outcomes.filter((o) => o.started === true);
+        expect(winners).toHaveLength(1);
+        expect(outcomes.filter((o) => o.started === false).map((o) => o.code)).toEqual([
+          "CONFLICT",
+          "CONFLICT",
+          "CONFLICT",
+        ]);
+        const created = await store.runs.list();
+        expect(created.map((r) => r.owner?.pid)).toEqual([winners[0]!.pid]);
+      }, 30_000);
+
       it("updates only the given fields and can clear them with null", async () => {
         const { runs } = (await fresh()).store;
         await runs.create(newRun("r1"));

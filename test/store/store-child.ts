@@ -15,6 +15,8 @@ interface ChildOrder {
   count?: number;
   pauseMs?: number;
   tag?: string;
+  /** start: the options of the run created. */
+  options?: Record<string, unknown>;
 }
 
 const order = JSON.parse(process.argv[2]!) as ChildOrder;
@@ -45,7 +47,14 @@ if (order.action === "append") {
   // A worker starting a queued run: a running create of its id.
   const owner = { host: "child", pid: process.pid, startedAt: ts() };
   try {
-    const run = { id: order.runId, query: "q", strategy: "graph", options: {}, createdAt: ts(), owner };
+    const run = {
+      id: order.runId,
+      query: "q",
+      strategy: "graph",
+      options: order.options ?? {},
+      createdAt: ts(),
+      owner,
+    };
     await store.runs.create(run);
     outcome = { started: true, pid: process.pid };
   } catch (error) {
