@@ -212,6 +212,43 @@ describe("graph strategy", () => {
     expect(result.record.status).toBe("completed");
   });
 
+  it("discards an llm node's note written before the critic revised the node, writes it again and checks the gaps again", async () => {
+    world = await startResearchWorld({
+      criticRejects: ["T-7"],
+      expectCalls: { ...DEFAULT_GRAPH_CALLS, critic: 4, revision: 2, consolidate: 2, "ephemeral-rubric": 3 },
+    });
+    const result = await world.research({ query });
+    expect(result.record.status).toBe("completed");
+    const events = result.events;
+    const discarded = events.filter((e) => e.type === "warning" && e.code === "DRAFT_DISCARDED");
+    expect(discarded).toHaveLength(2);
+    expect(discarded[0]).toMatchObject({ scope: "llm:T-7" });
+    expect(discarded[1]).toMatchObject({ message: expect.stringMatching(/^iteration 2: the gap check/) });
+    const notes = world.script.prompts.consolidate;
+    expect(notes[0]).not.toContain("revised goal of T-7");
+    expect(notes[1]).toContain("revised goal of T-7 with metric and period");
+    const end = events.find((e) => e.type === "node-end" && e.nodeId === "T-7");
+    expect(end).toMatchObject({ status: "done" });
+    const lastVerdict = events.findLast((e) => e.type === "gate-verdict" && e.nodeId === "T-7")!.seq;
+    expect(discarded[0]!.seq).toBeGreaterThan(lastVerdict);
+    // The gaps were checked again once the revision's note was done, and the next turn read those.
+    const gapChecks = events.filter(
+      (e): e is Extract<DossierEvent, { type: "llm-start" }> =>
+        e.type === "llm-start" && e.role === "rubricer",
+    );
+    expect(gapChecks).toHaveLength(4);
+    expect(gapChecks[3]!.seq).toBeGreaterThan(
+      events.find((e) => e.type === "node-end" && e.nodeId === "T-7")!.seq,
+    );
+    expect(discarded[1]!.seq).toBeLessThan(gapChecks[3]!.seq);
+    const lastTurn = events.findLast((e) => e.type === "llm-start" && e.role === "planner")!;
+    expect(lastTurn.seq).toBeGreaterThan(
+      events.find((e) => e.type === "llm-end" && e.callId === gapChecks[3]!.callId)!.seq,
+    );
+    // The discarded calls count in the run's usage.
+    expect(result.record.usage!.llmCalls).toBe(Object.values(world.script.counts).reduce((a, b) => a + b, 0));
+  });
+
   it("keeps inner search agents within their caps: rounds, sub-queries per round, results per query", async () => {
     world = await startResearchWorld({
       innerQueries: 5,
