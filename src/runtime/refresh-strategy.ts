@@ -36,6 +36,11 @@ import { type BodySection, sectionContent, withContent } from "./refresh-section
 export const refreshOptionsSchema = z
   .object({
     refreshOf: z.string().min(1).describe("the id of the finished run whose report is refreshed"),
+    reportRoot: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("the id of the run that wrote version 1 (with version, held by one run only)"),
     version: z.number().int().min(2).describe("the version this refresh writes"),
     maxSearches: z
       .number()

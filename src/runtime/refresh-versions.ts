@@ -1,8 +1,10 @@
 /**
  * The versions of a report: the research run that wrote version 1 and the refresh runs after it
- * (each names the run it refreshes), read from the stored run records. For `dossier runs show`.
+ * (each names the run it refreshes), read from the stored run records. For `dossier runs show`,
+ * and for the number a new refresh writes (`nextVersion`).
  */
 
+import { DossierError } from "../core/errors.ts";
 import type { RunRecord } from "../core/run.ts";
 import { refreshOf, versionOf } from "./refresh-parent.ts";
 
@@ -66,4 +68,46 @@ export async function versionsOf(
       };
     })
     .sort((a, b) => a.version - b.version || a.createdAt.localeCompare(b.createdAt));
+}
+
+/** The version a refresh writes, and the report it belongs to. */
+export interface NextVersion {
+  version: number;
+  /** The id of the run that wrote version 1 (stored with the refresh as `reportRoot`). */
+  reportRoot: string;
+}
+
+/**
+ * The version a refresh of `run` writes: one more than the highest version of its report any
+ * run holds (a failed or cancelled refresh keeps its number). CONFLICT, before any model call,
+ * when a refresh of the report is queued or running, or when `run` is not the report's latest
+ * completed version (the message names the latest). Two refreshes that pass this check at once
+ * still cannot write one version: the store holds each version of a report by one run
+ * (`RunStore.create`), and the second create is CONFLICT.
+ */
+export async function nextVersion(
+  runs: Parameters<typeof versionsOf>[0],
+  run: RunRecord,
+): Promise<NextVersion> {
+  const versions = await versionsOf(runs, run);
+  const reportRoot = versions.find((v) => v.refreshOf === undefined)?.runId ?? run.id;
+  const busy = versions.find((v) => v.status === "queued" || v.status === "running");
+  if (busy) {
+    throw new DossierError(
+      "CONFLICT",
+      `run ${busy.runId} is already writing version ${busy.version} of this report (${busy.status}): wait for it to finish, or cancel it (dossier runs cancel ${busy.runId})`,
+      { details: { runId: run.id, refresh: busy.runId, version: busy.version, status: busy.status } },
+    );
+  }
+  const mine = versionOf(run);
+  const latest = versions.filter((v) => v.status === "completed").at(-1);
+  if (latest && latest.version > mine) {
+    throw new DossierError(
+      "CONFLICT",
+      `run ${run.id} is version ${mine} of its report; the latest is version ${latest.version} (run ${latest.runId}): refresh that one`,
+      { details: { runId: run.id, version: mine, latest: latest.version, latestRunId: latest.runId } },
+    );
+  }
+  const highest = Math.max(mine, ...versions.map((v) => v.version));
+  return { version: highest + 1, reportRoot };
 }

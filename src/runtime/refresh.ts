@@ -1,10 +1,12 @@
 /**
  * Living reports: `refresh(dossier, runId)` writes a new version of a finished run's report as a
  * child run of the `refresh` strategy (its options name the run it refreshes and its version;
- * versions chain back to the original research run). Cited pages are fetched again and the
- * searches run again; only the sections whose evidence changed are rewritten, and a diff
- * (Markdown redline and JSON) is written beside the report. Bad input (an unknown run, one that
- * did not complete, options a refresh does not take) is refused before any model call.
+ * versions chain back to the original research run, and each is held by one run: see
+ * `nextVersion`). Cited pages are fetched again and the searches run again; only the sections
+ * whose evidence changed are rewritten, and a diff (Markdown redline and JSON) is written beside
+ * the report. Bad input (an unknown run, one that did not complete, options a refresh does not
+ * take, an older version of a report, a report a refresh is already writing) is refused before
+ * any model call.
  */
 
 import { DossierError } from "../core/errors.ts";
@@ -12,6 +14,7 @@ import type { EventOf } from "../core/events.ts";
 import type { Dossier } from "./dossier.ts";
 import { loadRefreshParent, REFRESH_STRATEGY, type RefreshParent } from "./refresh-parent.ts";
 import { refreshStrategy } from "./refresh-strategy.ts";
+import { nextVersion } from "./refresh-versions.ts";
 import type { ResearchHandle, ResearchOptions, ResearchResult } from "./research-handle.ts";
 
 /** Options of a refresh: a research run's budget, formats, output and events. */
@@ -102,9 +105,9 @@ export async function startRefresh(
     );
   }
   const parent = await loadRefreshParent(dossier.runs, runId);
+  const { version, reportRoot } = await nextVersion(dossier.runs, parent.record);
   const loaded = loadedFor(dossier);
   loaded.set(parent.record.id, parent);
-  const version = parent.version + 1;
   const cited = new Set(parent.sections.flatMap((s) => s.numbers));
   let handle: ResearchHandle;
   try {
@@ -114,6 +117,7 @@ export async function startRefresh(
       strategy: REFRESH_STRATEGY,
       strategyOptions: {
         refreshOf: parent.record.id,
+        reportRoot,
         version,
         ...(maxSearches === undefined ? {} : { maxSearches }),
         sections: parent.sections.length,

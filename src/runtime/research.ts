@@ -333,7 +333,10 @@ export function startResearch(
       return { ...outcome, paths };
     },
   });
-  void handle.done.finally(() => prepared.corpus?.index.close());
+  // (then, not finally: a run that could not be created — its id or version taken — rejects
+  // through its handle only, never as an unhandled rejection here.)
+  const closeCorpus = () => prepared.corpus?.index.close();
+  void handle.done.then(closeCorpus, closeCorpus);
   // A batch's run adds its article itself, so a run resumed on its own lands there too.
   return request.batch ? addingBatchArticle(handle, request.batch) : handle;
 }
