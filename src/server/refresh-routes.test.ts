@@ -3,7 +3,9 @@
  * scripted model): it answers 201 with the refresh run (its Location, the run refreshed, the
  * version) once checked, and the refresh goes on to rewrite the one section citing the changed
  * page, its diff served by GET /v1/runs/{id}/diff/json; with no change (and no body) no model is
- * called; an unknown run is a 404, an unfinished one a 409 and a bad body a 400, before any call.
+ * called; an unknown run is a 404, an unfinished one a 409 and a bad body a 400, before any call;
+ * a refresh whose version another server's refresh took meanwhile is a 409, as is one of an older
+ * version.
  */
 
 import { afterEach, describe, expect, it } from "vitest";
@@ -13,6 +15,7 @@ import { pagesOfSection, perSourceSections, sectionsCiting } from "../../test/re
 import { type ResearchWorld, startResearchWorld } from "../../test/research/world.ts";
 import { createDossier, type Dossier } from "../runtime/dossier.ts";
 import { splitSections } from "../runtime/refresh-sections.ts";
+import type { Store } from "../store/types.ts";
 import { type RunningServer, startServer } from "./listen.ts";
 
 let world: ResearchWorld | undefined;
@@ -85,6 +88,65 @@ describe("POST /v1/runs/{id}/refresh", () => {
     expect((await dossier.runs.handle(v3.run.id)!.done).status).toBe("completed");
     const diff3 = await (await api.get(`/v1/runs/${v3.run.id}/diff/json`)).json();
     expect(diff3).toMatchObject({ sectionsChanged: [], claimsAdded: [], claimsRemoved: [] });
+  });
+
+  it("answers a refresh whose version another server took meanwhile with a 409, and an older version's with a 409", async () => {
+    world = await startResearchWorld({ subtasks: 4, override: perSourceSections, expectCalls: PARENT });
+    dossier = createDossier({ config: world.config, cwd: world.home, env: {} });
+    const parent = await dossier.research("How is topic adoption changing?", { strategy: "minddr" }).done;
+    server = await startServer({ dossier, port: 0 });
+    // Another server on the same store whose refresh runs are created only when let go: both
+    // refreshes pass their checks before either run exists.
+    const base = dossier.store;
+    let letGo!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      letGo = resolve;
+    });
+    let reached!: () => void;
+    const atGate = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    const create: Store["runs"]["create"] = async (run) => {
+      if (run.strategy === "refresh") {
+        reached();
+        await gate;
+      }
+      return base.runs.create(run);
+    };
+    const runs = new Proxy(base.runs, {
+      get: (target, property) => (property === "create" ? create : Reflect.get(target, property)),
+    });
+    const held: Store = { ...base, runs };
+    const slowDossier = createDossier({ config: world.config, cwd: world.home, env: {}, store: held });
+    const slow = await startServer({ dossier: slowDossier, port: 0 });
+    try {
+      world.script.expectCalls(PARENT); // nothing changed: no model call
+      const late = client(slow).post(`/v1/runs/${parent.runId}/refresh`, {});
+      await atGate;
+      const first = await client(server).post(`/v1/runs/${parent.runId}/refresh`, {});
+      expect(first.status).toBe(201);
+      const created = (await first.json()) as { run: { id: string }; version: number };
+      expect(created.version).toBe(2);
+      letGo();
+      const refused = await late;
+      expect(refused.status).toBe(409);
+      expect(await refused.json()).toMatchObject({
+        error: { code: "CONFLICT", message: expect.stringContaining(`is held by run ${created.run.id}`) },
+      });
+      expect((await dossier.runs.handle(created.run.id)!.done).status).toBe("completed");
+      // Version 1 is no longer the one to refresh: 409 naming the latest.
+      const older = await client(server).post(`/v1/runs/${parent.runId}/refresh`, {});
+      expect(older.status).toBe(409);
+      expect(await older.json()).toMatchObject({
+        error: {
+          code: "CONFLICT",
+          message: expect.stringContaining(`latest is version 2 (run ${created.run.id})`),
+        },
+      });
+    } finally {
+      await slow.close();
+      await slowDossier.close();
+    }
   });
 
   it("refuses an unknown run, an unfinished run and a bad body before any model call", async () => {

@@ -1,7 +1,8 @@
 /**
  * POST /v1/runs/{id}/refresh (mounted under `/v1`): a new version of a finished run's report,
  * started as a refresh run of its own (the web UI's refresh button). It answers once the run is
- * checked — an unknown run is a 404 and an unfinished one a 409, before any model call — and the
+ * checked and its run created — an unknown run is a 404; an unfinished one, an older version of
+ * a report, or a report another refresh is writing is a 409, before any model call — and the
  * refresh goes on in the background: follow its event stream; its `report-diff` event names the
  * sections rewritten, and GET /v1/runs/{id}/diff/{format} serves the diff.
  */
@@ -60,7 +61,7 @@ const refreshRun = createRoute({
   tags: ["runs"],
   summary: "Refresh a finished run's report",
   description:
-    "Starts a refresh run: the report's cited pages are fetched again (conditionally where the server supports it) and its searches run again; only the sections whose evidence changed are rewritten, the others are kept byte for byte, and a diff is written beside the new version (GET /v1/runs/{id}/diff/{format}). Answers once the run is checked; the refresh goes on in the background. With no change, no model is called. The body may be `{}`.",
+    "Starts a refresh run: the report's cited pages are fetched again (conditionally where the server supports it) and its searches run again; only the sections whose evidence changed are rewritten, the others are kept byte for byte, and a diff is written beside the new version (GET /v1/runs/{id}/diff/{format}). Answers once the run is checked; the refresh goes on in the background. With no change, no model is called. The body may be `{}`. Each version is written by one run: a refresh of a report another refresh is writing, or of a version that is not the latest, is a 409 naming that refresh or the latest version.",
   request: {
     params: z.object({ id: runIdParam }),
     body: {
@@ -86,19 +87,22 @@ export function refreshRoutes(services: () => ApiServices): OpenAPIHono {
     const { id } = c.req.valid("param");
     const body = (c.req.valid("json") ?? {}) as z.infer<typeof RefreshBody>;
     const { startRefresh } = await import("../runtime/refresh.ts");
-    let prepared!: () => void;
+    let started!: () => void;
     const ready = new Promise<void>((resolve) => {
-      prepared = resolve;
+      started = resolve;
     });
     const { handle, refreshOf, version } = await startRefresh(dossier, id, {
-      onPrepared: () => prepared(),
+      onEvent: (event) => {
+        if (event.type === "run-start") started();
+      },
       ...(body.budget ? { budget: body.budget } : {}),
       ...(body.formats ? { formats: body.formats } : {}),
       ...(body.maxSearches === undefined ? {} : { maxSearches: body.maxSearches }),
       ...(body.currentDate ? { currentDate: body.currentDate } : {}),
     });
-    // Answered once the run is prepared (its record exists); a request refused while it is
-    // prepared (no model, say) rejects here with its coded error.
+    // Answered once the run has started (its record exists); a request refused while it is
+    // prepared (no model, say) or created (its version taken meanwhile by a refresh elsewhere:
+    // CONFLICT) rejects here with its coded error.
     await Promise.race([ready, handle.done.then(() => undefined)]);
     c.header("Location", `/v1/runs/${handle.runId}`);
     return c.json({ run: await runs.view(handle.runId), refreshOf, version }, 201);
