@@ -102,8 +102,11 @@ describe("MCP ask and fetch progress", { timeout: 60_000 }, () => {
   });
 
   it("keeps a client that resets its timeout on progress waiting through a model call longer than the timeout", async () => {
-    const TIMEOUT_MS = 400;
-    const LATENCY_MS = 4 * TIMEOUT_MS;
+    // A heartbeat every 100 ms against a 1.5 s timeout: a busy machine (a whole suite on two
+    // cores) may hold the event loop for some hundred ms without the client timing out; the call
+    // takes twice the timeout, so without heartbeats it still does.
+    const TIMEOUT_MS = 1500;
+    const LATENCY_MS = 2 * TIMEOUT_MS;
     const c = await start(() => new Promise((resolve) => setTimeout(resolve, LATENCY_MS)), 100);
     const started = Date.now();
     const result = await c.callTool({ name: "ask", arguments: { question } }, undefined, {
