@@ -36,14 +36,25 @@ export interface FollowUpResult extends AskResult {
 const parentsOf = new WeakMap<object, Map<string, ParentEvidence>>();
 
 /** The follow-up strategy's parent map on `dossier`, registering the strategy on first use. */
-function parentsFor(dossier: Pick<Dossier, "strategies">): Map<string, ParentEvidence> {
+function parentsFor(dossier: Pick<Dossier, "strategies" | "runs">): Map<string, ParentEvidence> {
   let parents = parentsOf.get(dossier.strategies);
   if (!parents) {
-    parents = new Map();
-    parentsOf.set(dossier.strategies, parents);
-    if (!dossier.strategies.has(FOLLOW_UP_STRATEGY)) dossier.strategies.register(followUpStrategy(parents));
+    const loaded = new Map<string, ParentEvidence>();
+    parents = loaded;
+    parentsOf.set(dossier.strategies, loaded);
+    if (!dossier.strategies.has(FOLLOW_UP_STRATEGY)) {
+      // A resumed follow-up finds no loaded parent and reads it from the store again.
+      dossier.strategies.register(
+        followUpStrategy(async (id) => loaded.get(id) ?? (await loadParentEvidence(dossier.runs, id))),
+      );
+    }
   }
   return parents;
+}
+
+/** Registers the follow-up strategy on `dossier` (so its follow-up runs can be resumed). */
+export function registerFollowUp(dossier: Pick<Dossier, "strategies" | "runs">): void {
+  parentsFor(dossier);
 }
 
 /** Answers a follow-up question about a finished run. */

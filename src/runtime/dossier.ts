@@ -21,7 +21,7 @@ import { createStrategyRegistry, type StrategyRegistry } from "../strategies/reg
 import type { StrategyDefinition } from "../strategies/types.ts";
 import { type ProviderPolicy, ToolGateway } from "../tools/gateway.ts";
 import type { ProviderLimiter } from "../tools/provider-limiter.ts";
-import { askAbout } from "./ask-about.ts";
+import { askAbout, registerFollowUp } from "./ask-about.ts";
 import { type AskOptions, type AskResult, askWith } from "./ask-run.ts";
 import type { Config } from "./config.ts";
 import { type ConfigOverrides, type LoadedConfig, loadConfig, type SettingOrigin } from "./config-load.ts";
@@ -213,6 +213,8 @@ export function createDossier(options: DossierOptions = {}): Dossier {
         if (closed) throw new Error("this Dossier is closed");
         // A refresh run resumes like any other once its strategy is known (it reads its parent again).
         registerRefresh(dossier);
+        // So does a follow-up (it reads the run it is about again).
+        registerFollowUp(dossier);
         return track(resumeResearchHandle(runId, resumeOptions, deps));
       },
       clock,

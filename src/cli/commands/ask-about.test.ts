@@ -1,8 +1,9 @@
 /**
  * `dossier ask --about <run>` in the loopback research world with the strict scripted model: a
  * follow-up answered by the run's evidence makes no search and cites the report's own reference
- * numbers; one the evidence cannot answer searches and cites the new source under a new number;
- * bad input is refused before any model call. Checked against the child run's event log.
+ * numbers (the parent's sources recorded as its own, no new one); one the evidence cannot answer
+ * searches and cites the new source under a new number; bad input is refused before any model
+ * call. Checked against the child run's event log.
  */
 
 import { readFileSync } from "node:fs";
@@ -10,6 +11,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { type CliOutcome, runCliInProcess } from "../../../test/cli-io.ts";
 import { type ResearchWorld, startResearchWorld } from "../../../test/research/world.ts";
 import type { DossierEvent } from "../../core/events.ts";
+import { type Source, sourceLocator } from "../../core/source.ts";
 import { openSqliteStore } from "../../store/sqlite-store.ts";
 
 let world: ResearchWorld | undefined;
@@ -69,7 +71,10 @@ describe("dossier ask --about", () => {
     expect(a.citations.map((c: { number: number }) => c.number)).toEqual([numberOfPage2]);
     const childEvents = await eventsOf(world, a.runId);
     expect(childEvents.filter((e) => e.type === "tool-start")).toEqual([]);
-    expect(childEvents.filter((e) => e.type === "source-add")).toEqual([]);
+    // Its source-add events are the parent's sources, copied (none new): its citations resolve there.
+    const locators = (events: DossierEvent[]) =>
+      events.flatMap((e) => (e.type === "source-add" ? [sourceLocator(e.source as Source)] : []));
+    expect(locators(childEvents)).toEqual(locators(parentEvents));
     const ready = childEvents.find((e) => e.type === "answer-ready") as { answer: string } | undefined;
     expect(ready?.answer).toBe(a.answer);
     // The child run names its parent in its stored options.
