@@ -2,8 +2,9 @@
  * The library side of follow-up questions: `dossier.ask(question, { about })` over a finished
  * run of the loopback research world (strict scripted model) answers from the run's evidence
  * with no search, and records the evidence it uses as its own source-add / evidence-add events
- * (every citation resolves from the follow-up's event log); a follow-up cancelled mid-way is
- * resumed by another Dossier like any run; bad input is a coded error before any model call.
+ * (every citation resolves from the follow-up's event log), so a refresh of it finds them; a
+ * follow-up cancelled mid-way is resumed by another Dossier like any run; bad input is a coded
+ * error before any model call.
  */
 
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -16,6 +17,7 @@ import type { FollowUpResult } from "./ask-about.ts";
 import { FOLLOW_UP_MARKER } from "./ask-about-strategy.ts";
 import { createDossier, type Dossier } from "./dossier.ts";
 import { earlierEvidence } from "./earlier-evidence.ts";
+import { refresh } from "./refresh.ts";
 
 let world: ResearchWorld | undefined;
 let dossier: Dossier | undefined;
@@ -73,6 +75,21 @@ describe("dossier.ask(question, { about })", () => {
     const cited = childHeld.evidence.find((e) => e.id === result.citations[0]!.evidence[0])!;
     const original = parentHeld.evidence.find((e) => e.text === cited.text)!;
     expect(cited.retrievedBy).toEqual(original.retrievedBy);
+  });
+
+  it("can be refreshed: the refresh finds the follow-up's sources in its log and rewrites nothing when nothing changed", async () => {
+    world = await startResearchWorld({ expectCalls: PARENT });
+    dossier = createDossier({ config: world.config, cwd: world.home, env: {} });
+    const parent = await dossier.ask("Which topic grew by 11 percent in 2025?");
+    world.script.expectCalls({ ...PARENT, "follow-up": 1 });
+    const followUp = (await dossier.ask("And topic 2?", { about: parent.runId })) as FollowUpResult;
+    const refreshed = await refresh(dossier, followUp.runId, { maxSearches: 0 });
+    expect(refreshed).toMatchObject({ status: "completed", version: 2, sectionsChanged: [] });
+    expect(refreshed.report!.body).toBe(followUp.research.report!.body);
+    const page2 = parent.citations.find((c) => /\/page\/2$/.test(c.locator))!;
+    expect(refreshed.report!.references.map((r) => [r.number, r.locator])).toEqual([
+      [page2.number, page2.locator],
+    ]);
   });
 
   it("is resumed like any run by another Dossier, which reads the run it is about from the store again", async () => {
