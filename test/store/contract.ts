@@ -1,7 +1,7 @@
 /**
  * The store contract: what every backend of the store port (`src/store/types.ts`) must do, as
  * one suite each backend's test file runs against a fresh, empty store. Runs (records, updates,
- * listing, id prefixes), ownership (claims, heartbeats, take-over of a run whose heartbeat went
+ * listing, id prefixes, each version of a report held by one run), ownership (claims, heartbeats, take-over of a run whose heartbeat went
  * stale), cancellation requests, the event log (contiguous `seq` per run, the order of appends
  * issued without waiting, several store instances and several processes appending to one run,
  * queries, subscriptions), the step journal (isolation, overwrite, replay after a reopen) and
