@@ -13,6 +13,7 @@ import { startResearchWorld } from "../../test/research/world.ts";
 import { instantClock } from "../../test/scripted/clocks.ts";
 import { memoryStore, scriptedRegistry } from "../../test/scripted/harness.ts";
 import { scriptedModel } from "../../test/scripted/scripted-model.ts";
+import { systemClock } from "../core/clock.ts";
 import type { RunContext } from "../kit/run-context.ts";
 import { startRun } from "./run.ts";
 
@@ -161,11 +162,16 @@ describe("completed only when the run did its work", () => {
     it(`${strategy} with maxWallMs 1 makes no model call and is not completed`, async () => {
       const world = await startResearchWorld({ subtasks: 2 });
       try {
-        const result = await world.research({
-          query: "How is topic adoption changing?",
-          strategy,
-          budget: { maxWallMs: 1 },
-        });
+        // Every reading of this clock is a millisecond later than the one before: the one
+        // millisecond of wall time has passed by the first check, however fast the run gets
+        // there (with the strategy's modules already loaded by an earlier test file it may take
+        // less than a millisecond of real time).
+        let tick = 0;
+        const clock = { ...systemClock, now: () => Date.now() + ++tick };
+        const result = await world.research(
+          { query: "How is topic adoption changing?", strategy, budget: { maxWallMs: 1 } },
+          { clock },
+        );
         expect(world.model.requests).toHaveLength(0);
         expect(result.record).toMatchObject({
           status: "failed",
