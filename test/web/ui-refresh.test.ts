@@ -130,7 +130,7 @@ describe.skipIf(missing !== null)("report versions in the web UI", { timeout: 18
     expect(await axeViolations(page, "refresh run with its diff")).toEqual([]);
   });
 
-  it("lists the versions on version 1's page, with no diff", async () => {
+  it("lists the versions on version 1's page, with no diff and no Refresh (version 2 is the latest)", async () => {
     await page.goto(`${server.url}/runs/${v1}`);
     await page.getByRole("heading", { name: "References" }).waitFor();
     const list = page.getByTestId("version-list").locator("li");
@@ -141,6 +141,11 @@ describe.skipIf(missing !== null)("report versions in the web UI", { timeout: 18
       expect.stringMatching(/^Version 2 completed /),
     ]);
     expect(await page.getByTestId("diff").count()).toBe(0);
+    // Version 1 is no longer the latest: no Refresh button, a link to version 2 instead.
+    const newer = page.getByTestId("newer-version");
+    expect(await newer.textContent()).toBe("Version 2 is the latest: refresh that one.");
+    expect(await newer.getByRole("link").getAttribute("href")).toBe(`/runs/${v2}`);
+    expect(await page.getByTestId("versions").getByRole("button", { name: "Refresh" }).count()).toBe(0);
     // The runs list names the refresh's version and the run it refreshes.
     await page.getByRole("link", { name: "Runs" }).click();
     await page.locator(`tr[data-run="${v2}"]`).getByText(`version 2, refresh of ${v1}`).waitFor();

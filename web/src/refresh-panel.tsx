@@ -12,7 +12,7 @@ import { markdownText } from "./claim-marks.ts";
 import { httpUrl } from "./follow-up-logic.ts";
 import { RedlineView } from "./redline-view.tsx";
 import { Link, navigate } from "./router.tsx";
-import { refreshOf, type VersionView, versionsOf } from "./versions.ts";
+import { newerVersion, refreshOf, type VersionView, versionsOf } from "./versions.ts";
 import "./refresh.css";
 
 /** A citation in the diff. */
@@ -89,10 +89,18 @@ export function RefreshPanel(props: { run: RunView; refreshable?: boolean }) {
   };
 
   if (!props.refreshable && versions.length === 0) return null;
+  // Only the latest completed version is refreshed (the server refuses an older one).
+  const newer = newerVersion(versions, run.id);
   return (
     <section aria-labelledby="versions-h" class="versions" data-testid="versions">
       <h2 id="versions-h">Versions</h2>
-      {props.refreshable && (
+      {props.refreshable && newer && (
+        <p class="hint" data-testid="newer-version">
+          Version {newer.version} is the latest:{" "}
+          <Link href={`/runs/${encodeURIComponent(newer.runId)}`}>refresh that one</Link>.
+        </p>
+      )}
+      {props.refreshable && !newer && (
         <div class="row">
           <button type="button" onClick={refresh} disabled={busy || run.status !== "completed"}>
             Refresh

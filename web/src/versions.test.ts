@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { refreshOf, versionOf, versionsOf } from "./versions.ts";
+import { newerVersion, refreshOf, versionOf, versionsOf } from "./versions.ts";
 
 const run = (id: string, createdAt: string, of?: string, version?: number) => ({
   id,
@@ -39,5 +39,27 @@ describe("report versions", () => {
     // A cycle in stored options ends the walk.
     const loop = [run("a", "1", "b", 2), run("b", "2", "a", 3)];
     expect(versionsOf(loop, "a").map((v) => v.runId)).toEqual(["a", "b"]);
+  });
+});
+
+describe("newerVersion", () => {
+  const v = (version: number, runId: string, status = "completed") => ({
+    version,
+    runId,
+    status,
+    createdAt: "2026-01-01T00:00:00Z",
+    refreshOf: version === 1 ? null : "a",
+  });
+  it("names the latest completed version when it is newer than the run's own", () => {
+    const versions = [v(1, "a"), v(2, "b"), v(3, "c", "failed")];
+    expect(newerVersion(versions, "a")?.runId).toBe("b");
+    // The latest completed one is refreshed, even when a later refresh failed.
+    expect(newerVersion(versions, "b")).toBeUndefined();
+    expect(newerVersion(versions, "c")).toBeUndefined();
+  });
+  it("has nothing newer for a run never refreshed or not in the list", () => {
+    expect(newerVersion([], "a")).toBeUndefined();
+    expect(newerVersion([v(1, "a"), v(2, "b", "running")], "a")).toBeUndefined();
+    expect(newerVersion([v(1, "a"), v(2, "b")], "zzz")).toBeUndefined();
   });
 });

@@ -77,3 +77,13 @@ export function versionsOf(runs: readonly RunLike[], runId: string): VersionView
     }))
     .sort((a, b) => a.version - b.version || a.createdAt.localeCompare(b.createdAt));
 }
+
+/**
+ * The report's latest completed version when it is newer than `runId`'s, else undefined: only
+ * the latest completed version can be refreshed (the server refuses an older one with CONFLICT).
+ */
+export function newerVersion(versions: readonly VersionView[], runId: string): VersionView | undefined {
+  const mine = versions.find((v) => v.runId === runId);
+  const latest = versions.filter((v) => v.status === "completed").at(-1);
+  return mine && latest && latest.version > mine.version ? latest : undefined;
+}
