@@ -1,7 +1,6 @@
 /**
  * The sub-report that closes a DeepSearch agent: a short account of what the subtask found,
- * citing only the agent's own evidence (an excerpt its source's other excerpts already show is
- * left out). Without evidence it says so (no model call); when the
+ * citing only the agent's own evidence. Without evidence it says so (no model call); when the
  * model cannot be called it falls back to an extractive list of the best evidence (warning
  * `SUB_REPORT_FALLBACK`).
  */
@@ -9,7 +8,7 @@
 import { isDossierError } from "../core/errors.ts";
 import type { Evidence } from "../core/source.ts";
 import { briefEvidence } from "./evidence-brief.ts";
-import { rankEvidence, withoutRepeats } from "./evidence-select.ts";
+import { rankEvidence } from "./evidence-select.ts";
 import { languageInstruction } from "./language.ts";
 import type { RunContext } from "./run-context.ts";
 
@@ -36,9 +35,7 @@ export async function writeSubReport(
       : "";
     return `No evidence could be gathered for "${subtask.title}".${why}`;
   }
-  // An excerpt whose every sentence a longer one of its source already shows (a search snippet of
-  // a page that was read, a passage read twice) is left out: it costs tokens and adds nothing.
-  const chosen = withoutRepeats(rankEvidence(`${subtask.title} ${subtask.goal}`, evidence)).slice(0, 30);
+  const chosen = rankEvidence(`${subtask.title} ${subtask.goal}`, evidence).slice(0, 30);
   try {
     const result = await ctx.generate({
       role: "searcher",
