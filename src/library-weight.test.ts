@@ -36,6 +36,15 @@ const HEAVY = [
   "@opentelemetry/sdk-trace",
   "@opentelemetry/exporter-trace-otlp-http",
   "@opentelemetry/exporter-trace-otlp-proto",
+  // Loaded by the function that first needs them (PDF text, corpus vectors, language scores,
+  // Markdown parsing, provider queues, JSON repair, address checks).
+  "unpdf",
+  "sqlite-vec",
+  "franc-min",
+  "marked",
+  "p-queue",
+  "jsonrepair",
+  "ipaddr.js",
 ];
 
 /** The packages a fresh Node process loads when it imports `entry` (a resolve hook lists them). */

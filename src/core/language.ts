@@ -11,8 +11,8 @@
  *   Portuguese or French. A text that fails this is undetermined, never silently English.
  */
 
-import { francAll } from "franc-min";
 import { functionWordHits } from "./function-words.ts";
+import { lazyModule } from "./lazy-module.ts";
 
 /** The languages franc-min's trigrams decide between, by their ISO 639-3 code. */
 export const TRIGRAM_LANGUAGES: Readonly<Record<string, string>> = {
@@ -91,9 +91,13 @@ function scriptCounts(text: string): Record<string, number> {
   return Object.fromEntries(SCRIPTS.map(([name, regex]) => [name, text.match(regex)?.length ?? 0]));
 }
 
+/** franc-min, loaded on the first text it scores. */
+const franc = lazyModule<typeof import("franc-min")>("franc-min");
+
 /** franc's scores among `only`, as [ISO 639-1, normalised score] best first. */
 function trigramScores(text: string, only: string[]): Array<[string, number]> {
-  return francAll(text, { minLength: 1, only })
+  return franc()
+    .francAll(text, { minLength: 1, only })
     .filter(([code]) => code in TRIGRAM_LANGUAGES)
     .map(([code, score]) => [TRIGRAM_LANGUAGES[code]!, score]);
 }

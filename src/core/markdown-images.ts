@@ -11,9 +11,16 @@
  * text that was written, URL included. Pure, no I/O.
  */
 
-import { Marked, type Token, type Tokens } from "marked";
+import type { Marked, Token, Tokens } from "marked";
+import { lazyModule } from "./lazy-module.ts";
 
-const parser = new Marked({ gfm: true });
+/** marked, loaded on first use; the GFM parser is made then. */
+const marked = lazyModule<typeof import("marked")>("marked");
+let gfm: Marked | undefined;
+function parser(): Marked {
+  gfm ??= new (marked().Marked)({ gfm: true });
+  return gfm;
+}
 
 /** How a report shows the images its text contains. */
 export const REMOTE_IMAGE_MODES = ["link", "keep"] as const;
@@ -23,7 +30,7 @@ export type RemoteImages = (typeof REMOTE_IMAGE_MODES)[number];
 /** The image tokens of `markdown` in document order, as the HTML renderer's parser (GFM) finds them. */
 function imageTokens(markdown: string): Tokens.Image[] {
   const found: Tokens.Image[] = [];
-  parser.walkTokens(parser.lexer(markdown), (t: Token) => {
+  parser().walkTokens(parser().lexer(markdown), (t: Token) => {
     if (t.type === "image") found.push(t as Tokens.Image);
   });
   return found;

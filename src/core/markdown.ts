@@ -6,7 +6,11 @@
  * parser that needs to know where code, headings or the references are reads it here.
  */
 
-import { Lexer, type Token, type Tokens } from "marked";
+import type { Token, Tokens } from "marked";
+import { lazyModule } from "./lazy-module.ts";
+
+/** marked, loaded on the first Markdown it reads. */
+const marked = lazyModule<typeof import("marked")>("marked");
 
 /** One line of a Markdown document. */
 export interface MarkdownLine {
@@ -177,7 +181,7 @@ function standaloneTitle(text: string): string | null {
  */
 export function markdownTokens(markdown: string): Token[] {
   // marked reads a lone \r as a line break; a space keeps the line numbers of a split at \r?\n.
-  return new Lexer().lex(
+  return new (marked().Lexer)().lex(
     markdown
       .split(/\r?\n/)
       .map((t) => t.replace(/\r/g, " "))

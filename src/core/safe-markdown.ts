@@ -17,10 +17,17 @@
  * as an entity. The function is idempotent. Pure, no I/O.
  */
 
-import { Marked, type Token, type TokensList } from "marked";
+import type { Marked, Token, TokensList } from "marked";
+import { lazyModule } from "./lazy-module.ts";
 import { stripControlChars } from "./terminal-text.ts";
 
-const parser = new Marked({ gfm: true });
+/** marked, loaded on first use; the GFM parser is made then. */
+const marked = lazyModule<typeof import("marked")>("marked");
+let gfm: Marked | undefined;
+function parser(): Marked {
+  gfm ??= new (marked().Marked)({ gfm: true });
+  return gfm;
+}
 
 /** Characters a browser ignores or strips inside a URL scheme, plus backslashes. */
 const INVISIBLE =
@@ -88,13 +95,13 @@ export function isSafeLinkTarget(target: string): boolean {
 export function isInertMarkdown(markdown: string): boolean {
   let tokens: TokensList;
   try {
-    tokens = parser.lexer(markdown);
+    tokens = parser().lexer(markdown);
   } catch {
     return false;
   }
   for (const def of Object.values(tokens.links ?? {})) if (!isSafeLinkTarget(def.href ?? "")) return false;
   let inert = true;
-  parser.walkTokens(tokens, (t: Token) => {
+  parser().walkTokens(tokens, (t: Token) => {
     if (t.type === "html") inert = false;
     else if ((t.type === "link" || t.type === "image") && !isSafeLinkTarget(t.href)) inert = false;
   });

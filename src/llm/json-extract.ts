@@ -5,7 +5,10 @@
  * newlines in strings, comments, an answer cut short) before the model is asked again.
  */
 
-import { jsonrepair } from "jsonrepair";
+import { lazyModule } from "../core/lazy-module.ts";
+
+/** jsonrepair, loaded when an answer first needs repairing. */
+const repairer = lazyModule<typeof import("jsonrepair")>("jsonrepair");
 
 /** Removes `<think>…</think>` (and `<thinking>`, `<reasoning>`) blocks, including an unclosed leading one. */
 export function stripReasoning(text: string): string {
@@ -135,7 +138,7 @@ export function* repairedJsonValues(raw: string): Generator<unknown> {
     if (!source || tried.has(source) || !/^[[{]/.test(source) || isCutShort(source)) return undefined;
     tried.add(source);
     try {
-      const value: unknown = JSON.parse(jsonrepair(source));
+      const value: unknown = JSON.parse(repairer().jsonrepair(source));
       return typeof value === "object" && value !== null ? value : undefined;
     } catch {
       return undefined;

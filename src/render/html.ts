@@ -15,7 +15,7 @@
  */
 
 import type { Config, DOMPurify, WindowLike } from "dompurify";
-import { Marked } from "marked";
+import type { Marked } from "marked";
 import type { Reference } from "../core/citations.ts";
 import { languageTag } from "../core/language-tag.ts";
 import { lazyModule } from "../core/lazy-module.ts";
@@ -38,7 +38,13 @@ export function reportCsp(remoteImages: RemoteImages = "link"): string {
   );
 }
 
-const markdown = new Marked({ gfm: true });
+/** marked, loaded on first use; the GFM parser is made then. */
+const marked = lazyModule<typeof import("marked")>("marked");
+let gfm: Marked | undefined;
+function markdown(): Marked {
+  gfm ??= new (marked().Marked)({ gfm: true });
+  return gfm;
+}
 
 /** Elements that load a resource by themselves (images, media, image inputs). */
 const LOADING_TAGS = ["img", "image", "picture", "source", "video", "audio", "track", "input"];
@@ -130,7 +136,7 @@ export function renderHtml(doc: ReportDocument, options: RenderOptions = {}): st
   const excerpts = excerptIndex(doc);
   const safe = safeMarkdown(doc.body.trimStart().replace(/^#\s+[^\n]*\n+/, ""));
   const body = remoteImages === "keep" ? safe : imagesAsLinks(safe);
-  const linked = linkCitations(markdown.parse(body, { async: false }) as string, excerpts);
+  const linked = linkCitations(markdown().parse(body, { async: false }) as string, excerpts);
   // A verified report marks each checked claim at its citation (verdict; deciding span on hover).
   const html = doc.verification ? markClaims(linked, doc.body, doc.verification) : linked;
   const refs = doc.references.map((r) => referenceItem(r, excerpts.get(r.number))).join("\n");

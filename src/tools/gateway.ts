@@ -6,13 +6,14 @@
  * and it never throws: every failure comes back as `{ ok: false, error }`.
  */
 
-import PQueue from "p-queue";
+import type PQueue from "p-queue";
 import type { BudgetLedger } from "../core/budget.ts";
 import { type Clock, systemClock } from "../core/clock.ts";
 import { DossierError, toDossierError } from "../core/errors.ts";
 import type { EventSink } from "../core/events.ts";
 import { createSequentialIds, type IdGenerator } from "../core/ids.ts";
 import { type StepJournal, StepKeyer } from "../core/journal.ts";
+import { lazyModule } from "../core/lazy-module.ts";
 import { withRetry } from "../core/retry.ts";
 import type { Cache } from "../store/types.ts";
 import { backOff, recover } from "./adaptive-limit.ts";
@@ -23,6 +24,9 @@ import type { ProviderLimiter, ProviderSlot } from "./provider-limiter.ts";
 import { DEFAULT_PROVIDER_POLICY, PROVIDER_DEFAULTS, type ProviderPolicy } from "./provider-policy.ts";
 import { MetricsRecorder, type ToolMetrics } from "./tool-metrics.ts";
 import type { ToolError, ToolResult } from "./types.ts";
+
+/** p-queue, loaded when the first provider queue is made. */
+const pQueue = lazyModule<typeof import("p-queue")>("p-queue");
 
 export {
   DEFAULT_PROVIDER_POLICY,
@@ -385,7 +389,7 @@ export class ToolGateway {
         ...this.#options.defaults,
         ...this.#options.providers?.[provider],
       };
-      const queue = new PQueue({
+      const queue = new (pQueue().default)({
         concurrency: policy.concurrency,
         ...(policy.ratePerSecond ? rateLimit(policy.ratePerSecond) : {}),
       });

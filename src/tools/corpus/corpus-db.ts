@@ -6,10 +6,13 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import * as sqliteVec from "sqlite-vec";
 import { DossierError } from "../../core/errors.ts";
+import { lazyModule } from "../../core/lazy-module.ts";
 import { migrateDatabase } from "../../store/database.ts";
 import { CORPUS_MIGRATIONS } from "./corpus-schema.ts";
+
+/** sqlite-vec, loaded when the first corpus database opens. */
+const sqliteVec = lazyModule<typeof import("sqlite-vec")>("sqlite-vec");
 
 /** An open corpus database. */
 export interface CorpusDatabase {
@@ -42,7 +45,7 @@ export function openCorpusDatabase(path: string, options: { create?: boolean } =
   let vectors = true;
   let vectorError: string | undefined;
   try {
-    sqliteVec.load(db);
+    sqliteVec().load(db);
   } catch (error) {
     vectors = false;
     vectorError = (error as Error).message;

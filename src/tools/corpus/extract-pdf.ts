@@ -7,7 +7,6 @@
  * `encrypted-pdf`. The title is the document's Title metadata, else the file name.
  */
 
-import { extractText, getDocumentProxy, getMeta } from "unpdf";
 import { DossierError } from "../../core/errors.ts";
 import { readPdfPageText } from "../fetch/pdf-page-text.ts";
 import type { ExtractedDocument, Section } from "./types.ts";
@@ -32,8 +31,10 @@ function unreadable(error: unknown): DossierError {
 /** Extracts a PDF's text page by page. */
 export async function extractPdf(bytes: Uint8Array, fallbackTitle: string): Promise<ExtractedDocument> {
   if (!hasPdfSignature(bytes)) throw unreadable(new Error("no %PDF- signature"));
+  // unpdf (PDF.js) is loaded on the first PDF, not with the module.
+  const { extractText, getDocumentProxy, getMeta } = await import("unpdf");
   // PDF.js takes ownership of (detaches) the buffer it is given: hand it a copy.
-  let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
+  let pdf: Awaited<ReturnType<typeof import("unpdf").getDocumentProxy>>;
   try {
     pdf = await getDocumentProxy(new Uint8Array(bytes), {
       verbosity: 0,

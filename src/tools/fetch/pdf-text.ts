@@ -8,7 +8,6 @@
  * `pagesWithoutText`. Words hyphenated across line ends are joined.
  */
 
-import { extractText, getDocumentProxy, getMeta } from "unpdf";
 import { DossierError } from "../../core/errors.ts";
 import { readPdfPageText } from "./pdf-page-text.ts";
 
@@ -45,9 +44,11 @@ export function emptyPageMarker(n: number): string {
 
 /** Extracts the text of a PDF, page by page. */
 export async function pdfToText(bytes: Uint8Array): Promise<PdfText> {
+  // unpdf (PDF.js) is loaded on the first PDF, not with the module.
+  const { extractText, getDocumentProxy, getMeta } = await import("unpdf");
   // PDF.js takes ownership of (detaches) the buffer it is given: hand it a copy.
   const data = new Uint8Array(bytes);
-  let proxy: Awaited<ReturnType<typeof getDocumentProxy>>;
+  let proxy: Awaited<ReturnType<typeof import("unpdf").getDocumentProxy>>;
   try {
     proxy = await getDocumentProxy(data, { verbosity: 0 });
   } catch (error) {

@@ -9,7 +9,7 @@
 
 import { lookup as dnsLookup } from "node:dns/promises";
 import { isIP, type LookupFunction } from "node:net";
-import ipaddr from "ipaddr.js";
+import type ipaddrModule from "ipaddr.js";
 import type { Agent } from "undici";
 import { DossierError } from "../../core/errors.ts";
 import { lazyModule } from "../../core/lazy-module.ts";
@@ -83,23 +83,32 @@ const RANGE_LABELS: Record<string, string> = {
   reserved: "reserved",
 };
 
-const metadataSet = new Set(METADATA_ADDRESSES.map((a) => ipaddr.parse(a).toNormalizedString()));
+/** ipaddr.js, loaded on the first address check. */
+const loadIpaddr = lazyModule<typeof ipaddrModule>("ipaddr.js");
+
+let metadataAddresses: Set<string> | undefined;
+/** The metadata addresses in normalised form (built on first use). */
+function metadataSet(): Set<string> {
+  metadataAddresses ??= new Set(METADATA_ADDRESSES.map((a) => loadIpaddr().parse(a).toNormalizedString()));
+  return metadataAddresses;
+}
 
 /** Classifies an IP address literal; throws INPUT_INVALID when it is not one. */
 export function classifyAddress(address: string): AddressVerdict {
+  const ipaddr = loadIpaddr();
   const bare = address.replace(/^\[|\]$/g, "").replace(/%.*$/, "");
   if (!ipaddr.isValid(bare) || isIP(bare) === 0) {
     throw new DossierError("INPUT_INVALID", `not an IP address: ${address}`, { details: { address } });
   }
   let ip = ipaddr.parse(bare);
-  if (metadataSet.has(ip.toNormalizedString())) {
+  if (metadataSet().has(ip.toNormalizedString())) {
     return { allowed: false, range: ip.range(), reason: "metadata-address" };
   }
   if (ip.kind() === "ipv6") {
-    const embedded = embeddedIpv4(ip as ipaddr.IPv6);
+    const embedded = embeddedIpv4(ip as ipaddrModule.IPv6);
     if (embedded) {
       ip = embedded;
-      if (metadataSet.has(ip.toNormalizedString())) {
+      if (metadataSet().has(ip.toNormalizedString())) {
         return { allowed: false, range: ip.range(), reason: "metadata-address" };
       }
     }
@@ -111,7 +120,8 @@ export function classifyAddress(address: string): AddressVerdict {
 }
 
 /** The IPv4 address an IPv6 address carries (IPv4-mapped, NAT64, 6to4), if any. */
-function embeddedIpv4(ip: ipaddr.IPv6): ipaddr.IPv4 | null {
+function embeddedIpv4(ip: ipaddrModule.IPv6): ipaddrModule.IPv4 | null {
+  const ipaddr = loadIpaddr();
   const range = ip.range();
   const bytes = ip.toByteArray();
   if (range === "ipv4Mapped" || range === "rfc6145" || range === "rfc6052") {
