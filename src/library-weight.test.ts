@@ -47,13 +47,32 @@ const HEAVY = [
   "ipaddr.js",
 ];
 
-/** The packages a fresh Node process loads when it imports `entry` (a resolve hook lists them). */
-function packagesLoadedBy(entry: string): string[] {
+/**
+ * Dossier's own modules that must not load with `import("dossier")`: each is loaded by the
+ * function that runs it (a refresh, a follow-up, claim verification, a PDF) on its first call.
+ */
+const LAZY_MODULES = [
+  "runtime/refresh-strategy.ts",
+  "runtime/ask-about-strategy.ts",
+  "kit/report-assembly.ts",
+  "kit/section-writer.ts",
+  "eval/checks/report-checks.ts",
+  "eval/claims/verify-report.ts",
+  "render/pdf.ts",
+  "render/docx.ts",
+];
+
+/**
+ * What a fresh Node process loads when it imports `entry` (a resolve hook lists them): the
+ * packages, and the files under `src/` by their path there.
+ */
+function modulesLoadedBy(entry: string): { packages: string[]; files: string[] } {
   const hook = `data:text/javascript,${encodeURIComponent(`
     import { registerHooks } from "node:module";
     const seen = new Set();
-    registerHooks({ resolve(s, c, next) { const r = next(s, c); const m = /node_modules\\/((?:@[^/]+\\/)?[^/]+)/.exec(r.url); if (m) seen.add(m[1]); return r; } });
-    process.on("exit", () => process.stdout.write(JSON.stringify([...seen])));
+    const files = new Set();
+    registerHooks({ resolve(s, c, next) { const r = next(s, c); const m = /node_modules\\/((?:@[^/]+\\/)?[^/]+)/.exec(r.url); if (m) seen.add(m[1]); else { const f = /\\/src\\/(.+)$/.exec(r.url); if (f) files.add(f[1]); } return r; } });
+    process.on("exit", () => process.stdout.write(JSON.stringify({ packages: [...seen], files: [...files] })));
   `)}`;
   const r = spawnSync(
     process.execPath,
@@ -63,7 +82,12 @@ function packagesLoadedBy(entry: string): string[] {
     },
   );
   expect(r.status, r.stderr).toBe(0);
-  return JSON.parse(r.stdout) as string[];
+  return JSON.parse(r.stdout) as { packages: string[]; files: string[] };
+}
+
+/** The packages a fresh Node process loads when it imports `entry`. */
+function packagesLoadedBy(entry: string): string[] {
+  return modulesLoadedBy(entry).packages;
 }
 
 describe("import('dossier')", () => {
@@ -73,6 +97,13 @@ describe("import('dossier')", () => {
     const loaded = packagesLoadedBy(entry);
     expect(loaded).toContain("zod");
     expect(loaded.filter((p) => HEAVY.includes(p))).toEqual([]);
+  });
+
+  it("loads none of the modules that run refreshes, follow-ups, claim checks or PDFs", () => {
+    const { files } = modulesLoadedBy(entry);
+    expect(files).toContain("index.ts");
+    expect(files).toContain("runtime/refresh.ts");
+    expect(files.filter((f) => LAZY_MODULES.includes(f))).toEqual([]);
   });
 
   it("dossier/server loads Hono and the MCP SDK (the check can see them)", () => {

@@ -9,7 +9,6 @@ import type { PdfEnv } from "./format-support.ts";
 import { renderHtml } from "./html.ts";
 import { renderJsonBundle } from "./json-bundle.ts";
 import { renderMarkdown } from "./markdown.ts";
-import { renderPdf } from "./pdf.ts";
 import type { RenderOptions } from "./render-options.ts";
 
 export * from "../core/report-formats.ts";
@@ -56,7 +55,7 @@ export async function renderReportFile(
     case "docx":
       return (await import("./docx.ts")).renderDocx(doc, render);
     case "pdf":
-      return renderPdf(doc, { ...render, ...(env ? { env } : {}) });
+      return (await import("./pdf.ts")).renderPdf(doc, { ...render, ...(env ? { env } : {}) });
     default:
       return renderReport(doc, format, render);
   }

@@ -4,7 +4,7 @@
  */
 
 import type { RunRecord } from "../core/run.ts";
-import { FOLLOW_UP_STRATEGY } from "./ask-about-strategy.ts";
+import { FOLLOW_UP_STRATEGY } from "./ask-about-definition.ts";
 
 /** Recent runs looked through for follow-ups. */
 const SCAN = 1000;

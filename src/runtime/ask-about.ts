@@ -9,12 +9,12 @@
 
 import { DossierError } from "../core/errors.ts";
 import type { DossierEvent, EventOf } from "../core/events.ts";
+import { FOLLOW_UP_STRATEGY, type FollowUpSearch, followUpStrategy } from "./ask-about-definition.ts";
 import { loadParentEvidence, type ParentEvidence } from "./ask-about-parent.ts";
-import { FOLLOW_UP_STRATEGY, type FollowUpSearch, followUpStrategy } from "./ask-about-strategy.ts";
 import { type AskOptions, type AskResult, askResultOf } from "./ask-run.ts";
 import type { Dossier } from "./dossier.ts";
 
-export type { FollowUpSearch } from "./ask-about-strategy.ts";
+export type { FollowUpSearch } from "./ask-about-definition.ts";
 
 /** Options of a follow-up question. */
 export interface AskAboutOptions extends Omit<AskOptions, "about"> {

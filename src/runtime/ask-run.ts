@@ -9,10 +9,10 @@
 import type { EventOf } from "../core/events.ts";
 import type { ReportDocument } from "../core/report.ts";
 import type { RunStatus } from "../core/run.ts";
-import { type AskCitation, type AskEvidence, citedPassages } from "../strategies/smtl/answer.ts";
+import { type AskCitation, type AskEvidence, citedPassages } from "../strategies/smtl/cited-passages.ts";
 import type { ResearchHandle, ResearchOptions, ResearchResult } from "./research-handle.ts";
 
-export type { AskCitation, AskEvidence } from "../strategies/smtl/answer.ts";
+export type { AskCitation, AskEvidence } from "../strategies/smtl/cited-passages.ts";
 
 /** Options of an ask: a research run's options; the strategy defaults to `smtl`. */
 export interface AskOptions extends ResearchOptions {

@@ -9,8 +9,8 @@ import type { BudgetLimits } from "../core/budget.ts";
 import type { RunRecord } from "../core/run.ts";
 import type { Dossier } from "./dossier.ts";
 import { estimateResearch, formatEstimate, type Range, type ResearchEstimate } from "./estimate.ts";
+import { refreshStrategy } from "./refresh-definition.ts";
 import { loadRefreshParent, refreshOf } from "./refresh-parent.ts";
-import { refreshStrategy } from "./refresh-strategy.ts";
 
 /** The estimate of a refresh. */
 export interface RefreshEstimate extends ResearchEstimate {

@@ -6,11 +6,11 @@
  * sections that cite a changed or vanished page, or that a search found a new page for, are
  * rewritten by the writer; every other section is kept byte for byte. The diff is written
  * beside the report (`<runId>.diff.md`, `<runId>.diff.json`) and announced by a report-diff event.
+ * The definition that registers it is refresh-definition.ts (this module loads when a refresh runs).
  */
 
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, extname } from "node:path";
-import { z } from "zod";
 import { createOutline, type Outline } from "../core/outline.ts";
 import { safeMarkdown } from "../core/safe-markdown.ts";
 import {
@@ -25,36 +25,13 @@ import { repairTablesDetailed } from "../eval/checks/tables.ts";
 import type { ResearchTools } from "../kit/research-tools.ts";
 import type { RunContext } from "../kit/run-context.ts";
 import { writeSection } from "../kit/section-writer.ts";
-import type { ResearchOutcome, StrategyDefinition } from "../strategies/types.ts";
+import type { ResearchOutcome } from "../strategies/types.ts";
+import type { RefreshOptions } from "./refresh-definition.ts";
 import { renderRedline, reportDiff } from "./refresh-diff.ts";
 import { checkPage, type PageCheck, readNewPage } from "./refresh-pages.ts";
-import { REFRESH_STRATEGY, type RefreshParent } from "./refresh-parent.ts";
+import type { RefreshParent } from "./refresh-parent.ts";
 import { Numbering, numberSection, refreshedReport } from "./refresh-report.ts";
 import { type BodySection, sectionContent, withContent } from "./refresh-sections.ts";
-
-/** Options of the refresh strategy (set by `refresh`, not by hand). */
-export const refreshOptionsSchema = z
-  .object({
-    refreshOf: z.string().min(1).describe("the id of the finished run whose report is refreshed"),
-    reportRoot: z
-      .string()
-      .min(1)
-      .optional()
-      .describe("the id of the run that wrote version 1 (with version, held by one run only)"),
-    version: z.number().int().min(2).describe("the version this refresh writes"),
-    maxSearches: z
-      .number()
-      .int()
-      .min(0)
-      .max(20)
-      .optional()
-      .describe("searches run again at most (default 8)"),
-    sections: z.number().int().min(0).optional().describe("sections of the report (for the estimate)"),
-    pages: z.number().int().min(0).optional().describe("cited pages (for the estimate)"),
-  })
-  .strict();
-/** Options of the refresh strategy. */
-export type RefreshOptions = z.infer<typeof refreshOptionsSchema>;
 
 /** Text of a section none of whose sources is still there. */
 export const GONE_TEXT =
@@ -66,32 +43,6 @@ export interface RefreshOutcome extends ResearchOutcome {
   version: number;
   sectionsChanged: string[];
   diffPaths: string[];
-}
-
-/** The refresh strategy; `load` reads the parent run (before the run, or again on resume). */
-export function refreshStrategy(
-  load: (runId: string) => Promise<RefreshParent>,
-): StrategyDefinition<RefreshOptions> {
-  return {
-    name: REFRESH_STRATEGY,
-    description:
-      "A new version of a finished run's report: only sections whose evidence changed are rewritten.",
-    optionsSchema: refreshOptionsSchema,
-    roles: ["writer"],
-    capabilities: { needsModel: true, web: true, local: false },
-    estimate(input) {
-      const sections = input.options.sections ?? 8;
-      const searches = input.options.maxSearches ?? 8;
-      return {
-        llm: [{ role: "writer", count: [0, sections], input: 5000, output: 1500 }],
-        tools: [0, (input.options.pages ?? 10) + searches * 3],
-      };
-    },
-    async run(ctx, input) {
-      const parent = await load(input.options.refreshOf);
-      return runRefresh(ctx, parent, input.tools, input.options);
-    },
-  };
 }
 
 /** Runs a refresh of `parent` in `ctx`. */

@@ -12,8 +12,8 @@
 import { DossierError } from "../core/errors.ts";
 import type { EventOf } from "../core/events.ts";
 import type { Dossier } from "./dossier.ts";
+import { refreshStrategy } from "./refresh-definition.ts";
 import { loadRefreshParent, REFRESH_STRATEGY, type RefreshParent } from "./refresh-parent.ts";
-import { refreshStrategy } from "./refresh-strategy.ts";
 import { nextVersion } from "./refresh-versions.ts";
 import type { ResearchHandle, ResearchOptions, ResearchResult } from "./research-handle.ts";
 

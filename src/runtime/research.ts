@@ -12,7 +12,6 @@ import { DossierError } from "../core/errors.ts";
 import { guessQueryLanguage } from "../core/language.ts";
 import type { ReportDocument } from "../core/report.ts";
 import type { ReportFormat } from "../core/report-formats.ts";
-import { verifyReport } from "../eval/claims/verify-report.ts";
 import type { ClarifyCallback } from "../kit/router.ts";
 import type { ModelRegistry } from "../llm/registry.ts";
 import { checkFormatsAvailable } from "../render/format-support.ts";
@@ -325,7 +324,9 @@ export function startResearch(
         language: prepared.language,
         ...(env.clarify ? { clarify: env.clarify } : {}),
       });
-      // Each cited claim checked against its passages (eval/claims), before the report is final.
+      // Each cited claim checked against its passages (eval/claims, loaded when a report is
+      // first verified), before the report is final.
+      const { verifyReport } = await import("../eval/claims/verify-report.ts");
       const outcome = { ...written, report: await verifyReport(ctx, written.report, request.verify) };
       const paths = prepared.paths;
       await writeReportFiles(outcome.report, request.formats as ReportFormat[], paths, { env: pdfEnv(env) });

@@ -9,12 +9,13 @@ import { exceededLimit } from "../../core/budget.ts";
 import { citationPass } from "../../core/citations.ts";
 import { isDossierError } from "../../core/errors.ts";
 import { createOutline } from "../../core/outline.ts";
-import { type Evidence, type Source, sourceLocator } from "../../core/source.ts";
+import type { Evidence } from "../../core/source.ts";
 import { assembleReport, type ReportPart } from "../../kit/report-assembly.ts";
 import type { RunContext } from "../../kit/run-context.ts";
 import type { ChatMessage } from "../../llm/client.ts";
 import { estimatePromptTokens, estimateTokens } from "../../llm/token-estimate.ts";
 import type { ResearchOutcome } from "../types.ts";
+import { type AskCitation, type AskEvidence, citedPassages } from "./cited-passages.ts";
 import { FINAL_REQUEST, finalPrompt, finalSystem } from "./prompts.ts";
 import {
   type AnswerReply,
@@ -25,28 +26,7 @@ import {
   type SmtlPlan,
 } from "./protocol.ts";
 
-/** A numbered citation of the answer. */
-export interface AskCitation {
-  number: number;
-  title: string;
-  /** URL, or path with its anchor. */
-  locator: string;
-  /** The evidence ids cited under this number. */
-  evidence: string[];
-}
-
-/** A passage supporting the answer, as it was retrieved in the run. */
-export interface AskEvidence {
-  id: string;
-  /** The citation number it is cited under. */
-  citation: number;
-  text: string;
-  title: string;
-  locator: string;
-  /** The tool and call that retrieved it. */
-  retrievedBy: { tool: string; callId: string };
-  query?: string;
-}
+export { type AskCitation, type AskEvidence, citedPassages };
 
 /** Figures of an smtl run. */
 export interface SmtlFigures {
@@ -95,32 +75,6 @@ export interface FinishOptions {
 }
 
 const NO_ANSWER = "No answer could be formed from the evidence gathered.";
-
-/** The passages behind each numbered citation, with their source's title and locator. */
-export function citedPassages(
-  citations: readonly AskCitation[],
-  evidenceOf: (id: string) => Evidence | undefined,
-  sourceOf: (id: string) => Source | undefined,
-): AskEvidence[] {
-  return citations.flatMap((c) =>
-    c.evidence.flatMap((id) => {
-      const e = evidenceOf(id);
-      const source = e ? sourceOf(e.sourceId) : undefined;
-      if (!e || !source) return [];
-      return [
-        {
-          id,
-          citation: c.number,
-          text: e.text,
-          title: source.title,
-          locator: sourceLocator(source),
-          retrievedBy: e.retrievedBy,
-          ...(e.query ? { query: e.query } : {}),
-        },
-      ];
-    }),
-  );
-}
 
 /** Builds the outcome and the report, and emits `answer-ready`. */
 export function finishAnswer(ctx: RunContext, options: FinishOptions): AskOutcome {
