@@ -25,7 +25,7 @@
  */
 
 export * from "./core/index.ts";
-export { serveMcpStdio, startServer } from "./entries/lazy.ts";
+export { indexDirectory, serveMcpStdio, startServer } from "./entries/lazy.ts";
 export type { ResearchTools } from "./kit/research-tools.ts";
 export type { ClarifyCallback } from "./kit/router.ts";
 export type { RunContext } from "./kit/run-context.ts";
@@ -111,7 +111,6 @@ export type {
   StrategyRunInput,
 } from "./strategies/types.ts";
 export { CorpusIndex } from "./tools/corpus/corpus-index.ts";
-export { indexDirectory } from "./tools/corpus/ingest.ts";
 export { localSearch, localSearchTool } from "./tools/corpus/local-search.ts";
 export { crawlPage } from "./tools/crawl/crawl-page.ts";
 export { fetchPage, fetchPageTool } from "./tools/fetch/fetch-page.ts";

@@ -49,7 +49,8 @@ const HEAVY = [
 
 /**
  * Dossier's own modules that must not load with `import("dossier")`: each is loaded by the
- * function that runs it (a refresh, a follow-up, claim verification, a PDF) on its first call.
+ * function that runs it (a refresh, a follow-up, claim verification, a PDF, indexing a folder,
+ * fetching a page) on its first call.
  */
 const LAZY_MODULES = [
   "runtime/refresh-strategy.ts",
@@ -60,6 +61,12 @@ const LAZY_MODULES = [
   "eval/claims/verify-report.ts",
   "render/pdf.ts",
   "render/docx.ts",
+  "tools/corpus/ingest.ts",
+  "tools/corpus/extract.ts",
+  "tools/fetch/http-fetch.ts",
+  "tools/fetch/ssrf-guard.ts",
+  "tools/fetch/html-to-markdown.ts",
+  "tools/fetch/pdf-text.ts",
 ];
 
 /**
@@ -99,7 +106,7 @@ describe("import('dossier')", () => {
     expect(loaded.filter((p) => HEAVY.includes(p))).toEqual([]);
   });
 
-  it("loads none of the modules that run refreshes, follow-ups, claim checks or PDFs", () => {
+  it("loads none of the modules that run refreshes, follow-ups, claim checks, PDFs, indexing or fetching", () => {
     const { files } = modulesLoadedBy(entry);
     expect(files).toContain("index.ts");
     expect(files).toContain("runtime/refresh.ts");

@@ -21,7 +21,6 @@ import type { ResearchOutcome, Sources, StrategyDefinition } from "../strategies
 import { telemetrySettings } from "../telemetry/settings.ts";
 import { CorpusIndex } from "../tools/corpus/corpus-index.ts";
 import { corpusPath } from "../tools/corpus/corpus-paths.ts";
-import { indexDirectory } from "../tools/corpus/ingest.ts";
 import { type LocalSearchTool, localSearchTool } from "../tools/corpus/local-search.ts";
 import type { IndexSummary } from "../tools/corpus/types.ts";
 import { type ProviderPolicy, ToolGateway } from "../tools/gateway.ts";
@@ -214,6 +213,8 @@ export async function prepareResearch(
     const path = corpusPath(home, corpusName);
     const index = CorpusIndex.open({ path, create: request.docs !== undefined });
     if (request.docs) {
+      // The ingest pipeline (extractors, chunker, file walk) loads when a folder is first indexed.
+      const { indexDirectory } = await import("../tools/corpus/ingest.ts");
       const summary = await indexDirectory({
         root: resolve(cwd, request.docs),
         index,

@@ -8,11 +8,9 @@ import { z } from "zod";
 import { DossierError } from "../../core/errors.ts";
 import type { ToolGateway } from "../gateway.ts";
 import type { ToolResult } from "../types.ts";
-import { decodeText } from "./charset.ts";
-import { htmlToMarkdown, type PageLink } from "./html-to-markdown.ts";
-import { type HttpFetchOptions, httpFetch } from "./http-fetch.ts";
-import { type PdfPage, pdfToText } from "./pdf-text.ts";
-import { sniffContent } from "./sniff.ts";
+import type { PageLink } from "./html-to-markdown.ts";
+import type { HttpFetchOptions } from "./http-fetch.ts";
+import type { PdfPage } from "./pdf-text.ts";
 
 /** The input of `fetch_page` as a model gives it. */
 export const fetchPageInputSchema = z.object({
@@ -72,6 +70,14 @@ export type FetchPageOptions = HttpFetchOptions;
 
 /** Fetches `url` and extracts its text. Throws typed errors. */
 export async function fetchPage(url: string, options: FetchPageOptions = {}): Promise<PageContent> {
+  // The fetch pipeline (HTTP with the SSRF guard, sniffing, charsets, HTML extraction) loads
+  // on the first page fetched, not with the module.
+  const [{ httpFetch }, { sniffContent }, { decodeText }, { htmlToMarkdown }] = await Promise.all([
+    import("./http-fetch.ts"),
+    import("./sniff.ts"),
+    import("./charset.ts"),
+    import("./html-to-markdown.ts"),
+  ]);
   const response = await httpFetch(url, options);
   const { finalUrl, bytes } = response;
   const sniffed = sniffContent(bytes, response.contentType, finalUrl);
@@ -91,6 +97,7 @@ export async function fetchPage(url: string, options: FetchPageOptions = {}): Pr
 
   switch (sniffed.kind) {
     case "pdf": {
+      const { pdfToText } = await import("./pdf-text.ts");
       const pdf = await pdfToText(bytes);
       return {
         ...base,
