@@ -20,8 +20,11 @@
  * - the tool layer (gateway, search providers, page fetching, local corpus);
  * - the evaluation toolkit in `dossier/eval`.
  *
- * Importing this module loads no heavy dependency: jsdom, the AI SDK's providers, Hono and the
- * MCP SDK are loaded by the functions that use them, on their first call.
+ * Importing this module loads no heavy dependency: jsdom, the AI SDK's providers, Hono, the MCP
+ * SDK, unpdf, sqlite-vec, marked, franc-min, p-queue and jsonrepair are loaded by the functions
+ * that use them, on their first call, and so are the modules that run a refresh, a follow-up,
+ * claim verification, folder indexing, page fetching and PDF rendering (src/library-weight.test.ts
+ * pins both lists).
  */
 
 export * from "./core/index.ts";
