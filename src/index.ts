@@ -87,7 +87,8 @@ export {
 export type { ReportDiff } from "./runtime/refresh-diff.ts";
 export { estimateRefresh, formatRefreshEstimate, type RefreshEstimate } from "./runtime/refresh-estimate.ts";
 export { versionsOf } from "./runtime/refresh-versions.ts";
-export { prepareResearch, type ResearchEnvironment, reportStats, startResearch } from "./runtime/research.ts";
+export { reportStats } from "./runtime/report-stats.ts";
+export { prepareResearch, type ResearchEnvironment, startResearch } from "./runtime/research.ts";
 export { type ResearchCallOptions, research } from "./runtime/research-api.ts";
 export type { ResearchHandle, ResearchOptions, ResearchResult } from "./runtime/research-handle.ts";
 export { type ResearchRequest, STRATEGIES, type StrategyName } from "./runtime/research-request.ts";

@@ -9,7 +9,7 @@ import type { ModelRegistry } from "../llm/registry.ts";
 import type { StrategyRegistry } from "../strategies/registry.ts";
 import type { Config } from "./config.ts";
 import type { estimateResearch } from "./estimate.ts";
-import { parseStrategyOptions } from "./research.ts";
+import { parseStrategyOptions } from "./research-checks.ts";
 import type { ResearchOptions } from "./research-handle.ts";
 import { withConfigDefaults } from "./research-handle.ts";
 import { researchRequestSchema } from "./research-request.ts";

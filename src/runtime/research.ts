@@ -5,12 +5,10 @@
  * report is rendered, written to disk and announced with a report-ready event.
  */
 
-import { statSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import { type Clock, isoDate, systemClock } from "../core/clock.ts";
 import { DossierError } from "../core/errors.ts";
 import { guessQueryLanguage } from "../core/language.ts";
-import type { ReportDocument } from "../core/report.ts";
 import type { ReportFormat } from "../core/report-formats.ts";
 import type { ClarifyCallback } from "../kit/router.ts";
 import type { ModelRegistry } from "../llm/registry.ts";
@@ -33,6 +31,8 @@ import { addingBatchArticle } from "./batch-articles.ts";
 import { checkVerifyModels } from "./claim-verify.ts";
 import type { Config } from "./config.ts";
 import { checkReportTargets, reportPaths, writeReportFiles } from "./report-files.ts";
+import { reportStats } from "./report-stats.ts";
+import { checkCostBudget, checkDocsFolder, parseStrategyOptions } from "./research-checks.ts";
 import {
   type ParsedResearchRequest,
   type ResearchRequest,
@@ -348,100 +348,10 @@ function pdfEnv(env: ResearchEnvironment): Record<string, string | undefined> {
   return { ...process.env, ...env.env };
 }
 
-/** The figures of a report stored with report-ready and printed by `--json`. */
-export function reportStats(report: ReportDocument) {
-  return {
-    title: report.title,
-    sources: report.references.length,
-    sourcesSeen: report.sources.length,
-    evidence: report.evidence.length,
-    citations: report.checks.citations.kept,
-    droppedCitations: report.checks.citations.dropped,
-    groundedShare: report.checks.groundedShare,
-    chars: report.markdown.length,
-    checks: report.checks,
-    claims: report.verification
-      ? {
-          mode: report.verification.mode,
-          counts: report.verification.counts,
-          shares: report.verification.shares,
-        }
-      : null,
-  };
-}
-
 function corpusNameOf(dir: string): string {
   const name = basename(resolve(dir))
     .toLowerCase()
     .replace(/[^a-z0-9_-]+/g, "-")
     .replace(/^-+|-+$/g, "");
   return name || "default";
-}
-
-/** The strategy's options from the request, checked against the strategy's schema. */
-export function parseStrategyOptions(
-  definition: StrategyDefinition<unknown>,
-  request: ParsedResearchRequest,
-): unknown {
-  const raw: Record<string, unknown> = {
-    ...(request.maxSteps === undefined ? {} : { maxSteps: request.maxSteps }),
-    ...request.strategyOptions,
-  };
-  const parsed = definition.optionsSchema.safeParse(raw);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  const where = issue.path.length ? issue.path.join(".") : "options";
-  const message =
-    issue.code === "unrecognized_keys"
-      ? `${issue.keys.join(", ")} ${issue.keys.length > 1 ? "are not options" : "is not an option"} of the ${definition.name} strategy`
-      : `${where}: ${issue.message}`;
-  throw new DossierError("INPUT_INVALID", `strategy ${definition.name}: ${message}`);
-}
-
-/** `--max-cost` is a promise only a priced model can keep: refuse it when a model has no price. */
-function checkCostBudget(
-  definition: StrategyDefinition<unknown>,
-  registry: ModelRegistry,
-  maxCostUsd: number | undefined,
-): void {
-  if (maxCostUsd === undefined) return;
-  const unpriced = [...new Set(definition.roles.map((role) => registry.forRole(role)))]
-    .filter((model) => !model.price)
-    .map((model) => model.name);
-  if (unpriced.length === 0) return;
-  const names = [...new Set(unpriced)];
-  throw new DossierError(
-    "INPUT_INVALID",
-    `--max-cost needs a price for every model the run uses, and ${names.join(", ")} ${names.length > 1 ? "have" : "has"} none: add "prices": { "${names[0]}": { "inputPerMTok": …, "outputPerMTok": … } } to dossier.config.json (0 and 0 for a free local model), or use --max-tokens instead`,
-    {
-      details: {
-        unpriced: names,
-        apiMessage: `budget.maxCostUsd needs a price for every model the run uses, and ${names.join(", ")} ${names.length > 1 ? "have" : "has"} none in the server's configuration: use budget.maxTokens instead`,
-      },
-    },
-  );
-}
-
-/** `--docs` must name a readable folder. */
-function checkDocsFolder(path: string, given: string): void {
-  let stat: ReturnType<typeof statSync>;
-  try {
-    stat = statSync(path);
-  } catch (cause) {
-    const code = (cause as NodeJS.ErrnoException).code;
-    throw new DossierError(
-      "INPUT_INVALID",
-      `--docs ${given}: ${code === "ENOENT" ? "no such folder" : `cannot be read (${code ?? "error"})`}`,
-      { details: { path } },
-    );
-  }
-  if (!stat.isDirectory()) {
-    throw new DossierError(
-      "INPUT_INVALID",
-      `--docs ${given}: not a folder (give the folder that holds your documents)`,
-      {
-        details: { path },
-      },
-    );
-  }
 }

@@ -6,27 +6,22 @@
  * and it never throws: every failure comes back as `{ ok: false, error }`.
  */
 
-import type PQueue from "p-queue";
 import type { BudgetLedger } from "../core/budget.ts";
 import { type Clock, systemClock } from "../core/clock.ts";
 import { DossierError, toDossierError } from "../core/errors.ts";
 import type { EventSink } from "../core/events.ts";
 import { createSequentialIds, type IdGenerator } from "../core/ids.ts";
 import { type StepJournal, StepKeyer } from "../core/journal.ts";
-import { lazyModule } from "../core/lazy-module.ts";
 import { withRetry } from "../core/retry.ts";
 import type { Cache } from "../store/types.ts";
 import { backOff, recover } from "./adaptive-limit.ts";
 import { toolCacheKey } from "./cache-key.ts";
-import { CircuitBreaker } from "./circuit-breaker.ts";
 import { InFlight } from "./in-flight.ts";
 import type { ProviderLimiter, ProviderSlot } from "./provider-limiter.ts";
 import { DEFAULT_PROVIDER_POLICY, PROVIDER_DEFAULTS, type ProviderPolicy } from "./provider-policy.ts";
+import { type ProviderState, providerState } from "./provider-state.ts";
 import { MetricsRecorder, type ToolMetrics } from "./tool-metrics.ts";
 import type { ToolError, ToolResult } from "./types.ts";
-
-/** p-queue, loaded when the first provider queue is made. */
-const pQueue = lazyModule<typeof import("p-queue")>("p-queue");
 
 export {
   DEFAULT_PROVIDER_POLICY,
@@ -73,14 +68,6 @@ export interface ToolCall<T> {
   count?: (value: T) => number;
   /** A note for the tool-end event (e.g. dropped excerpts). */
   note?: (value: T) => string | undefined;
-}
-
-interface ProviderState {
-  policy: ProviderPolicy;
-  queue: PQueue;
-  breaker: CircuitBreaker;
-  /** Successes since the adaptive limit last changed. */
-  successes: number;
 }
 
 /** The tool gateway of a run (or of a CLI command). */
@@ -389,21 +376,11 @@ export class ToolGateway {
         ...this.#options.defaults,
         ...this.#options.providers?.[provider],
       };
-      const queue = new (pQueue().default)({
-        concurrency: policy.concurrency,
-        ...(policy.ratePerSecond ? rateLimit(policy.ratePerSecond) : {}),
-      });
-      state = { policy, queue, breaker: new CircuitBreaker(policy.breaker), successes: 0 };
+      state = providerState(policy);
       this.#providers.set(provider, state);
     }
     return state;
   }
-}
-
-/** The queue options of a rate: a cap per second, or below one per second one call per interval. */
-function rateLimit(perSecond: number): { intervalCap: number; interval: number; strict?: boolean } {
-  if (perSecond >= 1) return { intervalCap: perSecond, interval: 1000 };
-  return { intervalCap: 1, interval: Math.round(1000 / perSecond), strict: true };
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 
 import { claimSummaryLine } from "../../core/claim-verdicts.ts";
-import { reportStats } from "../../runtime/research.ts";
+import { reportStats } from "../../runtime/report-stats.ts";
 import type { ResearchResult } from "../../runtime/research-handle.ts";
 import type { CliIo } from "../io.ts";
 
