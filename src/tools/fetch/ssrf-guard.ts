@@ -86,11 +86,13 @@ const RANGE_LABELS: Record<string, string> = {
 /** ipaddr.js, loaded on the first address check. */
 const loadIpaddr = lazyModule<typeof ipaddrModule>("ipaddr.js");
 
-let metadataAddresses: Set<string> | undefined;
-/** The metadata addresses in normalised form (built on first use). */
-function metadataSet(): Set<string> {
-  metadataAddresses ??= new Set(METADATA_ADDRESSES.map((a) => loadIpaddr().parse(a).toNormalizedString()));
-  return metadataAddresses;
+/**
+ * True when `normalized` (an address in ipaddr.js's normalised form) is a metadata address.
+ * Parsed at each check (five literals, microseconds) rather than cached: the list is the rule.
+ */
+function isMetadataAddress(normalized: string): boolean {
+  const ipaddr = loadIpaddr();
+  return METADATA_ADDRESSES.some((a) => ipaddr.parse(a).toNormalizedString() === normalized);
 }
 
 /** Classifies an IP address literal; throws INPUT_INVALID when it is not one. */
@@ -101,14 +103,14 @@ export function classifyAddress(address: string): AddressVerdict {
     throw new DossierError("INPUT_INVALID", `not an IP address: ${address}`, { details: { address } });
   }
   let ip = ipaddr.parse(bare);
-  if (metadataSet().has(ip.toNormalizedString())) {
+  if (isMetadataAddress(ip.toNormalizedString())) {
     return { allowed: false, range: ip.range(), reason: "metadata-address" };
   }
   if (ip.kind() === "ipv6") {
     const embedded = embeddedIpv4(ip as ipaddrModule.IPv6);
     if (embedded) {
       ip = embedded;
-      if (metadataSet().has(ip.toNormalizedString())) {
+      if (isMetadataAddress(ip.toNormalizedString())) {
         return { allowed: false, range: ip.range(), reason: "metadata-address" };
       }
     }
