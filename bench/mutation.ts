@@ -169,7 +169,15 @@ async function mutate(
       ...tests.map((t) => `!${t}`),
     ],
   });
+  // The module's text as the run copies it: equivalents are matched against the lines Stryker
+  // mutated, even when the working tree changes while the run goes on.
+  const source = readFileSync(join(root, file), "utf8").split("\n");
   const results = await stryker.runMutationTest();
+  if (readFileSync(join(root, file), "utf8") !== source.join("\n")) {
+    console.warn(
+      `${file} changed during its run: survivors are placed in the text it had when the run began`,
+    );
+  }
   const survivors: string[] = [];
   const row: Row = {
     file,
@@ -182,7 +190,6 @@ async function mutate(
     score: 0,
     seconds: 0,
   };
-  const source = readFileSync(join(root, file), "utf8").split("\n");
   for (const m of results) {
     const line = m.location.start.line;
     const code = (source[line - 1] ?? "").trim();
