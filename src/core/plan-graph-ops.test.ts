@@ -88,14 +88,14 @@ describe("plan node schemas", () => {
       Object.entries(schema.properties).map(([key, value]) => [key, value.description ?? ""]),
     );
     expect(described).toEqual({
-      id: 'Node id "T-<n>"; keep the id of an existing node, use a new number for a new node.',
-      type: "search = retrieve evidence; llm = reason over evidence without retrieval; outline; report.",
-      title: "A short label for the subtask.",
-      goal: "What the subtask must find out or produce, specific enough to act on.",
-      deps: "Ids of the nodes this one needs; each must have a smaller depth.",
-      depth: "Layer of the DAG, starting at 1; deeper than every dependency.",
-      sections: 'Outline section ids this node serves, e.g. ["1.2"].',
-      gain: "Expected information gain from 0 to 1.",
+      id: '"T-<n>": an existing node keeps its id, a new node takes a new number',
+      type: "search retrieves evidence; llm reasons over it, no retrieval",
+      title: "a short label",
+      goal: "what the subtask must find out or produce, specific enough to act on",
+      deps: "ids of the nodes it needs",
+      depth: "DAG layer from 1, deeper than every dependency",
+      sections: 'outline section ids it serves, e.g. ["1.2"]',
+      gain: "expected information gain",
     });
   });
 

@@ -75,18 +75,14 @@ export const PLAN_NODE_ID_PATTERN = /^T-[1-9]\d*$/;
 
 /** A plan node as a planner model proposes it. Depth limits and dep rules are checked by legality. */
 export const planNodeProposalSchema = z.object({
-  id: z
-    .string()
-    .describe('Node id "T-<n>"; keep the id of an existing node, use a new number for a new node.'),
-  type: z
-    .enum(PLAN_NODE_TYPES)
-    .describe("search = retrieve evidence; llm = reason over evidence without retrieval; outline; report."),
-  title: z.string().describe("A short label for the subtask."),
-  goal: z.string().describe("What the subtask must find out or produce, specific enough to act on."),
-  deps: z.array(z.string()).describe("Ids of the nodes this one needs; each must have a smaller depth."),
-  depth: z.number().int().describe("Layer of the DAG, starting at 1; deeper than every dependency."),
-  sections: z.array(z.string()).optional().describe('Outline section ids this node serves, e.g. ["1.2"].'),
-  gain: z.number().min(0).max(1).optional().describe("Expected information gain from 0 to 1."),
+  id: z.string().describe('"T-<n>": an existing node keeps its id, a new node takes a new number'),
+  type: z.enum(PLAN_NODE_TYPES).describe("search retrieves evidence; llm reasons over it, no retrieval"),
+  title: z.string().describe("a short label"),
+  goal: z.string().describe("what the subtask must find out or produce, specific enough to act on"),
+  deps: z.array(z.string()).describe("ids of the nodes it needs"),
+  depth: z.number().int().describe("DAG layer from 1, deeper than every dependency"),
+  sections: z.array(z.string()).optional().describe('outline section ids it serves, e.g. ["1.2"]'),
+  gain: z.number().min(0).max(1).optional().describe("expected information gain"),
 });
 
 /** A stored plan node. */

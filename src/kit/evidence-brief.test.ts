@@ -66,4 +66,55 @@ describe("briefEvidence", () => {
     const block = briefEvidence([ev("E1", "s1", "x.")], (id) => sources[id], { titleChars: 12 });
     expect(block.split("\n")[0]).toBe("Source: A long page… (2025-03-01)");
   });
+
+  // A search snippet of a page (cut mid-word) and the two sentences read from it; the same first
+  // sentence from another page.
+  const snippet = ev("E1", "s1", "Battery costs fell 12 percent in 2025. Analysts expect costs to keep fall");
+  const first = ev("E2", "s1", "Battery costs fell 12 percent in 2025.");
+  const second = ev("E3", "s1", "Analysts expect costs to keep falling by 2030.");
+  const elsewhere = ev("E4", "s2", "Battery costs fell 12 percent in 2025.");
+
+  it("shows each piece of text of a source once: a snippet whose sentences were read is left out", () => {
+    const block = briefEvidence([snippet, first, second, elsewhere], (id) => sources[id]);
+    expect(block.split("\n")).toEqual([
+      "Source: A long page title about batteries (2025-03-01)",
+      "[E2] Battery costs fell 12 percent in 2025.",
+      "[E3] Analysts expect costs to keep falling by 2030.",
+      "Source: Other page",
+      "[E4] Battery costs fell 12 percent in 2025.",
+    ]);
+  });
+
+  it("leaves out a sentence a longer excerpt of its source shows whole", () => {
+    const block = briefEvidence([snippet, first], (id) => sources[id]);
+    expect(block.split("\n").slice(1)).toEqual([
+      "[E1] Battery costs fell 12 percent in 2025. Analysts expect costs to keep fall",
+    ]);
+  });
+
+  it("keeps a left-out id that must stay citable listed, naming the ids that show its text", () => {
+    const keep = new Set(["E1", "E2"]);
+    expect(
+      briefEvidence([snippet, first, second], (id) => sources[id], { keep })
+        .split("\n")
+        .slice(1),
+    ).toEqual([
+      "[E1] (its text is in E2, E3)",
+      "[E2] Battery costs fell 12 percent in 2025.",
+      "[E3] Analysts expect costs to keep falling by 2030.",
+    ]);
+    expect(
+      briefEvidence([snippet, first], (id) => sources[id], { keep })
+        .split("\n")
+        .slice(1),
+    ).toEqual([
+      "[E1] Battery costs fell 12 percent in 2025. Analysts expect costs to keep fall",
+      "[E2] (its text is in E1)",
+    ]);
+  });
+
+  it("shows every excerpt when asked to keep repeats", () => {
+    const block = briefEvidence([snippet, first, second], (id) => sources[id], { repeats: true });
+    expect([...block.matchAll(/^\[(E\d)\]/gm)].map((m) => m[1])).toEqual(["E1", "E2", "E3"]);
+  });
 });

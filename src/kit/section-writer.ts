@@ -97,6 +97,8 @@ export async function writeSection(ctx: RunContext, options: WriteSectionOptions
         "<evidence>",
         briefEvidence(evidence, (id) => ctx.evidence.getSource(id), {
           focus: `${section.title} ${section.plan}`,
+          // An id a finding cites stays citable: it is shown even where other excerpts repeat it.
+          keep: citedIds(options.findings ?? []),
         }),
         "</evidence>",
       ].join("\n"),
@@ -112,6 +114,15 @@ export async function writeSection(ctx: RunContext, options: WriteSectionOptions
     });
     return { ...base, content: extractive(evidence), fallback: true };
   }
+}
+
+/** The evidence ids the findings cite (`[E3]`, `[E3, E7]`). */
+function citedIds(findings: readonly Finding[]): Set<string> {
+  const ids = new Set<string>();
+  for (const f of findings)
+    for (const [group] of f.text.matchAll(/\[E\d+(?:\s*,\s*E\d+)*\]/g))
+      for (const [id] of group.matchAll(/E\d+/g)) ids.add(id);
+  return ids;
 }
 
 /** Bullet points of the best evidence, each cited — the section text when no model can be called. */

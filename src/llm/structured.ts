@@ -92,8 +92,7 @@ export function parseStructured<T>(raw: string, schema: z.ZodType<T>): ParsedAns
  */
 export function jsonInstruction(schema: z.ZodType): string {
   return [
-    "Answer with one JSON value of this type (TypeScript notation; a `key?` may be left out) and nothing else:",
-    "no prose before or after it, no Markdown code fences.",
+    "Answer with only one JSON value of this type (TypeScript; `key?` is optional), no prose, no code fences:",
     schemaOutline(schemaToJson(schema)),
   ].join("\n");
 }

@@ -9,7 +9,7 @@ describe("coarseGraph", () => {
       {
         id: "T-1",
         type: "search",
-        title: "Survey: alpha",
+        title: "Survey 1",
         goal: "alpha",
         deps: [],
         depth: 1,
@@ -18,7 +18,7 @@ describe("coarseGraph", () => {
       {
         id: "T-2",
         type: "search",
-        title: "Survey: beta",
+        title: "Survey 2",
         goal: "beta",
         deps: [],
         depth: 1,
@@ -27,7 +27,7 @@ describe("coarseGraph", () => {
       {
         id: "T-3",
         type: "search",
-        title: "Survey: gamma",
+        title: "Survey 3",
         goal: "gamma",
         deps: [],
         depth: 1,
@@ -55,10 +55,10 @@ describe("coarseGraph", () => {
     expect(checkLegality(graph)).toEqual([]);
   });
 
-  it("cuts a survey title to 120 characters and keeps the whole query as its goal", () => {
+  it("keeps the whole query as a survey's goal, not repeated in its title", () => {
     const query = "q".repeat(200);
     const [survey] = coarseGraph([query]).nodes;
-    expect(survey!.title).toBe(`Survey: ${"q".repeat(112)}`);
+    expect(survey!.title).toBe("Survey 1");
     expect(survey!.goal).toBe(query);
     expect(coarseGraph([]).nodes.map((n) => [n.id, n.type, n.deps])).toEqual([
       ["T-1", "outline", []],

@@ -35,23 +35,19 @@ export const plannerDecisionSchema = z.object({
         reason: z.string().min(3),
       }),
     )
-    .default([])
-    .describe("one assessment per executed node not assessed before"),
+    .default([]),
   decision: z.object({
-    changePlan: z.boolean().describe("true only if one of the allowed reasons applies"),
+    changePlan: z.boolean(),
     reasons: z.array(z.enum(REPLAN_REASONS)).default([]),
     explanation: z.string(),
   }),
-  plan: z
-    .array(planNodeProposalSchema)
-    .min(1)
-    .describe("the complete DAG: every existing node, unchanged if executed, plus new ones"),
+  plan: z.array(planNodeProposalSchema).min(1).describe("every existing node, plus new ones"),
   actions: z
     .array(z.string())
     .max(8)
     .default([])
-    .describe("ids of ready nodes to run now, smallest depth and highest gain first"),
-  synthesize: z.boolean().describe("true when the evidence suffices and the report should be written now"),
+    .describe("ready nodes to run now, smallest depth and highest gain first"),
+  synthesize: z.boolean().describe("true when the evidence suffices: the report is written now"),
 });
 /** The planner's answer. */
 export type PlannerDecision = z.infer<typeof plannerDecisionSchema>;
@@ -59,7 +55,7 @@ export type PlannerDecision = z.infer<typeof plannerDecisionSchema>;
 /** Characters of a node's result shown when it is assessed, and after (its assessment is made). */
 export const RESULT_CHARS = { assess: 400, assessed: 160 } as const;
 
-/** One line per node for the planner's view of the DAG, its result cut to `resultChars`. */
+/** One line per node for the planner's view of the DAG, its result without evidence ids cut to `resultChars`. */
 export function describeNode(node: PlanNode, resultChars: number = RESULT_CHARS.assess): string {
   const result = node.result as { summary?: string; evidenceIds?: string[] } | undefined;
   const parts = [
@@ -67,10 +63,20 @@ export function describeNode(node: PlanNode, resultChars: number = RESULT_CHARS.
     node.deps.length ? `deps: ${node.deps.join(", ")}` : "",
     node.sections?.length ? `sections: ${node.sections.join(", ")}` : "",
     result?.evidenceIds ? `evidence: ${result.evidenceIds.length}` : "",
-    result?.summary ? `result: ${cut(result.summary.replace(/\s+/g, " "), resultChars)}` : "",
+    result?.summary ? `result: ${cut(withoutCitations(result.summary), resultChars)}` : "",
   ];
   return parts.filter(Boolean).join("; ");
 }
+
+/**
+ * A result without its evidence ids (`[E3]`, `[E3, E7]`): the planner and the critic judge what
+ * a node found and cite nothing; the writers read the ids in the findings themselves.
+ */
+export const withoutCitations = (text: string): string =>
+  text
+    .replace(/\s*\[E\d+(?:\s*,\s*E\d+)*\]/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
 
 const cut = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1).trimEnd()}…` : s);
 
@@ -82,14 +88,14 @@ export function graphPlannerSystem(
 ): string {
   return [
     "You maintain the research plan of a team as a directed acyclic graph of subtasks, serving a fixed report outline.",
-    "Each cycle: (1) assess every executed node not assessed before as HIGH, ADEQUATE or INSUFFICIENT with a reason;",
-    "(2) decide whether the plan must change — keep it stable unless a node failed or went off topic, an outline",
-    "section is uncovered, evidence is too shallow for a section, sources conflict and need verification, a high-value",
-    "new gap appeared, or the constraints changed; (3) emit the complete plan; (4) choose the ready nodes to run now.",
-    "Rules: node types are search (retrieve evidence), llm (deduplicate, merge or cross-check collected evidence, no",
-    "retrieval) and report; exactly one report node, last, depending on every other live node; no cycles; a node's",
-    `dependencies have strictly smaller depth; depth at most ${maxDepth}; never change an executed node; every new node`,
-    "names the outline sections it serves; merge near-duplicate subtasks. Set synthesize when the evidence suffices.",
+    "Each cycle: (1) assess every executed node not assessed before; (2) change the plan only if a node failed or went",
+    "off topic, an outline section is uncovered, evidence is too shallow for a section, sources conflict and need",
+    "verification, a high-value new gap appeared, or the constraints changed (else keep it stable); (3) emit the complete",
+    "plan; (4) choose the ready nodes to run now.",
+    "Rules: llm nodes deduplicate, merge or cross-check collected evidence; exactly one report node, last, depending",
+    "on every other live node; no cycles; a node's dependencies have strictly smaller depth; depth at most",
+    `${maxDepth}; never change an executed node; every new node names the outline sections it serves; merge`,
+    "near-duplicate subtasks.",
     `Resolve relative time against today's date, ${ctx.currentDate}. Write titles and goals in ${languageName(language)}.`,
   ].join("\n");
 }

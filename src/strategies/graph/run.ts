@@ -76,7 +76,9 @@ export function coarseGraph(broadQueries: readonly string[]): PlanGraph {
     ...broad.map((q, i) => ({
       id: surveyIds[i]!,
       type: "search" as const,
-      title: `Survey: ${q}`.slice(0, 120),
+      // The query is the goal; prompts show a node's title and goal side by side, so the title
+      // does not repeat it.
+      title: `Survey ${i + 1}`,
       goal: q,
       deps: [],
       depth: 1,
