@@ -19,9 +19,7 @@ export const gateSchema = z.object({
   verdicts: z.array(
     z.object({
       nodeId: z.string(),
-      verdict: z
-        .enum(["approve", "revise"])
-        .describe("approve to run it as is; revise when it is redundant, vague or off target"),
+      verdict: z.enum(["approve", "revise"]),
       feedback: z.string().describe("why, and what a better version would do"),
     }),
   ),
