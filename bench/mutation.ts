@@ -68,6 +68,7 @@ export const INVARIANT_MODULES: readonly MutationModule[] = [
       "src/strategies/graph/loop.test.ts",
       "src/strategies/graph/run.test.ts",
       "src/strategies/graph/plan-in-force.test.ts",
+      "src/strategies/graph/no-research.test.ts",
     ],
   },
   { file: "src/strategies/graph/cycle.ts", tests: ["src/strategies/graph/cycle.test.ts"], timeoutMs: 5000 },

@@ -6,7 +6,7 @@
  */
 
 import { afterEach, describe, expect, it } from "vitest";
-import { parsePlan, proposal } from "../../../test/research/graph-answers.ts";
+import { DEFAULT_GRAPH_CALLS, parsePlan, proposal } from "../../../test/research/graph-answers.ts";
 import { json } from "../../../test/research/replies.ts";
 import { type ResearchWorld, startResearchWorld } from "../../../test/research/world.ts";
 import { NO_CALL_YET } from "../../kit/research-done.ts";
@@ -64,5 +64,20 @@ describe("graph: no research, no completed run", () => {
     const reasked = result.events.filter((e) => e.type === "warning" && e.code === "NO_CALL_YET");
     expect(reasked).toHaveLength(prompts.length / 2);
     expect(result.events.some((e) => e.type === "node-start" && e.nodeType === "report")).toBe(false);
+  });
+
+  it("evidence gathered but every section written empty: the run fails, naming what it gathered", async () => {
+    world = await startResearchWorld({
+      override: (role) =>
+        role === "section" || role === "coherence" ? { kind: "text", text: "" } : undefined,
+      expectCalls: { ...DEFAULT_GRAPH_CALLS, coherence: [0, 1] },
+    });
+    const result = await world.research({ query: "How is topic adoption changing?" });
+    expect(result.record.status).toBe("failed");
+    expect(result.error).toMatchObject({
+      code: "NO_RESEARCH",
+      message: expect.stringMatching(/no report was written from the [1-9]\d* evidence item\(s\) gathered/),
+    });
+    expect(result.record.usage?.toolCalls).toBeGreaterThan(0);
   });
 });
