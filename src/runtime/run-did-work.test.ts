@@ -242,12 +242,16 @@ describe("completed only when the run did its work", () => {
         { cwd: world.home, env },
       );
       expect(r.code).toBe(1);
-      expect(world.model.requests).toHaveLength(0);
+      // 0.6 ms of wall time: the clock (whole milliseconds) may not have moved when the planner
+      // is first asked, so at most that one call goes out; no research follows it either way.
+      expect(world.model.requests.length).toBeLessThanOrEqual(1);
       const summary = JSON.parse(r.stdout.trim().split("\n").at(-1)!) as {
         stopReason: string;
         llmCalls: number;
+        toolCalls: number;
       };
-      expect(summary).toMatchObject({ stopReason: "budget:wallTime", llmCalls: 0 });
+      expect(summary).toMatchObject({ stopReason: "budget:wallTime", toolCalls: 0 });
+      expect(summary.llmCalls).toBe(world.model.requests.length);
     } finally {
       await world.close();
     }

@@ -9,7 +9,9 @@ import type { Reply } from "../fake-openai/types.ts";
 import type { ChatBody, ScriptRole } from "./model-script.ts";
 import { userText } from "./replies.ts";
 
-const passagesOf = (block: string) => [...block.matchAll(/^\[(E\d+)\] ([^\n]+)$/gm)];
+/** The passages of an evidence block; an id listed only as an alias of others (`(its text is in E7)`) is none. */
+const passagesOf = (block: string) =>
+  [...block.matchAll(/^\[(E\d+)\] ([^\n]+)$/gm)].filter(([, , text]) => !text!.startsWith("(its text is in "));
 
 /** Section N quoting the first two passages of source block N of its evidence. */
 export function sectionPerSourceAnswer(user: string): Reply {
