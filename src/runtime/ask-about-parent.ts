@@ -6,12 +6,12 @@
  * left no report is a CONFLICT.
  */
 
-import { readFileSync } from "node:fs";
 import { DossierError } from "../core/errors.ts";
 import type { DossierEvent } from "../core/events.ts";
 import type { RunRecord } from "../core/run.ts";
 import { type Evidence, type Source, sourceLocator } from "../core/source.ts";
 import { earlierEvidence } from "./earlier-evidence.ts";
+import { lastReportFiles, readTextOrNothing } from "./last-report-files.ts";
 import type { RunsApi } from "./runs-api.ts";
 
 /** A finished run's evidence and its report's numbering of sources. */
@@ -50,33 +50,23 @@ function reportNumbering(
   events: readonly DossierEvent[],
   sources: readonly Source[],
 ): Map<string, number> | undefined {
-  const ready = events.filter((e) => e.type === "report-ready").at(-1);
-  if (ready?.type !== "report-ready") return undefined;
-  const paths = ready.paths ?? [];
-  const json = paths.find((p) => p.endsWith(".json"));
-  const md = paths.find((p) => p.endsWith(".md"));
+  const files = lastReportFiles(events);
+  if (!files) return undefined;
+  const { json, md } = files;
   const known = new Set(sources.map((s) => s.id));
   if (json) {
     const refs = readJsonReferences(json);
     if (refs) return new Map(refs.filter((r) => known.has(r.sourceId)).map((r) => [r.sourceId, r.number]));
   }
   if (md) {
-    const text = readText(md);
+    const text = readTextOrNothing(md);
     if (text !== undefined) return markdownNumbering(text, sources);
   }
   return undefined;
 }
 
-function readText(path: string): string | undefined {
-  try {
-    return readFileSync(path, "utf8");
-  } catch {
-    return undefined;
-  }
-}
-
 function readJsonReferences(path: string): { number: number; sourceId: string }[] | undefined {
-  const text = readText(path);
+  const text = readTextOrNothing(path);
   if (text === undefined) return undefined;
   try {
     const parsed = JSON.parse(text) as { references?: unknown };

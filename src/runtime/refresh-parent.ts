@@ -7,13 +7,13 @@
  * report, is a CONFLICT.
  */
 
-import { readFileSync } from "node:fs";
 import { DossierError } from "../core/errors.ts";
 import type { DossierEvent } from "../core/events.ts";
 import type { RunRecord } from "../core/run.ts";
 import type { Evidence, Source } from "../core/source.ts";
 import { markdownNumbering } from "./ask-about-parent.ts";
 import { earlierEvidence } from "./earlier-evidence.ts";
+import { lastReportFiles, readTextOrNothing } from "./last-report-files.ts";
 import { type BodySection, splitSections } from "./refresh-sections.ts";
 import type { RunsApi } from "./runs-api.ts";
 
@@ -115,11 +115,9 @@ function readReport(
   sources: readonly Source[],
   evidence: readonly Evidence[],
 ): ParentReport | undefined {
-  const ready = events.filter((e) => e.type === "report-ready").at(-1);
-  if (ready?.type !== "report-ready") return undefined;
-  const paths = ready.paths ?? [];
-  const json = paths.find((p) => p.endsWith(".json"));
-  const md = paths.find((p) => p.endsWith(".md"));
+  const files = lastReportFiles(events);
+  if (!files) return undefined;
+  const { json, md } = files;
   const known = new Set(sources.map((s) => s.id));
   if (json) {
     const bundle = readJson(json);
@@ -133,7 +131,7 @@ function readReport(
       };
     }
   }
-  const text = md === undefined ? undefined : readText(md);
+  const text = md === undefined ? undefined : readTextOrNothing(md);
   if (text === undefined) return undefined;
   const numberOf = markdownNumbering(text, sources);
   // A Markdown report does not say which passages stand behind a number: all of its source's.
@@ -144,14 +142,6 @@ function readReport(
   return { body: markdownBody(text), numberOf, evidenceByNumber };
 }
 
-function readText(path: string): string | undefined {
-  try {
-    return readFileSync(path, "utf8");
-  } catch {
-    return undefined;
-  }
-}
-
 function readJson(path: string):
   | {
       body: string;
@@ -159,7 +149,7 @@ function readJson(path: string):
       evidenceByNumber: Record<number, string[]>;
     }
   | undefined {
-  const text = readText(path);
+  const text = readTextOrNothing(path);
   if (text === undefined) return undefined;
   try {
     const parsed = JSON.parse(text) as {
