@@ -11,7 +11,9 @@ import { userText } from "./replies.ts";
 
 /** The passages of an evidence block; an id listed only as an alias of others (`(its text is in E7)`) is none. */
 const passagesOf = (block: string) =>
-  [...block.matchAll(/^\[(E\d+)\] ([^\n]+)$/gm)].filter(([, , text]) => !text!.startsWith("(its text is in "));
+  [...block.matchAll(/^\[(E\d+)\] ([^\n]+)$/gm)].filter(
+    ([, , text]) => !text!.startsWith("(its text is in "),
+  );
 
 /** Section N quoting the first two passages of source block N of its evidence. */
 export function sectionPerSourceAnswer(user: string): Reply {

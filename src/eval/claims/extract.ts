@@ -69,7 +69,7 @@ export function extractClaims(body: string): ReportClaim[] {
       // The markers leave the text; a `[2]` inside code stays.
       let cut = raw;
       for (const m of [...markers].reverse())
-        cut = cut.slice(0, m.index) + " " + cut.slice(m.index + m[0].length);
+        cut = `${cut.slice(0, m.index)} ${cut.slice(m.index + m[0].length)}`;
       const text = cut
         .replace(/\s+([.,;:!?])/g, "$1")
         .replace(/\s+/g, " ")
