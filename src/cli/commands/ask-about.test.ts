@@ -8,8 +8,8 @@
 
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { type CliOutcome, runCliInProcess } from "../../../test/cli-io.ts";
 import { type ResearchWorld, startResearchWorld } from "../../../test/research/world.ts";
+import { dossierInWorld } from "../../../test/research/world-cli.ts";
 import type { DossierEvent } from "../../core/events.ts";
 import { type Source, sourceLocator } from "../../core/source.ts";
 import { openSqliteStore } from "../../store/sqlite-store.ts";
@@ -20,22 +20,8 @@ afterEach(async () => {
   world = undefined;
 });
 
-function dossier(args: string[], w: ResearchWorld): Promise<CliOutcome> {
-  return runCliInProcess(args, {
-    cwd: w.home,
-    isTty: false,
-    env: {
-      HOME: w.home,
-      DOSSIER_HOME: w.home,
-      DOSSIER_MODEL: "openai-compatible:fake-model",
-      DOSSIER_BASE_URL: w.model.url,
-      DOSSIER_API_KEY: "sk-test",
-      DOSSIER_SEARCH: "searxng",
-      SEARXNG_URL: w.search.baseUrl("searxng"),
-      DOSSIER_ALLOW_PRIVATE_NETWORK: "1",
-    },
-  });
-}
+/** `dossier <args>` in the world. */
+const dossier = dossierInWorld;
 
 async function eventsOf(w: ResearchWorld, runId: string): Promise<DossierEvent[]> {
   const store = openSqliteStore({ home: w.home });

@@ -8,11 +8,11 @@
 
 import { existsSync, readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { type CliOutcome, runCliInProcess } from "../../../test/cli-io.ts";
 import type { CallExpectations } from "../../../test/research/call-expectations.ts";
 import type { ScriptRole } from "../../../test/research/model-script.ts";
 import { pagesOfSection, perSourceSections, sectionsCiting } from "../../../test/research/refresh-answers.ts";
 import { type ResearchWorld, startResearchWorld } from "../../../test/research/world.ts";
+import { dossierInWorld } from "../../../test/research/world-cli.ts";
 import { markdownBody } from "../../runtime/refresh-parent.ts";
 import { splitSections } from "../../runtime/refresh-sections.ts";
 
@@ -22,22 +22,8 @@ afterEach(async () => {
   world = undefined;
 });
 
-function dossier(args: string[], w: ResearchWorld): Promise<CliOutcome> {
-  return runCliInProcess(args, {
-    cwd: w.home,
-    isTty: false,
-    env: {
-      HOME: w.home,
-      DOSSIER_HOME: w.home,
-      DOSSIER_MODEL: "openai-compatible:fake-model",
-      DOSSIER_BASE_URL: w.model.url,
-      DOSSIER_API_KEY: "sk-test",
-      DOSSIER_SEARCH: "searxng",
-      SEARXNG_URL: w.search.baseUrl("searxng"),
-      DOSSIER_ALLOW_PRIVATE_NETWORK: "1",
-    },
-  });
-}
+/** `dossier <args>` in the world. */
+const dossier = dossierInWorld;
 
 const PARENT: CallExpectations<ScriptRole> = {
   planner: 1,

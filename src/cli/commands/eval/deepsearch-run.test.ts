@@ -8,8 +8,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { BENCHMARKS_DIR, haveBenchmarkFile } from "../../../../test/benchmarks.ts";
-import { type CliOutcome, runCliInProcess } from "../../../../test/cli-io.ts";
 import { type ResearchWorld, startResearchWorld } from "../../../../test/research/world.ts";
+import { dossierInWorld } from "../../../../test/research/world-cli.ts";
 import { xbenchPath } from "../../../eval/deepsearch/xbench.ts";
 
 const HAVE_XBENCH = haveBenchmarkFile(
@@ -23,21 +23,8 @@ afterEach(async () => {
   world = undefined;
 });
 
-function dossier(args: string[], w: ResearchWorld): Promise<CliOutcome> {
-  return runCliInProcess(args, {
-    cwd: w.home,
-    env: {
-      HOME: w.home,
-      DOSSIER_HOME: w.home,
-      DOSSIER_MODEL: "openai-compatible:fake-model",
-      DOSSIER_BASE_URL: w.model.url,
-      DOSSIER_API_KEY: "sk-test",
-      DOSSIER_SEARCH: "searxng",
-      SEARXNG_URL: w.search.baseUrl("searxng"),
-      DOSSIER_ALLOW_PRIVATE_NETWORK: "1",
-    },
-  });
-}
+/** `dossier <args>` in the world. */
+const dossier = dossierInWorld;
 
 /** Calls of `n` questions answered in one parallel step after the plan, then judged. */
 const perQuestions = (n: number) => ({
