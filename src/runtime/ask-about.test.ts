@@ -8,13 +8,13 @@
  */
 
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { worldCancellingFollowUp } from "../../test/research/follow-up-world.ts";
 import { type ResearchWorld, startResearchWorld } from "../../test/research/world.ts";
 import { isDossierError } from "../core/errors.ts";
 import type { DossierEvent } from "../core/events.ts";
 import { sourceLocator } from "../core/source.ts";
 import type { AskCitation } from "../strategies/smtl/answer.ts";
 import type { FollowUpResult } from "./ask-about.ts";
-import { FOLLOW_UP_MARKER } from "./ask-about-strategy.ts";
 import { createDossier, type Dossier } from "./dossier.ts";
 import { earlierEvidence } from "./earlier-evidence.ts";
 import { refresh } from "./refresh.ts";
@@ -93,21 +93,10 @@ describe("dossier.ask(question, { about })", () => {
   });
 
   it("is resumed like any run by another Dossier, which reads the run it is about from the store again", async () => {
-    const controller = new AbortController();
-    let held = 0;
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    world = await startResearchWorld({
-      expectCalls: PARENT,
-      // The follow-up's first writer call is cancelled in flight: answered (to nobody) at the end.
-      hold: async (request) => {
-        if (!JSON.stringify(request.body).includes(FOLLOW_UP_MARKER) || held++ > 0) return;
-        controller.abort("test");
-        await released;
-      },
-    });
+    // The follow-up's first writer call is cancelled in flight: answered (to nobody) at the end.
+    const held = await worldCancellingFollowUp(PARENT);
+    world = held.world;
+    const { controller, release } = held;
     dossier = createDossier({ config: world.config, cwd: world.home, env: {} });
     const parent = await dossier.ask("Which topic grew by 11 percent in 2025?");
     world.script.expectCalls({ ...PARENT, "follow-up": 2 });

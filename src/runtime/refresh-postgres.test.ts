@@ -7,24 +7,19 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
-import type { CallExpectations } from "../../test/research/call-expectations.ts";
-import type { ScriptRole } from "../../test/research/model-script.ts";
-import { pagesOfSection, perSourceSections, sectionsCiting } from "../../test/research/refresh-answers.ts";
+import {
+  pagesOfSection,
+  perSourceSections,
+  REFRESH_PARENT,
+  sectionsCiting,
+} from "../../test/research/refresh-answers.ts";
 import { type ResearchWorld, startResearchWorld } from "../../test/research/world.ts";
 import { postgresProblem, servicesAnswer, TEST_DATABASE_URL } from "../../test/services.ts";
 import { createDossier, type Dossier } from "./dossier.ts";
 import { splitSections } from "./refresh-sections.ts";
 import { versionsOf } from "./refresh-versions.ts";
 
-const PARENT: CallExpectations<ScriptRole> = {
-  planner: 1,
-  "search-step": 4,
-  reader: 4,
-  "sub-report": 4,
-  outline: 1,
-  section: 4,
-  coherence: 1,
-};
+const PARENT = REFRESH_PARENT;
 
 let world: ResearchWorld | undefined;
 let dossier: Dossier | undefined;

@@ -7,9 +7,7 @@
  */
 
 import { afterEach, describe, expect, it } from "vitest";
-import type { CallExpectations } from "../../test/research/call-expectations.ts";
-import type { ScriptRole } from "../../test/research/model-script.ts";
-import { pagesOfSection, perSourceSections } from "../../test/research/refresh-answers.ts";
+import { pagesOfSection, perSourceSections, REFRESH_PARENT } from "../../test/research/refresh-answers.ts";
 import { type ResearchWorld, startResearchWorld } from "../../test/research/world.ts";
 import { type DossierError, isDossierError } from "../core/errors.ts";
 import { createDossier, type Dossier } from "./dossier.ts";
@@ -25,16 +23,7 @@ afterEach(async () => {
   world = undefined;
 });
 
-/** A minddr run of four agents, each ## section citing one page. */
-const PARENT: CallExpectations<ScriptRole> = {
-  planner: 1,
-  "search-step": 4,
-  reader: 4,
-  "sub-report": 4,
-  outline: 1,
-  section: 4,
-  coherence: 1,
-};
+const PARENT = REFRESH_PARENT;
 
 async function finishedRun() {
   world = await startResearchWorld({ subtasks: 4, override: perSourceSections, expectCalls: PARENT });

@@ -8,9 +8,12 @@
 
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import type { CallExpectations } from "../../test/research/call-expectations.ts";
-import type { ScriptRole } from "../../test/research/model-script.ts";
-import { pagesOfSection, perSourceSections, sectionsCiting } from "../../test/research/refresh-answers.ts";
+import {
+  pagesOfSection,
+  perSourceSections,
+  REFRESH_PARENT,
+  sectionsCiting,
+} from "../../test/research/refresh-answers.ts";
 import { type ResearchWorld, searchPages, startResearchWorld } from "../../test/research/world.ts";
 import { isDossierError } from "../core/errors.ts";
 import { extractClaims } from "../eval/claims/extract.ts";
@@ -30,16 +33,7 @@ afterEach(async () => {
   world = undefined;
 });
 
-/** A minddr run of four agents, each reading one page; each ## section cites one page (which one is read from the report). */
-const PARENT: CallExpectations<ScriptRole> = {
-  planner: 1,
-  "search-step": 4,
-  reader: 4,
-  "sub-report": 4,
-  outline: 1,
-  section: 4,
-  coherence: 1,
-};
+const PARENT = REFRESH_PARENT;
 
 async function finishedRun() {
   world = await startResearchWorld({ subtasks: 4, override: perSourceSections, expectCalls: PARENT });

@@ -5,9 +5,12 @@
  */
 
 import { afterEach, describe, expect, it } from "vitest";
-import type { CallExpectations } from "../../test/research/call-expectations.ts";
-import type { ScriptRole } from "../../test/research/model-script.ts";
-import { pagesOfSection, perSourceSections, sectionsCiting } from "../../test/research/refresh-answers.ts";
+import {
+  pagesOfSection,
+  perSourceSections,
+  REFRESH_PARENT,
+  sectionsCiting,
+} from "../../test/research/refresh-answers.ts";
 import { type ResearchWorld, startResearchWorld } from "../../test/research/world.ts";
 import { createDossier, type Dossier } from "../runtime/dossier.ts";
 import { refresh } from "../runtime/refresh.ts";
@@ -24,16 +27,7 @@ afterEach(async () => {
   server = dossier = world = undefined;
 });
 
-/** A minddr run of four agents, each reading one page; each section cites its own page. */
-const PARENT: CallExpectations<ScriptRole> = {
-  planner: 1,
-  "search-step": 4,
-  reader: 4,
-  "sub-report": 4,
-  outline: 1,
-  section: 4,
-  coherence: 1,
-};
+const PARENT = REFRESH_PARENT;
 
 describe("GET /v1/runs/{id}/diff/{format}", () => {
   it("serves a refresh's JSON diff and Markdown redline; a run that is no refresh has none", async () => {

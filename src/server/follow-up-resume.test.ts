@@ -6,9 +6,9 @@
  */
 
 import { afterEach, describe, expect, it } from "vitest";
-import { type ResearchWorld, startResearchWorld } from "../../test/research/world.ts";
+import { worldCancellingFollowUp } from "../../test/research/follow-up-world.ts";
+import type { ResearchWorld } from "../../test/research/world.ts";
 import { sourceLocator } from "../core/source.ts";
-import { FOLLOW_UP_MARKER } from "../runtime/ask-about-strategy.ts";
 import { createDossier, type Dossier } from "../runtime/dossier.ts";
 import { earlierEvidence } from "../runtime/earlier-evidence.ts";
 import type { AskCitation } from "../strategies/smtl/answer.ts";
@@ -28,21 +28,10 @@ const PARENT = { "smtl-plan": 1, "smtl-step": 2, reader: 1 } as const;
 
 describe("POST /v1/runs/{id}/resume of a follow-up", () => {
   it("completes a cancelled follow-up on a server that never asked one; its citations resolve from its log", async () => {
-    const controller = new AbortController();
-    let held = 0;
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    world = await startResearchWorld({
-      expectCalls: PARENT,
-      // The follow-up's first writer call is cancelled in flight: answered (to nobody) at the end.
-      hold: async (request) => {
-        if (!JSON.stringify(request.body).includes(FOLLOW_UP_MARKER) || held++ > 0) return;
-        controller.abort("test");
-        await released;
-      },
-    });
+    // The follow-up's first writer call is cancelled in flight: answered (to nobody) at the end.
+    const held = await worldCancellingFollowUp(PARENT);
+    world = held.world;
+    const { controller, release } = held;
     const asker = createDossier({ config: world.config, cwd: world.home, env: {} });
     dossiers.push(asker);
     const parent = await asker.ask("Which topic grew by 11 percent in 2025?");

@@ -9,9 +9,12 @@
  */
 
 import { afterEach, describe, expect, it } from "vitest";
-import type { CallExpectations } from "../../test/research/call-expectations.ts";
-import type { ScriptRole } from "../../test/research/model-script.ts";
-import { pagesOfSection, perSourceSections, sectionsCiting } from "../../test/research/refresh-answers.ts";
+import {
+  pagesOfSection,
+  perSourceSections,
+  REFRESH_PARENT,
+  sectionsCiting,
+} from "../../test/research/refresh-answers.ts";
 import { type ResearchWorld, startResearchWorld } from "../../test/research/world.ts";
 import { createDossier, type Dossier } from "../runtime/dossier.ts";
 import { splitSections } from "../runtime/refresh-sections.ts";
@@ -28,15 +31,7 @@ afterEach(async () => {
   server = dossier = world = undefined;
 });
 
-const PARENT: CallExpectations<ScriptRole> = {
-  planner: 1,
-  "search-step": 4,
-  reader: 4,
-  "sub-report": 4,
-  outline: 1,
-  section: 4,
-  coherence: 1,
-};
+const PARENT = REFRESH_PARENT;
 
 function client(s: RunningServer) {
   const headers = { authorization: `Bearer ${s.token}` };

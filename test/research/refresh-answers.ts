@@ -6,6 +6,7 @@
  */
 
 import type { Reply } from "../fake-openai/types.ts";
+import type { CallExpectations } from "./call-expectations.ts";
 import type { ChatBody, ScriptRole } from "./model-script.ts";
 import { userText } from "./replies.ts";
 
@@ -64,3 +65,17 @@ export function sectionsCiting(
 ): string[] {
   return sections.filter((s) => pagesOfSection(report, sections, s.title).includes(page)).map((s) => s.title);
 }
+
+/**
+ * The model calls of the first run refresh tests start from: minddr with four agents, each reading
+ * one page, and four sections (with {@link perSourceSections}, each citing its own page).
+ */
+export const REFRESH_PARENT: CallExpectations<ScriptRole> = {
+  planner: 1,
+  "search-step": 4,
+  reader: 4,
+  "sub-report": 4,
+  outline: 1,
+  section: 4,
+  coherence: 1,
+};

@@ -13,24 +13,18 @@ import { createDossier, type Dossier } from "../../src/runtime/dossier.ts";
 import { splitSections } from "../../src/runtime/refresh-sections.ts";
 import { type RunningServer, startServer } from "../../src/server/listen.ts";
 import { signInLink } from "../../src/server/web.ts";
-import type { CallExpectations } from "../research/call-expectations.ts";
-import type { ScriptRole } from "../research/model-script.ts";
-import { pagesOfSection, perSourceSections, sectionsCiting } from "../research/refresh-answers.ts";
+import {
+  pagesOfSection,
+  perSourceSections,
+  REFRESH_PARENT,
+  sectionsCiting,
+} from "../research/refresh-answers.ts";
 import { type ResearchWorld, startResearchWorld } from "../research/world.ts";
 import { axeViolations, browserMissing, launchBrowser, type TestBrowser, watchErrors } from "./browser.ts";
 
 const missing = browserMissing();
 
-/** A minddr run of four agents, each reading one page; each section cites its own page. */
-const PARENT: CallExpectations<ScriptRole> = {
-  planner: 1,
-  "search-step": 4,
-  reader: 4,
-  "sub-report": 4,
-  outline: 1,
-  section: 4,
-  coherence: 1,
-};
+const PARENT = REFRESH_PARENT;
 
 describe.skipIf(missing !== null)("report versions in the web UI", { timeout: 180_000 }, () => {
   let world: ResearchWorld;

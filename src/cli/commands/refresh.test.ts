@@ -8,9 +8,12 @@
 
 import { existsSync, readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import type { CallExpectations } from "../../../test/research/call-expectations.ts";
-import type { ScriptRole } from "../../../test/research/model-script.ts";
-import { pagesOfSection, perSourceSections, sectionsCiting } from "../../../test/research/refresh-answers.ts";
+import {
+  pagesOfSection,
+  perSourceSections,
+  REFRESH_PARENT,
+  sectionsCiting,
+} from "../../../test/research/refresh-answers.ts";
 import { type ResearchWorld, startResearchWorld } from "../../../test/research/world.ts";
 import { dossierInWorld } from "../../../test/research/world-cli.ts";
 import { markdownBody } from "../../runtime/refresh-parent.ts";
@@ -25,15 +28,7 @@ afterEach(async () => {
 /** `dossier <args>` in the world. */
 const dossier = dossierInWorld;
 
-const PARENT: CallExpectations<ScriptRole> = {
-  planner: 1,
-  "search-step": 4,
-  reader: 4,
-  "sub-report": 4,
-  outline: 1,
-  section: 4,
-  coherence: 1,
-};
+const PARENT = REFRESH_PARENT;
 
 describe("dossier refresh", () => {
   it("rewrites the section citing a changed page, prints the summary line, and runs show lists the versions", async () => {
