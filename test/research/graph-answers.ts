@@ -182,15 +182,13 @@ export function revisionAnswer(user: string): Reply {
   });
 }
 
-/** The persistent rubric. */
-export function persistentAnswer(): Reply {
-  return json({
-    items: ["Coverage", "Consistency", "Depth", "Support"].map((name) => ({
-      name: `PERSISTENT-${name}`,
-      description: `${name} of the report`,
-      guidance: `Check the ${name.toLowerCase()} of every section against the outline`,
-    })),
-  });
+/** The persistent rubric's criteria, as INITPLAN writes them. */
+export function persistentItems() {
+  return ["Coverage", "Consistency", "Depth", "Support"].map((name) => ({
+    name: `PERSISTENT-${name}`,
+    description: `${name} of the report`,
+    guidance: `Check the ${name.toLowerCase()} of every section against the outline`,
+  }));
 }
 
 /** The ephemeral rubric at cycle `cycle` (1-based). */
@@ -285,7 +283,10 @@ export function parseLevelOne(user: string): { id: string; title: string }[] {
   }));
 }
 
-/** INITPLAN: one search node per two level-1 sections, and an llm node cross-checking them. */
+/**
+ * INITPLAN: the persistent rubric, one search node per two level-1 sections, an llm node
+ * cross-checking them, and the searches as the first actions.
+ */
 export function initPlanAnswer(user: string): Reply {
   const sections = parseLevelOne(user);
   let next = Math.max(0, ...parsePlan(user).map((n) => Number(n.id.slice(2)))) + 1;
@@ -311,24 +312,29 @@ export function initPlanAnswer(user: string): Reply {
     depth: 3,
     sections: sections.map((p) => p.id),
   };
-  return json({ rationale: "one search per two sections, then a cross-check", nodes: [...searches, check] });
+  return json({
+    rubric: persistentItems(),
+    rationale: "one search per two sections, then a cross-check",
+    nodes: [...searches, check],
+    actions: searches.map((n) => n.id),
+  });
 }
 
 /**
- * Calls of a default graph run of the script: two survey nodes, the outline of four sections,
- * INITPLAN's two search nodes and one llm node, three planner turns (run the searches, run the
- * cross-check, synthesize), each search node planning two rounds and reading one page.
+ * Calls of a default graph run of the script: two broad searches (direct tool calls, each
+ * reading one page), the outline of four sections, INITPLAN (rubric, two search nodes, one llm
+ * node, the searches run first), two planner turns (run the cross-check, synthesize), each
+ * search node planning two rounds and reading one page.
  */
 export const DEFAULT_GRAPH_CALLS = {
   router: 1,
   outline: 1,
-  "persistent-rubric": 1,
   "init-plan": 1,
-  "graph-planner": 3,
+  "graph-planner": 2,
   critic: 2,
-  "inner-step": 8,
+  "inner-step": 4,
   reader: 4,
-  "sub-report": 4,
+  "sub-report": 2,
   consolidate: 1,
   "ephemeral-rubric": 2,
   section: 4,

@@ -21,7 +21,6 @@ import {
   type GraphScriptOptions,
   initPlanAnswer,
   innerStepAnswer,
-  persistentAnswer,
   plannerAnswer,
   revisionAnswer,
   routerAnswer,
@@ -71,7 +70,6 @@ export type ScriptRole =
   | "graph-planner"
   | "critic"
   | "revision"
-  | "persistent-rubric"
   | "ephemeral-rubric"
   | "inner-step"
   | "consolidate"
@@ -141,7 +139,6 @@ const ROLE_MARKERS: [ScriptRole, string][] = [
   ["graph-planner", "research plan of a team as a directed acyclic graph"],
   ["critic", "critic of a research team"],
   ["revision", "Revise the rejected research actions"],
-  ["persistent-rubric", "quality standard a research team works to"],
   ["ephemeral-rubric", "check the research state of a team"],
   ["inner-step", "inner search agent of a research plan"],
   ["consolidate", "consolidate research evidence without searching further"],
@@ -210,8 +207,6 @@ export function createModelScript(options: ModelScriptOptions = {}): ModelScript
         return criticAnswer(user, options);
       case "revision":
         return revisionAnswer(user);
-      case "persistent-rubric":
-        return persistentAnswer();
       case "ephemeral-rubric":
         return ephemeralAnswer(counts["ephemeral-rubric"], options);
       case "inner-step":

@@ -2,8 +2,8 @@
  * The framing steps of the graph strategy, each with its fallback: the Router's task
  * specification (fallback: the question as written, warning `ROUTER_FALLBACK`), the fixed
  * outline built from the survey evidence (fallback: one section per objective, warning
- * `OUTLINE_FALLBACK`) and the persistent rubric from topic and outline (fallback: a fixed
- * rubric, warning `RUBRIC_FALLBACK`).
+ * `OUTLINE_FALLBACK`), and the fixed rubric used when INITPLAN, which writes the persistent
+ * rubric (init.ts), fails.
  */
 
 import { isDossierError } from "../../core/errors.ts";
@@ -13,7 +13,6 @@ import { type ClarifyCallback, routeTask, specToText, type TaskSpec } from "../.
 import type { RunContext } from "../../kit/run-context.ts";
 import type { WriterSpec } from "../../kit/writer-brief.ts";
 import { failureOf, fallback } from "./fallbacks.ts";
-import { persistentRubric, persistentRubricText } from "./rubricer.ts";
 
 /** The rubric used when the rubricer fails. */
 export const FALLBACK_RUBRIC = [
@@ -90,27 +89,5 @@ export async function fixOutline(ctx: RunContext, spec: TaskSpec, language: stri
       outline: createOutline(objectives.map((o) => ({ title: o.slice(0, 100), plan: o }))),
       evidenceHints: {},
     };
-  }
-}
-
-/** The persistent rubric as text; a fixed rubric when the rubricer fails. */
-export async function persistentGuidance(
-  ctx: RunContext,
-  input: { spec: string; planned: PlannedOutline; language: string },
-): Promise<string> {
-  try {
-    return persistentRubricText(
-      await persistentRubric(ctx, {
-        spec: input.spec,
-        outline: input.planned.outline,
-        language: input.language,
-      }),
-    );
-  } catch (error) {
-    if (isDossierError(error, "CANCELLED")) throw error;
-    fallback(ctx, "RUBRIC_FALLBACK", {
-      message: `persistent rubric failed (${failureOf(error)}); a fixed rubric is used`,
-    });
-    return FALLBACK_RUBRIC;
   }
 }

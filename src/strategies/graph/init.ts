@@ -11,13 +11,15 @@
 
 import { isDossierError } from "../../core/errors.ts";
 import { flattenOutline, type Outline } from "../../core/outline.ts";
-import { nextNodeId, type PlanGraph, type PlanNodeProposal } from "../../core/plan-graph.ts";
+import { nextNodeId, type PlanGraph, type PlanNodeProposal, readyFrontier } from "../../core/plan-graph.ts";
 import { checkLegality } from "../../core/plan-graph-legality.ts";
 import type { RunContext } from "../../kit/run-context.ts";
 import { servesSection } from "../../kit/writer-brief.ts";
-import { fallback } from "./fallbacks.ts";
+import { failureOf, fallback } from "./fallbacks.ts";
+import { FALLBACK_RUBRIC } from "./framing.ts";
 import { repairGraph } from "./plan.ts";
 import { type InitialPlan, proposeInitialPlan } from "./planner.ts";
+import { persistentRubricText } from "./rubricer.ts";
 
 /** What INITPLAN needs. */
 export interface InitPlanInput {
@@ -39,13 +41,14 @@ export function normaliseInitialNodes(
   proposed: readonly PlanNodeProposal[],
   outline: Outline,
   maxDepth: number,
+  /** Filled with each kept proposal's id and the id it was given. */
+  rename: Map<string, string> = new Map(),
 ): PlanNodeProposal[] {
   const known = new Set(flattenOutline(outline).map((s) => s.id));
   const depthOf = new Map(graph.nodes.filter((n) => n.status !== "pruned").map((n) => [n.id, n.depth]));
   const reportIds = new Set(graph.nodes.filter((n) => n.type === "report").map((n) => n.id));
   // A dependency on an id the planner proposed means that proposal, even where the id is taken.
   const proposedIds = new Set(proposed.map((p) => p.id));
-  const rename = new Map<string, string>();
   const out: PlanNodeProposal[] = [];
   let next = Number(nextNodeId(graph).slice(2));
   for (const p of proposed) {
@@ -99,8 +102,21 @@ export function deterministicNodes(graph: PlanGraph, outline: Outline): PlanNode
   }));
 }
 
-/** Builds the first plan. Never throws except on cancellation. */
-export async function initialPlan(ctx: RunContext, input: InitPlanInput): Promise<PlanGraph> {
+/** The first plan, the persistent rubric as text, and the first actions (ids of ready nodes). */
+export interface FirstPlan {
+  graph: PlanGraph;
+  persistent: string;
+  actions: string[];
+}
+
+/**
+ * Builds the first plan with the persistent rubric and the first actions. Never throws except
+ * on cancellation: a planner failure gives the fixed rubric (warning `RUBRIC_FALLBACK`) and the
+ * deterministic plan (warning `INITPLAN_FALLBACK`). The first actions are the planner's choice
+ * among the new plan's ready nodes, with every node added for an uncovered section; the whole
+ * ready frontier when that leaves none.
+ */
+export async function initialPlan(ctx: RunContext, input: InitPlanInput): Promise<FirstPlan> {
   let proposed: InitialPlan | null = null;
   let failure = "";
   try {
@@ -114,14 +130,27 @@ export async function initialPlan(ctx: RunContext, input: InitPlanInput): Promis
   } catch (error) {
     if (isDossierError(error, "CANCELLED")) throw error;
     failure = `the planner failed (${isDossierError(error) ? error.code : "error"})`;
+    fallback(ctx, "RUBRIC_FALLBACK", {
+      message: `persistent rubric failed (${failureOf(error)}); a fixed rubric is used`,
+    });
   }
   const before = new Set(input.graph.nodes.map((n) => n.id));
   let graph = input.graph;
-  const fromModel = normaliseInitialNodes(graph, proposed?.nodes ?? [], input.outline, input.maxDepth);
+  const rename = new Map<string, string>();
+  const fromModel = normaliseInitialNodes(
+    graph,
+    proposed?.nodes ?? [],
+    input.outline,
+    input.maxDepth,
+    rename,
+  );
+  let chosen: string[] = [];
   if (fromModel.length > 0) {
     const candidate = repairGraph({ nodes: [...graph.nodes, ...fromModel.map(pending)] }, input.maxDepth);
-    if (checkLegality(candidate, { maxDepth: input.maxDepth }).length === 0) graph = candidate;
-    else failure = "the planner's first plan could not be made legal";
+    if (checkLegality(candidate, { maxDepth: input.maxDepth }).length === 0) {
+      graph = candidate;
+      chosen = (proposed?.actions ?? []).map((id) => rename.get(id) ?? "");
+    } else failure = "the planner's first plan could not be made legal";
   } else if (!failure) failure = "the planner proposed no subtasks";
   const filler = deterministicNodes(graph, input.outline);
   if (filler.length > 0) {
@@ -144,7 +173,14 @@ export async function initialPlan(ctx: RunContext, input: InitPlanInput): Promis
     graph,
     diff: { added, pruned: [], rewired: [], updated: [], ignored: [] },
   });
-  return graph;
+  const ready = readyFrontier(graph).filter((n) => n.type === "search" || n.type === "llm");
+  const wanted = new Set([...chosen, ...filler.map((n) => n.id)]);
+  const actions = ready.filter((n) => wanted.has(n.id)).map((n) => n.id);
+  return {
+    graph,
+    persistent: proposed ? persistentRubricText({ items: proposed.rubric }) : FALLBACK_RUBRIC,
+    actions: actions.length > 0 ? actions : ready.map((n) => n.id),
+  };
 }
 
 const pending = (p: PlanNodeProposal) => ({ ...p, status: "pending" as const });

@@ -12,6 +12,7 @@ import { type Outline, outlineToText } from "../../core/outline.ts";
 import { type PlanGraph, type PlanNode, planNodeProposalSchema } from "../../core/plan-graph.ts";
 import { languageName } from "../../kit/language.ts";
 import type { RunContext } from "../../kit/run-context.ts";
+import { persistentRubricSchema } from "./rubricer.ts";
 
 /** The reasons a plan may change. */
 export const REPLAN_REASONS = [
@@ -164,14 +165,22 @@ export async function planNextCycle(ctx: RunContext, input: PlanCycleInput): Pro
 
 /** The first plan: new subtasks only (the survey, outline and report nodes exist already). */
 export const initialPlanSchema = z.object({
+  rubric: persistentRubricSchema.shape.items.describe(
+    "the quality standard for the whole session, written first: 4–6 criteria chosen for this topic",
+  ),
   rationale: z.string().describe("how the subtasks cover the outline, in one or two sentences"),
   nodes: z
     .array(planNodeProposalSchema)
     .max(16)
     .default([])
     .describe("new search and llm subtasks with new ids; every level-1 section served by a search node"),
+  actions: z
+    .array(z.string())
+    .max(8)
+    .default([])
+    .describe("ids of the new subtasks to run first (no dependencies), judged against the standard"),
 });
-/** The first plan. */
+/** The first plan, with the persistent rubric it was drafted against and the first actions. */
 export type InitialPlan = z.infer<typeof initialPlanSchema>;
 
 /** Options of {@link proposeInitialPlan}. */
@@ -183,19 +192,30 @@ export interface InitialPlanInput {
   maxDepth: number;
 }
 
-/** Asks the planner for the first plan built from the fixed outline (INITPLAN). */
+/**
+ * Asks the planner, once the outline is fixed, for INITGUIDANCE and INITPLAN — both read only
+ * the topic and the outline (Algorithm 1, line 3) — and for the first actions, chosen from the
+ * new plan's ready subtasks against the rubric it has just written (eq. 8): one call, the
+ * rubric first so that the plan and the choice are conditioned on it.
+ */
 export async function proposeInitialPlan(ctx: RunContext, input: InitialPlanInput): Promise<InitialPlan> {
+  const language = languageName(input.language);
   const { value } = await ctx.structured({
     role: "planner",
     schema: initialPlanSchema,
     system: [
-      "You draft the first research plan of a team, now that the report outline is fixed. Propose the subtasks that",
-      "will collect the evidence each section needs: search nodes (retrieve evidence) and, where sources must be",
-      "merged or cross-checked, llm nodes (no retrieval) that depend on the searches they check. Every level-1 section",
-      "needs at least one search node naming it in its sections; merge sections that one search can serve; keep goals",
-      "specific (entities, metrics, periods). Use new ids; dependencies only on listed or earlier new nodes, with a",
-      `strictly smaller depth; depth at most ${input.maxDepth - 1}. Do not add outline or report nodes.`,
-      `Resolve relative time against today's date, ${ctx.currentDate}. Write titles and goals in ${languageName(input.language)}.`,
+      "You draft the first research plan of a team, now that the report outline is fixed, in three parts.",
+      "1. rubric: the quality standard for the whole session, 4–6 criteria chosen for this topic from dimensions such",
+      "as coverage of every outline section, consistency across sources, balanced depth, support for each central claim",
+      "(forecasts with scenarios or stated uncertainty) and explicit requirements; each guidance a concrete check, never",
+      "a number.",
+      "2. nodes: the subtasks that will collect the evidence each section needs: search nodes (retrieve evidence) and,",
+      "where sources must be merged or cross-checked, llm nodes (no retrieval) that depend on the searches they check.",
+      "Every level-1 section needs at least one search node naming it in its sections; merge sections that one search",
+      "can serve; keep goals specific (entities, metrics, periods). Use new ids; dependencies only on listed or earlier",
+      `new nodes, with a strictly smaller depth; depth at most ${input.maxDepth - 1}. No outline or report nodes.`,
+      "3. actions: the new subtasks without dependencies to run first, judged against your standard.",
+      `Resolve relative time against today's date, ${ctx.currentDate}. Write in ${language}.`,
     ].join("\n"),
     prompt: [
       `Research question: ${ctx.query}`,
@@ -207,7 +227,7 @@ export async function proposeInitialPlan(ctx: RunContext, input: InitialPlanInpu
       "Plan so far:",
       ...input.graph.nodes.map((n) => describeNode(n, RESULT_CHARS.assessed)),
     ].join("\n"),
-    maxOutputTokens: 3000,
+    maxOutputTokens: 4000,
   });
   return value;
 }

@@ -16,10 +16,15 @@ import type { Finding } from "../../kit/writer-brief.ts";
 import type { NodeResult } from "./execute.ts";
 import { writerSpec } from "./framing.ts";
 
-/** The findings of executed nodes: consolidation notes first, then search summaries by depth. */
+/**
+ * The findings of executed nodes: consolidation notes first, then search summaries by depth. The
+ * coarse phase's broad searches (the outline node's dependencies) leave a listing of what they
+ * found, not a finding: their evidence reaches the writers as excerpts.
+ */
 export function nodeFindings(graph: PlanGraph, results: ReadonlyMap<string, NodeResult>): Finding[] {
+  const survey = new Set(graph.nodes.filter((n) => n.type === "outline").flatMap((n) => n.deps));
   const executed = graph.nodes
-    .filter((n) => (n.type === "search" || n.type === "llm") && results.has(n.id))
+    .filter((n) => (n.type === "search" || n.type === "llm") && results.has(n.id) && !survey.has(n.id))
     .filter((n) => n.status === "done" || results.get(n.id)!.evidenceIds.length > 0)
     .sort((a, b) => (a.type === b.type ? a.depth - b.depth : a.type === "llm" ? -1 : 1));
   return executed.map((n) => ({

@@ -59,7 +59,6 @@ describe("graph strategy: resilience", () => {
   const cases: [ScriptRole, string | null, Record<string, unknown>][] = [
     ["router", "ROUTER_FALLBACK", {}],
     ["outline", "OUTLINE_FALLBACK", {}],
-    ["persistent-rubric", "RUBRIC_FALLBACK", {}],
     ["init-plan", "INITPLAN_FALLBACK", {}],
     ["graph-planner", "PLANNER_FAILED", {}],
     ["critic", "gate-skipped", {}],

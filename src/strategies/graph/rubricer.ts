@@ -1,6 +1,6 @@
 /**
  * Guidance rubrics (graph strategy): the persistent rubric — 4–6 topic-level quality criteria
- * with actionable guidance, fixed for the run — and the ephemeral rubric, regenerated after
+ * with actionable guidance, fixed for the run, written by INITPLAN (planner.ts) — and the ephemeral rubric, regenerated after
  * every cycle from the evidence itself (bounded excerpts per outline section): 2–4 gaps
  * (coverage gap, shallow depth, conflict to resolve) with the sections they affect and a
  * suggested action, or none with the `noFurtherRetrieval` flag that stops the research loop.
@@ -56,27 +56,6 @@ export const ephemeralRubricSchema = z
   });
 /** The ephemeral rubric. */
 export type EphemeralRubric = z.infer<typeof ephemeralRubricSchema>;
-
-/** Generates the persistent rubric from the topic and the fixed outline. */
-export async function persistentRubric(
-  ctx: RunContext,
-  input: { spec: string; outline: Outline; language: string },
-): Promise<PersistentRubric> {
-  const { value } = await ctx.structured({
-    role: "rubricer",
-    schema: persistentRubricSchema,
-    system: [
-      "You write the quality standard a research team works to for the whole session: 4–6 criteria chosen for this topic",
-      "from dimensions such as coverage of every outline section, consistency across sources, balanced depth,",
-      "support for each central claim (forecasts with scenarios or stated uncertainty), and explicit requirements.",
-      "Each criterion's guidance must be a concrete check or instruction, never a number.",
-      `Write in ${languageName(input.language)}.`,
-    ].join("\n"),
-    prompt: `${input.spec}\n\nOutline:\n${outlineToText(input.outline)}`,
-    maxOutputTokens: 1200,
-  });
-  return value;
-}
 
 /** Regenerates the ephemeral rubric from the evidence collected so far (`evidence`: excerpts by section). */
 export async function ephemeralRubric(

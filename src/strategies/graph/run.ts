@@ -27,7 +27,6 @@ import {
 } from "../../core/plan-graph.ts";
 import { PLAN_DEFAULT_MAX_DEPTH } from "../../core/plan-graph-legality.ts";
 import { explorationGuard } from "../../kit/exploration-budget.ts";
-import type { PlannedOutline } from "../../kit/outliner.ts";
 import { requireResearch } from "../../kit/research-done.ts";
 import type { ResearchTools } from "../../kit/research-tools.ts";
 import { type ClarifyCallback, specToText } from "../../kit/router.ts";
@@ -36,7 +35,7 @@ import type { ResearchOutcome } from "../types.ts";
 import { reflectionGate } from "./critic.ts";
 import { planCycle, refreshGaps } from "./cycle.ts";
 import { type ExecuteOptions, executeBatch, type NodeResult } from "./execute.ts";
-import { fixOutline, frameTask, persistentGuidance, specBesideQuestion } from "./framing.ts";
+import { fixOutline, frameTask, specBesideQuestion } from "./framing.ts";
 import { gapsForNode } from "./gaps.ts";
 import { initialPlan } from "./init.ts";
 import { describeNode, RESULT_CHARS } from "./planner.ts";
@@ -49,6 +48,7 @@ import {
 } from "./readiness.ts";
 import { writeGraphReport } from "./report.ts";
 import type { EphemeralRubric } from "./rubricer.ts";
+import { runSurvey } from "./survey.ts";
 
 /** Options of the graph strategy. */
 export interface GraphOptions {
@@ -131,21 +131,18 @@ export async function runGraph(ctx: RunContext, options: GraphOptions): Promise<
   const survey = readyFrontier(graph);
   ctx.emit({ type: "phase", phase: "surveying", detail: `${survey.length} broad searches` });
   for (const n of survey) graph = setNodeStatus(graph, n.id, "running");
+  // The broad queries are direct tool calls (survey.ts); the Writer then builds the outline from
+  // their evidence (Algorithm 1, line 2).
+  await runSurvey(ctx, survey, options.tools, shouldStop, record);
   const outlineNode = graph.nodes.find((n) => n.type === "outline")!;
-  // The Writer builds the outline from the survey's evidence (Algorithm 1, line 2), not from the
-  // survey nodes' summaries: it starts once every survey node has settled its evidence, while
-  // their summaries are still being written.
-  let planned!: PlannedOutline;
-  await executeBatch(ctx, survey, { ...base, innerRounds: 2 }, record, async () => {
-    ctx.emit({ type: "phase", phase: "outlining" });
-    graph = setNodeStatus(graph, outlineNode.id, "running");
-    ctx.emit({ type: "node-start", nodeId: outlineNode.id, nodeType: "outline", title: "Outline" });
-    planned = await ctx.inScope("outline", () => fixOutline(ctx, spec, options.language));
-    ctx.emit({ type: "outline-update", outline: planned.outline, reason: "fixed outline from the survey" });
-    const sections = `${outlineLeaves(planned.outline).length} sections`;
-    ctx.emit({ type: "node-end", nodeId: outlineNode.id, status: "done", summary: sections });
-    graph = setNodeStatus(graph, outlineNode.id, "done", { summary: sections, evidenceIds: [] });
-  });
+  ctx.emit({ type: "phase", phase: "outlining" });
+  graph = setNodeStatus(graph, outlineNode.id, "running");
+  ctx.emit({ type: "node-start", nodeId: outlineNode.id, nodeType: "outline", title: "Outline" });
+  const planned = await ctx.inScope("outline", () => fixOutline(ctx, spec, options.language));
+  ctx.emit({ type: "outline-update", outline: planned.outline, reason: "fixed outline from the survey" });
+  const sections = `${outlineLeaves(planned.outline).length} sections`;
+  ctx.emit({ type: "node-end", nodeId: outlineNode.id, status: "done", summary: sections });
+  graph = setNodeStatus(graph, outlineNode.id, "done", { summary: sections, evidenceIds: [] });
   ctx.emit({ type: "plan-update", iteration: 0, graph });
   const outlineText = flattenOutline(planned.outline)
     .map((s) => `${s.id} ${s.title}`)
@@ -153,28 +150,23 @@ export async function runGraph(ctx: RunContext, options: GraphOptions): Promise<
   base.context = `${base.context}\nOutline sections: ${outlineText}`;
 
   // INITGUIDANCE and INITPLAN (Algorithm 1, line 3) both read only the topic and the outline:
-  // the persistent rubric and the first plan are drafted at the same time.
-  ctx.emit({ type: "phase", phase: "rubric" });
+  // one planner call writes the persistent rubric, then the first plan and its first actions,
+  // chosen against that rubric (init.ts) — the first cycle needs no planner turn of its own.
   ctx.emit({ type: "phase", phase: "planning", detail: "initial plan" });
-  const start = graph;
-  const [persistent, first] = await Promise.all([
-    ctx.inScope("rubric", async () => {
-      const rubric = await persistentGuidance(ctx, { spec: specText, planned, language: options.language });
-      ctx.emit({ type: "rubric-update", kind: "persistent", rubric });
-      return rubric;
+  const first = await ctx.inScope("planner", () =>
+    initialPlan(ctx, {
+      graph,
+      spec: besideQuestion,
+      outline: planned.outline,
+      language: options.language,
+      maxDepth,
     }),
-    ctx.inScope("planner", () =>
-      initialPlan(ctx, {
-        graph: start,
-        spec: besideQuestion,
-        outline: planned.outline,
-        language: options.language,
-        maxDepth,
-      }),
-    ),
-  ]);
-  graph = first;
+  );
+  const persistent = first.persistent;
+  ctx.emit({ type: "rubric-update", kind: "persistent", rubric: persistent });
+  graph = first.graph;
   base.persistentRubric = persistent;
+  let firstActions: string[] | null = first.actions;
 
   let ephemeral: EphemeralRubric | null = null;
   let stopReason: string | null = null;
@@ -196,20 +188,25 @@ export async function runGraph(ctx: RunContext, options: GraphOptions): Promise<
       stopReason = `budget:${exceededLimit(error) ?? "iterations"}`;
       break;
     }
-    ctx.emit({ type: "phase", phase: "planning", detail: `iteration ${iteration}` });
-    const step = await ctx.inScope("planner", () =>
-      planCycle(ctx, {
-        graph,
-        spec: besideQuestion,
-        planned,
-        persistent,
-        ephemeral,
-        language: options.language,
-        maxDepth,
-        iteration,
-        assessed,
-      }),
-    );
+    // The first cycle runs INITPLAN's actions; every later one starts with a planner turn.
+    const chosenFirst = firstActions;
+    firstActions = null;
+    if (!chosenFirst) ctx.emit({ type: "phase", phase: "planning", detail: `iteration ${iteration}` });
+    const step = chosenFirst
+      ? { graph, actions: chosenFirst, synthesize: false }
+      : await ctx.inScope("planner", () =>
+          planCycle(ctx, {
+            graph,
+            spec: besideQuestion,
+            planned,
+            persistent,
+            ephemeral,
+            language: options.language,
+            maxDepth,
+            iteration,
+            assessed,
+          }),
+        );
     if ("stop" in step) {
       stopReason = step.stop;
       break;
