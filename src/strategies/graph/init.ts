@@ -114,7 +114,7 @@ export interface FirstPlan {
  * on cancellation: a planner failure gives the fixed rubric (warning `RUBRIC_FALLBACK`) and the
  * deterministic plan (warning `INITPLAN_FALLBACK`). The first actions are the planner's choice
  * among the new plan's ready nodes, with every node added for an uncovered section; the whole
- * ready frontier when that leaves none.
+ * ready frontier when the planner chose none of the ready nodes.
  */
 export async function initialPlan(ctx: RunContext, input: InitPlanInput): Promise<FirstPlan> {
   let proposed: InitialPlan | null = null;
@@ -161,25 +161,26 @@ export async function initialPlan(ctx: RunContext, input: InitPlanInput): Promis
         .join(", ")}`,
     });
   }
-  const added = graph.nodes.filter((n) => !before.has(n.id)).map((n) => n.id);
+  const fresh = graph.nodes.filter((n) => !before.has(n.id)).map((n) => n.id);
   ctx.emit({
     type: "decision",
     decision: "continue",
-    reason: `initial plan: ${added.length} subtask(s)${proposed?.rationale ? ` — ${proposed.rationale}` : ""}`,
+    reason: `initial plan: ${fresh.length} subtask(s)${proposed?.rationale ? ` — ${proposed.rationale}` : ""}`,
   });
   ctx.emit({
     type: "plan-update",
     iteration: 0,
     graph,
-    diff: { added, pruned: [], rewired: [], updated: [], ignored: [] },
+    diff: { added: fresh, pruned: [], rewired: [], updated: [], ignored: [] },
   });
   const ready = readyFrontier(graph).filter((n) => n.type === "search" || n.type === "llm");
-  const wanted = new Set([...chosen, ...filler.map((n) => n.id)]);
-  const actions = ready.filter((n) => wanted.has(n.id)).map((n) => n.id);
+  const picked = ready.filter((n) => chosen.includes(n.id));
+  const added = new Set(filler.map((n) => n.id));
+  const actions = picked.length > 0 ? ready.filter((n) => picked.includes(n) || added.has(n.id)) : ready;
   return {
     graph,
     persistent: proposed ? persistentRubricText({ items: proposed.rubric }) : FALLBACK_RUBRIC,
-    actions: actions.length > 0 ? actions : ready.map((n) => n.id),
+    actions: actions.map((n) => n.id),
   };
 }
 
