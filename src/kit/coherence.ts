@@ -96,8 +96,8 @@ export function renderDraft(sections: readonly WrittenSection[], maxChars = DEFA
     .join("\n\n");
 }
 
-/** The largest per-section length such that the lengths, capped at it, fit in `budget`. */
-function fairShare(lengths: number[], budget: number): number {
+/** The largest per-section length such that the lengths, capped at it, fit in `budget` (Infinity when they fit). */
+export function fairShare(lengths: number[], budget: number): number {
   const sorted = [...lengths].sort((a, b) => a - b);
   let left = budget;
   for (let i = 0; i < sorted.length; i++) {

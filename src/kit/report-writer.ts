@@ -2,19 +2,23 @@
  * The Report agent's writing stage, shared by the strategies that outline and write: outline,
  * one writer call per leaf section (concurrently) that sees — within a token budget per call —
  * the findings that served its section, the task's constraints and required outputs, then the
- * excerpts it may cite; a coherence pass; then assembly with the citation pass and checks.
- * Each step has a fallback, so a report is written even when the model fails or the budget is
- * spent.
+ * excerpts it may cite; the report's frame (title, introduction, conclusion); then assembly with
+ * the citation pass and checks. The frame is written either after the sections by the coherence
+ * pass, which reads the whole draft and may revise section openings and closings (the default),
+ * or alongside them by the frame pass, which reads what each writer was given and saves the
+ * model-call level after the sections (graph: its seed's Writer has no editor after it). Each
+ * step has a fallback, so a report is written even when the model fails or the budget is spent.
  */
 
 import PQueue from "p-queue";
 import { isDossierError } from "../core/errors.ts";
-import { createOutline, flattenOutline, outlineLeaves } from "../core/outline.ts";
+import { createOutline, flattenOutline, type OutlineSection, outlineLeaves } from "../core/outline.ts";
 import type { ReportDocument } from "../core/report.ts";
 import type { Evidence } from "../core/source.ts";
 import { estimateTokens } from "../llm/token-estimate.ts";
 import { coherencePass } from "./coherence.ts";
 import { rankEvidence, selectEvidence } from "./evidence-select.ts";
+import { type Frame, framePass } from "./frame-pass.ts";
 import { reportLabel } from "./language.ts";
 import { type PlannedOutline, proposeOutline } from "./outliner.ts";
 import { assembleReport, type ReportPart } from "./report-assembly.ts";
@@ -65,6 +69,12 @@ export interface WriteReportOptions {
   spec?: WriterSpec;
   /** Prompt budget of one section-writer call (findings + excerpts), in tokens. Default 9000. */
   promptTokens?: number;
+  /**
+   * When the title, introduction and conclusion are written: `"after"` the sections, by the
+   * coherence pass reading the whole draft (default); or `"alongside"` them, by the frame pass
+   * reading what each writer was given, issued with the section calls (no call after them).
+   */
+  frame?: "after" | "alongside";
 }
 
 /** Writes, assembles and checks the report. */
@@ -94,72 +104,81 @@ export async function writeReport(ctx: RunContext, options: WriteReportOptions):
   if (!options.outline)
     ctx.emit({ type: "outline-update", outline: planned.outline, reason: "report outline" });
 
-  ctx.emit({ type: "phase", phase: "writing", detail: `${outlineLeaves(planned.outline).length} sections` });
-  const queue = new PQueue({ concurrency: ctx.options.concurrency });
   const leaves = outlineLeaves(planned.outline);
-  const written = await Promise.all(
-    leaves.map((section) =>
-      queue.add(() =>
-        ctx.inScope(`section:${section.id}`, async () => {
-          const budget = options.promptTokens ?? DEFAULT_WRITER_PROMPT_TOKENS;
-          const text = `${section.title} ${section.plan}`;
-          const findings = findingsForSection({
-            findings: options.findings ?? [],
-            sectionId: section.id,
-            text,
-            maxTokens: Math.floor(budget / 2),
-          });
-          const findingTokens = findings.reduce(
-            (n, f) => n + estimateTokens(f.label) + estimateTokens(f.text),
-            0,
-          );
-          const room = Math.max(4, Math.floor((budget - findingTokens) / EXCERPT_TOKENS));
-          const evidence = selectEvidence({
-            text,
-            pool: options.evidence,
-            preferred: preferredEvidence(options.evidence, text, [
-              ...citedInFindings(findings),
-              ...(planned.evidenceHints[section.id] ?? []),
-            ]),
-            limit: Math.min(options.evidencePerSection ?? DEFAULT_EVIDENCE_PER_SECTION, room),
-            relevantOnly: true,
-          });
-          const result = await writeSection(ctx, {
-            outline: planned.outline,
-            reportTitle: planned.title,
-            section,
-            evidence,
-            language: options.language,
-            findings,
-            ...(options.spec ? { spec: options.spec } : {}),
-            ...(options.guidance ? { guidance: options.guidance } : {}),
-          });
-          ctx.emit({
-            type: "section-written",
-            sectionId: section.id,
-            title: section.title,
-            chars: result.content.length,
-            citations: (result.content.match(/\bE\d+\b/g) ?? []).length,
-          });
-          return result;
-        }),
+  // Every writer's brief (findings and evidence) is chosen before any call is issued.
+  const briefs = leaves.map((section) => ({ section, ...sectionBrief(options, planned, section) }));
+  const queue = new PQueue({ concurrency: ctx.options.concurrency });
+  const writeAll = () =>
+    Promise.all(
+      briefs.map(({ section, findings, evidence }) =>
+        queue.add(() =>
+          ctx.inScope(`section:${section.id}`, async () => {
+            const result = await writeSection(ctx, {
+              outline: planned.outline,
+              reportTitle: planned.title,
+              section,
+              evidence,
+              language: options.language,
+              findings,
+              ...(options.spec ? { spec: options.spec } : {}),
+              ...(options.guidance ? { guidance: options.guidance } : {}),
+            });
+            ctx.emit({
+              type: "section-written",
+              sectionId: section.id,
+              title: section.title,
+              chars: result.content.length,
+              citations: (result.content.match(/\bE\d+\b/g) ?? []).length,
+            });
+            return result;
+          }),
+        ),
       ),
-    ),
-  );
-  ctx.emit({ type: "phase", phase: "editing" });
-  const coherence = await ctx.inScope("coherence", () =>
-    coherencePass(ctx, {
-      title: planned.title,
-      sections: written,
-      language: options.language,
-      ...(options.guidance ? { guidance: options.guidance } : {}),
-    }),
-  );
-  // The coherence pass may revise section openings and closings (citations kept intact).
-  const byId = new Map((coherence?.sections ?? written).map((w) => [w.sectionId, w]));
-  const union = new Set(written.flatMap((w) => [...w.allowed]));
+    );
+
+  let frame: Frame | null;
+  let sections: WrittenSection[];
+  if (options.frame === "alongside") {
+    ctx.emit({ type: "phase", phase: "writing", detail: `${leaves.length} sections and the report's frame` });
+    // Issued before the section calls and outside their queue: it waits for none of them.
+    const framing = ctx.inScope("coherence", () =>
+      framePass(ctx, {
+        title: planned.title,
+        sections: briefs.map(({ section, findings, evidence }) => ({
+          sectionId: section.id,
+          title: section.title,
+          plan: section.plan,
+          findings,
+          evidence,
+        })),
+        language: options.language,
+        ...(options.guidance ? { guidance: options.guidance } : {}),
+      }),
+    );
+    const [written, framed] = await Promise.all([writeAll(), framing]);
+    // Nothing was written (every writer failed or wrote nothing): there is nothing to frame.
+    frame = written.some((w) => w.content.trim()) ? framed : null;
+    sections = written;
+  } else {
+    ctx.emit({ type: "phase", phase: "writing", detail: `${leaves.length} sections` });
+    const written = await writeAll();
+    ctx.emit({ type: "phase", phase: "editing" });
+    const coherence = await ctx.inScope("coherence", () =>
+      coherencePass(ctx, {
+        title: planned.title,
+        sections: written,
+        language: options.language,
+        ...(options.guidance ? { guidance: options.guidance } : {}),
+      }),
+    );
+    frame = coherence;
+    // The coherence pass may revise section openings and closings (citations kept intact).
+    sections = coherence?.sections ?? written;
+  }
+  const byId = new Map(sections.map((w) => [w.sectionId, w]));
+  const union = new Set(sections.flatMap((w) => [...w.allowed]));
   const parts: ReportPart[] = [];
-  if (coherence) parts.push({ text: coherence.introduction, allowed: union });
+  if (frame) parts.push({ text: frame.introduction, allowed: union });
   for (const section of flattenOutline(planned.outline)) {
     const heading = `${"#".repeat(section.depth + 1)} ${section.title}`;
     const w: WrittenSection | undefined = byId.get(section.id);
@@ -168,18 +187,51 @@ export async function writeReport(ctx: RunContext, options: WriteReportOptions):
       allowed: w?.allowed ?? new Set(),
     });
   }
-  if (coherence)
+  if (frame)
     parts.push({
-      text: `## ${reportLabel("conclusion", options.language)}\n\n${coherence.conclusion}`,
+      text: `## ${reportLabel("conclusion", options.language)}\n\n${frame.conclusion}`,
       allowed: union,
     });
   return assembleReport(ctx, {
-    title: coherence?.title ?? planned.title,
+    title: frame?.title ?? planned.title,
     outline: planned.outline,
     parts,
     language: options.language,
     stopReason: options.stopReason,
   });
+}
+
+/**
+ * What one section's writer is given: the findings that served the section (within half the
+ * call's budget), then the evidence its findings cite and the outline assigned, then relevant
+ * others, as many as the rest of the budget holds.
+ */
+function sectionBrief(
+  options: WriteReportOptions,
+  planned: PlannedOutline,
+  section: OutlineSection,
+): { findings: Finding[]; evidence: Evidence[] } {
+  const budget = options.promptTokens ?? DEFAULT_WRITER_PROMPT_TOKENS;
+  const text = `${section.title} ${section.plan}`;
+  const findings = findingsForSection({
+    findings: options.findings ?? [],
+    sectionId: section.id,
+    text,
+    maxTokens: Math.floor(budget / 2),
+  });
+  const findingTokens = findings.reduce((n, f) => n + estimateTokens(f.label) + estimateTokens(f.text), 0);
+  const room = Math.max(4, Math.floor((budget - findingTokens) / EXCERPT_TOKENS));
+  const evidence = selectEvidence({
+    text,
+    pool: options.evidence,
+    preferred: preferredEvidence(options.evidence, text, [
+      ...citedInFindings(findings),
+      ...(planned.evidenceHints[section.id] ?? []),
+    ]),
+    limit: Math.min(options.evidencePerSection ?? DEFAULT_EVIDENCE_PER_SECTION, room),
+    relevantOnly: true,
+  });
+  return { findings, evidence };
 }
 
 /**

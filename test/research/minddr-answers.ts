@@ -98,7 +98,10 @@ export function sectionAnswer(user: string, options: MinddrScriptOptions): Reply
   return { kind: "text", text: `${body}${options.inventCitation ? " An invented claim [E999]." : ""}` };
 }
 
-/** The coherence pass: title, introduction and conclusion. */
+/**
+ * The editor: title, introduction and conclusion, citing the first two ids of its prompt — of
+ * the draft (the coherence pass) or of the writers' evidence lists (the frame pass).
+ */
 export function coherenceAnswer(user: string): Reply {
   const found = citedIds(user).slice(0, 2);
   return json({

@@ -67,10 +67,10 @@ describe("graph: no research, no completed run", () => {
   });
 
   it("evidence gathered but every section written empty: the run fails, naming what it gathered", async () => {
+    // The frame is asked alongside the sections and answers; with no section written it is left out.
     world = await startResearchWorld({
-      override: (role) =>
-        role === "section" || role === "coherence" ? { kind: "text", text: "" } : undefined,
-      expectCalls: { ...DEFAULT_GRAPH_CALLS, coherence: [0, 1] },
+      override: (role) => (role === "section" ? { kind: "text", text: "" } : undefined),
+      expectCalls: DEFAULT_GRAPH_CALLS,
     });
     const result = await world.research({ query: "How is topic adoption changing?" });
     expect(result.record.status).toBe("failed");

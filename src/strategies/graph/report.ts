@@ -3,7 +3,10 @@
  * outline conditioned on the persistent rubric only, and each section writer sees the findings
  * of the nodes that served its section — inner agents' summaries and llm nodes' consolidation
  * notes (conflicts, merged figures) — and the task's constraints, required outputs and time
- * scope, then the excerpts it may cite.
+ * scope, then the excerpts it may cite. The report's frame (title, introduction, conclusion) is
+ * written in the same step, alongside the sections, from what each section writer was given:
+ * DuMate's Writer synthesises the report from the accumulated evidence, with no editor pass
+ * after it (see the frame pass, kit/frame-pass.ts).
  */
 
 import type { PlanGraph } from "../../core/plan-graph.ts";
@@ -68,5 +71,6 @@ export async function writeGraphReport(
     guidance: `Quality criteria for this report (persistent rubric):\n${input.persistent}`,
     findings: nodeFindings(graph, results),
     spec: writerSpec(input.spec),
+    frame: "alongside",
   });
 }
