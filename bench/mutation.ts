@@ -69,6 +69,8 @@ export const INVARIANT_MODULES: readonly MutationModule[] = [
       "src/strategies/graph/run.test.ts",
       "src/strategies/graph/plan-in-force.test.ts",
       "src/strategies/graph/no-research.test.ts",
+      "src/strategies/graph/first-actions.test.ts",
+      "src/strategies/graph/survey.test.ts",
     ],
   },
   { file: "src/strategies/graph/cycle.ts", tests: ["src/strategies/graph/cycle.test.ts"], timeoutMs: 5000 },
