@@ -1,16 +1,17 @@
 /**
- * graph's overlaps, pinned without timing (see test/research/overlap-gate.ts): the Writer's
- * outline reads the survey's evidence, so it is asked while the survey's summaries are held
- * back (and only after every survey tool call returned); INITGUIDANCE and
- * INITPLAN read only the topic and the outline, so the persistent rubric and the first plan are
- * in flight together; the ephemeral rubric reads the evidence, not the nodes' summaries, so it
- * is asked while the summaries (and the llm node's consolidation note) it no longer waits for
- * are held back.
+ * graph's structure and overlaps, pinned without timing (see test/research/overlap-gate.ts): the
+ * broad searches are direct tool calls, so the Writer's outline is asked once every one of
+ * their searches and page reads has ended, with no inner agent before it; INITPLAN writes the
+ * persistent rubric, the first plan and the first actions in one call, so it is the only model
+ * call between the outline and the first gate, and the first batch's tools wait for the critic's
+ * verdict; the ephemeral rubric reads the evidence, not the nodes' summaries, so it is asked
+ * while the summaries (and the llm node's consolidation note) it no longer waits for are held back.
  */
 
 import { afterEach, describe, expect, it } from "vitest";
 import { DEFAULT_GRAPH_CALLS } from "../../../test/research/graph-answers.ts";
-import { heldUntil, holdAll, together } from "../../../test/research/overlap-gate.ts";
+import type { ScriptRole } from "../../../test/research/model-script.ts";
+import { heldUntil, holdAll } from "../../../test/research/overlap-gate.ts";
 import { type ResearchWorld, startResearchWorld } from "../../../test/research/world.ts";
 import type { DossierEvent } from "../../core/events.ts";
 
@@ -20,67 +21,94 @@ afterEach(async () => {
   world = undefined;
 });
 
-const RUBRIC = "quality standard a research team works to";
-const INITPLAN = "first research plan of a team";
 const GAPS = "check the research state of a team";
 const SUMMARY = "findings of one research subtask";
 const CONSOLIDATE = "consolidate research evidence without searching further";
-const OUTLINE = "Design the outline of a long, well-structured research report";
+const CRITIC = "You are the critic of a research team";
 
-describe("graph overlaps", () => {
-  it("outlines while the survey's summaries are written, drafts the persistent rubric and INITPLAN together, and checks gaps while summaries are being written", async () => {
-    const framing = together([RUBRIC, INITPLAN]);
-    // INITPLAN's search nodes are titled "Evidence for …" by the script; the survey's are not.
+describe("graph's coarse phase and overlaps", () => {
+  it("outlines after the broad searches' tool calls ended, runs INITPLAN alone before the first gate, and checks gaps while summaries are being written", async () => {
+    // INITPLAN's search nodes are titled "Evidence for …" by the script.
     const summaries = heldUntil(
       (r) => r.system.includes(SUMMARY) && r.user.includes("Subtask: Evidence for"),
       (r) => r.system.includes(GAPS),
-    );
-    // The outline reads the survey's evidence, not its summaries.
-    const surveySummaries = heldUntil(
-      (r) => r.system.includes(SUMMARY) && r.user.includes("Subtask: Survey"),
-      (r) => r.system.includes(OUTLINE),
     );
     const note = heldUntil(
       (r) => r.system.includes(CONSOLIDATE),
       (r) => r.system.includes(GAPS),
       2,
     );
+    // The first critic answers only once the first batch's inner agents asked for their first
+    // plan: a tool that did not wait for its verdict would run while it is held.
+    const verdict = heldUntil(
+      (r) => r.system.includes(CRITIC) && r.user.includes("T-5 [search]"),
+      (r) => /^Subtask T-[56]: /m.test(r.user) && r.user.includes("Plan round 1 of"),
+      2,
+    );
+    const arrivals: ScriptRole[] = [];
     world = await startResearchWorld({
-      hold: holdAll(framing, surveySummaries, summaries, note),
+      hold: holdAll(summaries, note, verdict),
+      onCall: (role) => arrivals.push(role),
       expectCalls: DEFAULT_GRAPH_CALLS,
     });
     const result = await world.research({ query: "How is topic adoption changing?" });
     expect(result.record).toMatchObject({ status: "completed", stopReason: "planner-synthesize" });
-    expect(framing.timedOut).toBe(false);
-    expect(surveySummaries.timedOut).toBe(false);
     expect(summaries.timedOut).toBe(false);
     expect(note.timedOut).toBe(false);
+    expect(verdict.timedOut).toBe(false);
 
-    // The event log shows the same: each call issued before the calls it no longer waits for returned.
     const events = result.events;
+    const llmStarts = events.filter(
+      (e): e is Extract<DossierEvent, { type: "llm-start" }> => e.type === "llm-start",
+    );
     const starts = (role: string, scope?: (s: string) => boolean) =>
-      events.filter(
-        (e): e is Extract<DossierEvent, { type: "llm-start" }> =>
-          e.type === "llm-start" && e.role === role && (!scope || scope(e.scope ?? "")),
-      );
+      llmStarts.filter((e) => e.role === role && (!scope || scope(e.scope ?? "")));
     const endOf = (callId: string) => events.find((e) => e.type === "llm-end" && e.callId === callId)!.seq;
     const [outline] = starts("writer", (s) => s === "outline");
-    const surveyEnds = events.filter(
-      (e) => e.type === "node-end" && (e.nodeId === "T-1" || e.nodeId === "T-2"),
-    );
-    expect(surveyEnds).toHaveLength(2);
-    for (const end of surveyEnds) expect(outline!.seq).toBeLessThan(end.seq);
-    // …but only once the survey's evidence is settled: no survey tool call ends after it was issued.
-    const surveyTools = events.filter(
-      (e) => e.type === "tool-end" && (e.scope === "search:T-1" || e.scope === "search:T-2"),
-    );
-    expect(surveyTools.length).toBeGreaterThan(0);
+
+    // The outline is asked only once every broad-search tool call — the searches and the page
+    // reads — has ended, and no inner agent planned or summarised a broad search before it: the
+    // model saw only the router and the broad searches' page readers.
+    const survey = new Set(["search:T-1", "search:T-2"]);
+    const surveyTools = events.filter((e) => e.type === "tool-end" && survey.has(e.scope ?? ""));
+    const tools = new Set(surveyTools.map((e) => e.type === "tool-end" && e.tool));
+    expect(tools.has("web_search")).toBe(true);
+    expect(tools.has("fetch_page") || tools.has("crawl_page")).toBe(true);
     for (const t of surveyTools) expect(t.seq).toBeLessThan(outline!.seq);
-    const [rubric] = starts("rubricer");
-    const initPlan = starts("planner", (s) => s === "planner")[0]!;
-    expect(rubric!.seq).toBeLessThan(endOf(initPlan.callId));
-    expect(initPlan.seq).toBeLessThan(endOf(rubric!.callId));
-    const gapChecks = starts("rubricer").slice(1);
+    const readers = starts("reader", (s) => survey.has(s));
+    expect(readers).toHaveLength(2);
+    for (const r of readers) expect(endOf(r.callId)).toBeLessThan(outline!.seq);
+    const before = llmStarts.filter((e) => e.seq < outline!.seq).map((e) => e.role);
+    expect(before).toEqual(["router", "reader", "reader"]);
+    expect(arrivals.slice(0, arrivals.indexOf("outline") + 1)).toEqual([
+      "router",
+      "reader",
+      "reader",
+      "outline",
+    ]);
+
+    // INITPLAN (which writes the persistent rubric) is the only model call between the outline and
+    // the first critic call: no separate rubric call, no planner turn before the first gate.
+    const [critic] = starts("critic");
+    const between = llmStarts.filter((e) => e.seq > outline!.seq && e.seq < critic!.seq);
+    expect(between.map((e) => [e.role, e.scope])).toEqual([["planner", "planner"]]);
+    expect(arrivals.indexOf("init-plan")).toBeGreaterThan(arrivals.indexOf("outline"));
+    expect(arrivals.indexOf("init-plan")).toBeLessThan(arrivals.indexOf("critic"));
+    expect(arrivals.indexOf("graph-planner")).toBeGreaterThan(arrivals.indexOf("critic"));
+    const persistent = events.find((e) => e.type === "rubric-update" && e.kind === "persistent")!;
+    expect(persistent.seq).toBeGreaterThan(endOf(between[0]!.callId));
+    expect(persistent.seq).toBeLessThan(critic!.seq);
+    // The first batch's search tool calls start only after the critic's verdict on them.
+    for (const id of ["T-5", "T-6"]) {
+      const verdict = events.find((e) => e.type === "gate-verdict" && e.nodeId === id)!;
+      expect(verdict.seq).toBeGreaterThan(endOf(critic!.callId));
+      const firstTools = events.filter((e) => e.type === "tool-start" && e.scope === `search:${id}`);
+      expect(firstTools.length).toBeGreaterThan(0);
+      for (const t of firstTools) expect(t.seq).toBeGreaterThan(verdict.seq);
+    }
+
+    // The ephemeral rubric is asked while the summaries and the note it no longer waits for are held.
+    const gapChecks = starts("rubricer");
     expect(gapChecks).toHaveLength(2);
     const lastSummaryEnd = Math.max(
       ...events
@@ -91,7 +119,7 @@ describe("graph overlaps", () => {
     const consolidated = events.find((e) => e.type === "node-end" && e.nodeId === "T-7")!.seq;
     expect(gapChecks[1]!.seq).toBeLessThan(consolidated);
 
-    // INITPLAN reads the topic and the outline, not the persistent rubric (Algorithm 1, line 3).
+    // INITPLAN reads the topic and the outline; the rubric is in its answer, not its prompt.
     expect(world.script.prompts["init-plan"][0]).not.toContain("PERSISTENT-");
     // The early gap check still sees what every node of the batch gathered.
     const first = world.script.prompts["ephemeral-rubric"][0]!;
@@ -99,8 +127,6 @@ describe("graph overlaps", () => {
     expect(first).toMatch(/served by T-6 \([1-9]\d* evidence\)/);
   }, 90_000);
 });
-
-const CRITIC = "You are the critic of a research team";
 
 describe("graph's reflection gate alongside the actions' first model calls", () => {
   const callsOf = (events: readonly DossierEvent[], scope: string) =>
@@ -151,8 +177,8 @@ describe("graph's reflection gate alongside the actions' first model calls", () 
     const [consolidation] = callsOf(events, "llm:T-7");
     expect(consolidation!.seq).toBeLessThan(endOf(events, critics[1]!.callId));
     const gapChecks = events.filter((e) => e.type === "llm-start" && e.role === "rubricer");
-    expect(gapChecks).toHaveLength(3);
-    expect(gapChecks[2]!.seq).toBeLessThan(endOf(events, critics[1]!.callId));
+    expect(gapChecks).toHaveLength(2);
+    expect(gapChecks[1]!.seq).toBeLessThan(endOf(events, critics[1]!.callId));
     // Nothing was discarded: the gate approved every action as planned.
     expect(events.some((e) => e.type === "warning" && e.code === "DRAFT_DISCARDED")).toBe(false);
   }, 90_000);

@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import {
   DEFAULT_GRAPH_CALLS,
+  initPlanAnswer,
   type ListedNode,
   parsePlan,
   proposal,
@@ -88,8 +89,9 @@ describe("graph: the plan in force is researched", () => {
         planner += 1;
         return planner <= 2 ? illegalRevision(body) : undefined;
       },
-      // The first turn is asked twice (illegal, re-asked, rejected); then the default turns.
-      expectCalls: { ...DEFAULT_GRAPH_CALLS, "graph-planner": 4 },
+      // The first planner turn (once INITPLAN's searches ran) is asked twice (illegal, re-asked,
+      // rejected); then the default turn synthesizes.
+      expectCalls: { ...DEFAULT_GRAPH_CALLS, "graph-planner": 3 },
     });
     const result = await world.research({ query });
     const events = result.events;
@@ -102,19 +104,21 @@ describe("graph: the plan in force is researched", () => {
       false,
     );
     expectInitPlanRanBeforeReport(events);
-    // The first batch after the rejection is the current plan's ready frontier.
+    // The first batch after the rejection is the current plan's ready frontier: the cross-check.
     const rejected = seqOf(events, (e) => e.type === "warning" && e.code === "PLAN_REJECTED");
+    expect(ended(events, "T-5")).toBeLessThan(rejected);
+    expect(ended(events, "T-6")).toBeLessThan(rejected);
     const firstStart = events.find((e) => e.type === "node-start" && e.seq > rejected);
-    expect(["T-5", "T-6"]).toContain(firstStart && "nodeId" in firstStart ? firstStart.nodeId : "");
+    expect(firstStart).toMatchObject({ nodeId: "T-7" });
     const stop = events.find((e) => e.type === "decision" && e.decision === "stop");
     expect(stop).toMatchObject({ reason: "planner-synthesize" });
     expect(result.record).toMatchObject({ status: "completed", stopReason: "planner-synthesize" });
   });
 
-  it('"synthesize" right after INITPLAN runs the pending work the report depends on first', async () => {
+  it('"synthesize" at the first planner turn runs the pending work the report depends on first', async () => {
     world = await startResearchWorld({
       override: (role, body) => (role === "graph-planner" ? synthesizeNow(body) : undefined),
-      // Two deferred syntheses (the searches, then the cross-check), then the report.
+      // INITPLAN's searches run first (no planner turn); one deferred synthesis (the cross-check), then the report.
       expectCalls: DEFAULT_GRAPH_CALLS,
     });
     const result = await world.research({ query });
@@ -124,12 +128,14 @@ describe("graph: the plan in force is researched", () => {
     expect(decisions).toEqual([
       expect.stringMatching(/^continue: initial plan/),
       "continue: plan kept: enough is known",
-      "continue: synthesis deferred: the report depends on 3 pending node(s) (T-5, T-6, T-7); the ready ones run first",
-      "continue: plan kept: enough is known",
       "continue: synthesis deferred: the report depends on 1 pending node(s) (T-7); the ready ones run first",
       "continue: plan kept: enough is known",
       "stop: planner-synthesize",
     ]);
+    // The deferred synthesis ran the cross-check, and only it, before the report.
+    const deferred = seqOf(events, (e) => e.type === "decision" && e.reason.startsWith("synthesis deferred"));
+    const after = events.flatMap((e) => (e.type === "node-start" && e.seq > deferred ? [e.nodeId] : []));
+    expect(after).toEqual(["T-7", "T-4"]);
     expect(result.record.stopReason).toBe("planner-synthesize");
   });
 
@@ -152,14 +158,22 @@ describe("graph: the plan in force is researched", () => {
         synthesize: false,
       });
     };
+    // INITPLAN runs only its first search first, so the second is still pending at the first
+    // planner turn, which prunes it.
+    const firstSearchOnly = (body: ChatBody) => {
+      const answer = initPlanAnswer(userText(body));
+      if (answer.kind !== "text") return answer;
+      return json({ ...JSON.parse(answer.text), actions: ["T-5"] });
+    };
     world = await startResearchWorld({
       override: (role, body) => {
+        if (role === "init-plan") return firstSearchOnly(body);
         if (role !== "graph-planner") return undefined;
         planner += 1;
         return planner === 1 ? prune(body) : undefined;
       },
       // T-6 never runs: one search node fewer (two rounds, one page, one sub-report).
-      expectCalls: { ...DEFAULT_GRAPH_CALLS, "inner-step": 6, reader: 3, "sub-report": 3 },
+      expectCalls: { ...DEFAULT_GRAPH_CALLS, "inner-step": 2, reader: 3, "sub-report": 1 },
     });
     const result = await world.research({ query });
     const events = result.events;
@@ -180,6 +194,11 @@ describe("graph: the plan in force is researched", () => {
       result: { summary: expect.stringContaining("PRUNE-REASON") },
     });
     expect(events.some((e) => e.type === "node-start" && e.nodeId === "T-6")).toBe(false);
+    // The prune came at the first planner turn, after INITPLAN's first batch (T-5 alone) ran.
+    expect(ended(events, "T-5")).toBeLessThan(pruned[0]!.seq);
+    expect(events.find((e) => e.type === "phase" && e.phase === "researching")).toMatchObject({
+      detail: "iteration 1: 1 nodes",
+    });
     expect(dependencyOrderViolations(events)).toEqual([]);
     // Every level-1 section of the report cites some evidence, and every citation resolves.
     const report = result.outcome!.report;

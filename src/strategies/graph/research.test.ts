@@ -5,6 +5,7 @@ import {
   DEFAULT_GRAPH_CALLS,
   innerStepAnswer,
   parsePlan,
+  persistentItems,
   proposal,
 } from "../../../test/research/graph-answers.ts";
 import type { ChatBody } from "../../../test/research/model-script.ts";
@@ -13,6 +14,7 @@ import { type ResearchWorld, startResearchWorld } from "../../../test/research/w
 import { citedNumbers } from "../../core/citations.ts";
 import type { DossierEvent } from "../../core/events.ts";
 import { GAP_EXCERPTS } from "./cycle.ts";
+import { FALLBACK_RUBRIC } from "./framing.ts";
 
 let world: ResearchWorld | undefined;
 afterEach(async () => {
@@ -40,9 +42,14 @@ const fineSearches = (events: DossierEvent[]) => {
 };
 
 describe("graph strategy: INITPLAN", () => {
-  for (const [name, initPlan, calls] of [
-    ["proposes nothing", () => json({ rationale: "nothing to add", nodes: [] }), 1],
-    ["never answers validly", () => ({ kind: "text" as const, text: "{ not json" }), 3],
+  for (const [name, initPlan, calls, rubricFallback] of [
+    [
+      "proposes nothing",
+      () => json({ rubric: persistentItems(), rationale: "nothing to add", nodes: [], actions: [] }),
+      1,
+      false,
+    ],
+    ["never answers validly", () => ({ kind: "text" as const, text: "{ not json" }), 3, true],
   ] as const) {
     it(`runs a search node per level-1 section when the planner keeps the plan and INITPLAN ${name}`, async () => {
       world = await startResearchWorld({
@@ -51,11 +58,12 @@ describe("graph strategy: INITPLAN", () => {
         expectCalls: {
           ...DEFAULT_GRAPH_CALLS,
           "init-plan": calls,
-          "graph-planner": 2,
+          // The first cycle runs the four added searches; the planner's one turn keeps the plan.
+          "graph-planner": 1,
           critic: 1,
-          "inner-step": 2 * 2 + 4 * 2,
-          reader: 6,
-          "sub-report": 6,
+          "inner-step": 4 * 2,
+          reader: 2 + 4,
+          "sub-report": 4,
           consolidate: 0,
           "ephemeral-rubric": 1,
         },
@@ -64,8 +72,20 @@ describe("graph strategy: INITPLAN", () => {
       expect(result.record.status).toBe("completed");
       const warning = result.events.find((e) => e.type === "warning" && e.code === "INITPLAN_FALLBACK");
       expect(warning).toMatchObject({ message: expect.stringContaining("section(s) 1, 2, 3, 4") });
+      // A failed INITPLAN also leaves no persistent rubric: the fixed one is used, saying so.
+      const codes = result.events.flatMap((e) => (e.type === "warning" ? [e.code] : []));
+      expect(codes).toEqual(
+        rubricFallback ? ["RUBRIC_FALLBACK", "INITPLAN_FALLBACK"] : ["INITPLAN_FALLBACK"],
+      );
+      expect(result.events.find((e) => e.type === "rubric-update" && e.kind === "persistent")).toMatchObject({
+        rubric: rubricFallback ? FALLBACK_RUBRIC : expect.stringContaining("PERSISTENT-Coverage"),
+      });
       const served = fineSearches(result.events).flatMap((n) => n.sections!);
       for (const section of ["1", "2", "3", "4"]) expect(served).toContain(section);
+      // The added searches are the first actions: they all run in the first cycle.
+      expect(result.events.find((e) => e.type === "phase" && e.phase === "researching")).toMatchObject({
+        detail: "iteration 1: 4 nodes",
+      });
       expect(result.events.find((e) => e.type === "decision" && e.decision === "stop")).toMatchObject({
         reason: "frontier-empty",
       });
@@ -78,6 +98,7 @@ describe("graph strategy: INITPLAN", () => {
         if (role !== "init-plan") return undefined;
         const next = Math.max(...parsePlan(userText(body)).map((n) => Number(n.id.slice(2)))) + 1;
         return json({
+          rubric: persistentItems(),
           rationale: "one search for the first two sections",
           nodes: [
             {
@@ -99,9 +120,10 @@ describe("graph strategy: INITPLAN", () => {
               depth: 1,
             },
           ],
+          actions: ["T-90"],
         });
       },
-      expectCalls: { ...DEFAULT_GRAPH_CALLS, "inner-step": 2 * 2 + 3 * 2, reader: 5, "sub-report": 5 },
+      expectCalls: { ...DEFAULT_GRAPH_CALLS, "inner-step": 3 * 2, reader: 2 + 3, "sub-report": 3 },
     });
     const result = await world.research({ query });
     const init = result.events.find((e) => e.type === "plan-update" && e.diff !== undefined)!;
@@ -118,6 +140,13 @@ describe("graph strategy: INITPLAN", () => {
       code: "INITPLAN_FALLBACK",
       message: expect.stringContaining("section(s) 3, 4"),
     });
+    // The first cycle runs the planner's chosen search and the searches added for sections 3 and 4;
+    // the check waits for its dependency.
+    const researching = result.events.find((e) => e.type === "phase" && e.phase === "researching")!;
+    const firstBatch = result.events.flatMap((e) =>
+      e.type === "gate-verdict" && e.seq < researching.seq ? [e.nodeId] : [],
+    );
+    expect(firstBatch.sort()).toEqual(["T-5", "T-7", "T-8"]);
   });
 });
 
@@ -169,6 +198,8 @@ describe("graph strategy: what agents see", () => {
       expect(prompt).toContain("CONSOLIDATION-NOTE");
       // Findings come before the excerpts, and every id a finding cites is among the excerpts.
       const findings = prompt.slice(prompt.indexOf("<findings>"), prompt.indexOf("</findings>"));
+      // The broad searches' listings are no findings: their evidence reaches the writer as excerpts.
+      expect(findings).not.toContain("Broad search");
       const excerpts = prompt.slice(prompt.indexOf("<evidence>"));
       expect(prompt.indexOf("<findings>")).toBeLessThan(prompt.indexOf("<evidence>"));
       for (const [, id] of findings.matchAll(/\[(E\d+)\]/g))
@@ -183,12 +214,12 @@ describe("graph strategy: what agents see", () => {
       expandIterations: 2,
       expectCalls: {
         ...DEFAULT_GRAPH_CALLS,
-        // Two expanding turns, the remaining frontier, the last cross-check, then synthesis.
-        "graph-planner": 5,
+        // INITPLAN's searches (no planner turn), two expanding turns, the three cross-checks, then synthesis.
+        "graph-planner": 4,
         critic: 4,
-        "inner-step": 8 + 2 * 2 * 2,
-        reader: 8,
-        "sub-report": 8,
+        "inner-step": 3 * 2 * 2,
+        reader: 2 + 6,
+        "sub-report": 6,
         consolidate: 3,
         "ephemeral-rubric": 4,
       },
@@ -196,24 +227,34 @@ describe("graph strategy: what agents see", () => {
     const result = await world.research({ query });
     const events = result.events;
     const prompts = world.script.prompts["inner-step"];
-    // Round 1 is planned before any tool runs, in every search node.
+    const survey = ["search:T-1", "search:T-2"];
+    // Round 1 is planned before any tool runs, in every search node an inner agent researches.
     const scopes = new Set(
       events.flatMap((e) => (e.type === "node-start" && e.nodeType === "search" ? [e.scope!] : [])),
     );
+    expect(scopes.size).toBe(survey.length + 6);
     for (const scope of scopes) {
+      if (survey.includes(scope)) continue;
       const first = events.find(
         (e) => e.scope === scope && (e.type === "llm-start" || e.type === "tool-start"),
       );
       expect(first?.type).toBe("llm-start");
     }
-    const survey = prompts.filter((p) => /^Subtask T-[12]:/m.test(p));
-    const fine = prompts.filter((p) => !/^Subtask T-[12]:/m.test(p));
-    expect(survey).toHaveLength(4);
-    for (const p of survey) expect(p).toContain("(not set yet: this is the survey)");
-    for (const p of fine) expect(p).toContain("PERSISTENT-Coverage");
+    // The broad searches have no inner agent: they search at once, before any rubric exists.
+    for (const scope of survey)
+      expect(
+        events.find((e) => e.scope === scope && (e.type === "llm-start" || e.type === "tool-start")),
+      ).toMatchObject({
+        type: "tool-start",
+        tool: "web_search",
+      });
+    expect(prompts.filter((p) => /^Subtask T-[12]:/m.test(p))).toEqual([]);
+    // Every inner agent works with the persistent rubric INITPLAN wrote, from its first round on.
+    for (const p of prompts) expect(p).toContain("PERSISTENT-Coverage");
+    for (const p of prompts) expect(p).not.toContain("(not set yet: this is the survey)");
     // Nodes added after the first cycle see the gaps of their own sections only.
-    const late = fine.filter(
-      (p) => /^It serves outline sections: 2$/m.test(p) && /^Subtask T-(1[0-9])/m.test(p),
+    const late = prompts.filter(
+      (p) => /^It serves outline sections: 2$/m.test(p) && /^Subtask T-([89]|1[0-9])/m.test(p),
     );
     expect(late.length).toBeGreaterThan(0);
     for (const p of late) {
@@ -222,7 +263,7 @@ describe("graph strategy: what agents see", () => {
     }
     // Later rounds carry the search rubric written in round 1.
     expect(
-      fine.filter((p) => p.includes("Plan round 2")).every((p) => p.includes("- relevance: keep results")),
+      prompts.filter((p) => p.includes("Plan round 2")).every((p) => p.includes("- relevance: keep results")),
     ).toBe(true);
     const searchRubrics = events.flatMap((e) =>
       e.type === "rubric-update" && e.kind === "search" ? [e.rubric] : [],
@@ -267,6 +308,7 @@ describe("graph strategy: what agents see", () => {
     const result = await world.research({ query, sources: "both", docs });
     const tools = (scope: string, tool: string) =>
       result.events.filter((e) => e.scope === scope && e.type === "tool-start" && e.tool === tool).length;
+    // The broad searches (T-1, T-2) run their query on both tools directly; the inner agents choose both.
     for (const scope of ["search:T-1", "search:T-2", "search:T-5", "search:T-6"]) {
       expect(tools(scope, "local_search")).toBe(1);
       expect(tools(scope, "web_search")).toBe(1);
@@ -308,8 +350,16 @@ describe("graph strategy: what agents see", () => {
     for (const p of world.script.prompts["inner-step"]) expect(p).toContain("paper search (academic_search");
     for (const system of world.script.systems["inner-step"]) expect(system).toContain("papers?: string[]");
     const starts = result.events.flatMap((e) => (e.type === "tool-start" ? [e] : []));
-    const searchNodes = new Set(starts.filter((e) => e.tool === "web_search").map((e) => e.scope));
-    expect(searchNodes.size).toBeGreaterThan(1);
+    // The broad searches run on the general search tools only (paper search is no general tool).
+    const survey = ["search:T-1", "search:T-2"];
+    for (const scope of survey) {
+      expect(starts.filter((e) => e.scope === scope && e.tool === "web_search")).toHaveLength(1);
+      expect(starts.some((e) => e.scope === scope && e.tool === "academic_search")).toBe(false);
+    }
+    const searchNodes = new Set(
+      starts.filter((e) => e.tool === "web_search" && !survey.includes(e.scope!)).map((e) => e.scope),
+    );
+    expect(searchNodes.size).toBe(2);
     for (const scope of searchNodes) {
       const papers = starts.filter((e) => e.scope === scope && e.tool === "academic_search");
       // At most two paper queries a round; the web queries never go to paper search.

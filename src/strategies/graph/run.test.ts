@@ -17,7 +17,7 @@ const query = "How is topic adoption changing?";
 const seqOf = (events: DossierEvent[], pred: (e: DossierEvent) => boolean) => events.find(pred)?.seq ?? -1;
 
 describe("graph strategy", () => {
-  it("runs the protocol: router, survey, fixed outline, rubric, INITPLAN, planner loop, gate, writer", async () => {
+  it("runs the protocol: router, broad searches, fixed outline, INITPLAN (rubric, plan, first actions), planner loop, gate, writer", async () => {
     world = await startResearchWorld({ latencyMs: 30, expectCalls: DEFAULT_GRAPH_CALLS });
     const result = await world.research({ query });
     expect(result.prepared.strategy).toBe("graph");
@@ -28,18 +28,58 @@ describe("graph strategy", () => {
       reason: "planner-synthesize",
     });
 
-    // INITPLAN added the first real plan (alongside the persistent rubric: overlap.test.ts) before
-    // the first planner turn, and the rubric was there before the first action ran.
+    // The broad searches are direct tool calls: no inner agent plans or summarises them; their
+    // only model calls are the page readers, and their result lists what they found and read.
+    for (const id of ["T-1", "T-2"]) {
+      const calls = events.filter((e) => e.scope === `search:${id}` && e.type === "llm-start");
+      expect(calls.map((e) => e.type === "llm-start" && e.role)).toEqual(["reader"]);
+      const tools = events.flatMap((e) =>
+        e.scope === `search:${id}` && e.type === "tool-start" ? [e.tool] : [],
+      );
+      expect(tools.filter((t) => t === "web_search")).toHaveLength(1);
+    }
+    const afterSurvey = events.find(
+      (e) =>
+        e.type === "plan-update" && e.seq > seqOf(events, (x) => x.type === "node-end" && x.nodeId === "T-2"),
+    ) as unknown as {
+      graph: { nodes: { id: string; result?: { summary: string } }[] };
+    };
+    expect(afterSurvey.graph.nodes.find((n) => n.id === "T-1")!.result!.summary).toMatch(
+      /^Broad search "How is topic adoption changing\?" — found .+ — read .+\.$/,
+    );
+
+    // INITPLAN added the first real plan and wrote the persistent rubric in one call (no separate
+    // rubric call), and chose the first actions: the first cycle runs them with no planner turn of
+    // its own; the first planner turn comes once that batch has ended.
     const init = events.find((e) => e.type === "plan-update" && e.diff !== undefined);
     expect(init).toMatchObject({ iteration: 0, diff: { added: ["T-5", "T-6", "T-7"] } });
-    const firstTurn = seqOf(
-      events,
-      (e) => e.type === "phase" && e.phase === "planning" && e.detail === "iteration 1",
+    const persistent = seqOf(events, (e) => e.type === "rubric-update" && e.kind === "persistent");
+    const firstAction = seqOf(events, (e) => e.type === "node-start" && e.nodeId === "T-5");
+    expect(init!.seq).toBeLessThan(firstAction);
+    expect(persistent).toBeGreaterThan(0);
+    expect(events.find((e) => e.seq === persistent)).toMatchObject({
+      rubric: expect.stringContaining("PERSISTENT-Coverage"),
+    });
+    expect(persistent).toBeLessThan(firstAction);
+    const plannings = events.flatMap((e) => (e.type === "phase" && e.phase === "planning" ? [e.detail] : []));
+    expect(plannings).toEqual(["initial plan", "iteration 2", "iteration 3"]);
+    expect(events.find((e) => e.type === "phase" && e.phase === "researching")).toMatchObject({
+      detail: "iteration 1: 2 nodes",
+    });
+    const plannerCalls = events.filter((e) => e.type === "llm-start" && e.role === "planner");
+    expect(plannerCalls).toHaveLength(3);
+    for (const id of ["T-5", "T-6"])
+      expect(plannerCalls[1]!.seq).toBeGreaterThan(
+        seqOf(events, (e) => e.type === "node-end" && e.nodeId === id),
+      );
+    expect(events.some((e) => e.type === "llm-start" && e.role === "rubricer" && e.seq < firstAction)).toBe(
+      false,
     );
-    expect(init!.seq).toBeLessThan(firstTurn);
-    expect(seqOf(events, (e) => e.type === "rubric-update" && e.kind === "persistent")).toBeLessThan(
-      firstTurn,
-    );
+    // The rubric INITPLAN wrote conditions the planner's turns and the inner agents.
+    expect(world.script.prompts["init-plan"][0]).not.toContain("PERSISTENT-");
+    for (const prompt of world.script.prompts["graph-planner"])
+      expect(prompt).toContain("PERSISTENT-Coverage");
+    for (const prompt of world.script.prompts["inner-step"]) expect(prompt).toContain("PERSISTENT-Coverage");
 
     // Only ready-frontier nodes run: the llm node T-7 starts after both of its dependencies ended.
     const start7 = seqOf(events, (e) => e.type === "node-start" && e.nodeId === "T-7");
@@ -66,7 +106,7 @@ describe("graph strategy", () => {
     const rubrics = events.flatMap((e) => (e.type === "rubric-update" ? [e.kind] : []));
     expect(rubrics.filter((k) => k === "persistent")).toHaveLength(1);
     expect(rubrics.filter((k) => k === "ephemeral")).toHaveLength(2);
-    expect(rubrics.filter((k) => k === "search")).toHaveLength(8);
+    expect(rubrics.filter((k) => k === "search")).toHaveLength(4);
     expect(events.some((e) => e.type === "warning")).toBe(false);
 
     // The outline is fixed: one outline-update, before the loop.
@@ -87,7 +127,8 @@ describe("graph strategy", () => {
   it("re-asks an illegal DAG and never executes it", async () => {
     let planner = 0;
     world = await startResearchWorld({
-      expectCalls: { ...DEFAULT_GRAPH_CALLS, "graph-planner": 4 },
+      // The first planner turn (after INITPLAN's batch) is asked twice, then the default turn synthesizes.
+      expectCalls: { ...DEFAULT_GRAPH_CALLS, "graph-planner": 3 },
       override: (role: ScriptRole, body: ChatBody) => {
         if (role !== "graph-planner" || ++planner > 2) return undefined;
         const nodes = parsePlan(userText(body)).map(proposal);
@@ -118,6 +159,11 @@ describe("graph strategy", () => {
         (e) => e.type === "warning" && e.code === "PLAN_ILLEGAL" && e.message.includes("CYCLE"),
       ),
     ).toBe(true);
+    // The rejection left the plan in force: its ready frontier (the cross-check) ran next.
+    const rejected = result.events.find((e) => e.type === "warning" && e.code === "PLAN_REJECTED")!.seq;
+    expect(result.events.find((e) => e.type === "node-start" && e.seq > rejected)).toMatchObject({
+      nodeId: "T-7",
+    });
   });
 
   it("never changes an executed node when the planner rewrites it", async () => {
@@ -140,8 +186,9 @@ describe("graph strategy", () => {
     });
     const result = await world.research({ query });
     const updates = result.events.filter((e) => e.type === "plan-update");
+    // The first planner turn is iteration 2 (INITPLAN's actions ran in iteration 1), when T-1 has run.
     const rewrite = updates.find(
-      (e) => e.type === "plan-update" && e.iteration === 1 && e.diff !== undefined,
+      (e) => e.type === "plan-update" && e.iteration === 2 && e.diff !== undefined,
     );
     expect(rewrite).toMatchObject({ diff: { ignored: ["T-1"] } });
     for (const u of updates) {
@@ -154,7 +201,7 @@ describe("graph strategy", () => {
     world = await startResearchWorld({
       criticRejects: ["T-5"],
       // T-5's first plan, drafted while the critic checked it, is discarded: one inner step more.
-      expectCalls: { ...DEFAULT_GRAPH_CALLS, critic: 4, revision: 2, "inner-step": 9 },
+      expectCalls: { ...DEFAULT_GRAPH_CALLS, critic: 4, revision: 2, "inner-step": 5 },
     });
     const result = await world.research({ query });
     const events = result.events;
@@ -208,7 +255,9 @@ describe("graph strategy", () => {
     expect(world.script.prompts.critic[0]).toMatch(
       /Executed nodes and their outcomes:\nT-1 \[search, depth 1, done\]/,
     );
-    expect(world.script.prompts.critic[0]).toContain("result: The subtask found relevant facts");
+    expect(world.script.prompts.critic[0]).toContain(
+      'result: Broad search "How is topic adoption changing?" — found',
+    );
     expect(result.record.status).toBe("completed");
   });
 
@@ -236,14 +285,15 @@ describe("graph strategy", () => {
       (e): e is Extract<DossierEvent, { type: "llm-start" }> =>
         e.type === "llm-start" && e.role === "rubricer",
     );
-    expect(gapChecks).toHaveLength(4);
-    expect(gapChecks[3]!.seq).toBeGreaterThan(
+    // Two gap checks (iterations 1 and 2) and the one made again; no persistent-rubric call.
+    expect(gapChecks).toHaveLength(3);
+    expect(gapChecks[2]!.seq).toBeGreaterThan(
       events.find((e) => e.type === "node-end" && e.nodeId === "T-7")!.seq,
     );
-    expect(discarded[1]!.seq).toBeLessThan(gapChecks[3]!.seq);
+    expect(discarded[1]!.seq).toBeLessThan(gapChecks[2]!.seq);
     const lastTurn = events.findLast((e) => e.type === "llm-start" && e.role === "planner")!;
     expect(lastTurn.seq).toBeGreaterThan(
-      events.find((e) => e.type === "llm-end" && e.callId === gapChecks[3]!.callId)!.seq,
+      events.find((e) => e.type === "llm-end" && e.callId === gapChecks[2]!.callId)!.seq,
     );
     // The discarded calls count in the run's usage.
     expect(result.record.usage!.llmCalls).toBe(Object.values(world.script.counts).reduce((a, b) => a + b, 0));
@@ -256,41 +306,47 @@ describe("graph strategy", () => {
       noGapsFromCycle: 1,
       expectCalls: {
         ...DEFAULT_GRAPH_CALLS,
-        "graph-planner": 1,
+        // INITPLAN's batch is the only cycle: no planner turn, one gate, one gap check.
+        "graph-planner": 0,
         critic: 1,
-        "inner-step": 2 * 2 + 2 * 10,
-        reader: 0,
+        "inner-step": 2 * 10,
+        // The broad searches read one page each; the inner agents never ask to read.
+        reader: 2,
         consolidate: 0,
         "ephemeral-rubric": 1,
       },
     });
     const result = await world.research({ query });
     const events = result.events;
+    const inScope = (scope: string, type: string, tool: string) =>
+      events.filter((e) => e.scope === scope && e.type === type && "tool" in e && e.tool === tool);
     for (const [scope, cap] of [
-      ["search:T-1", 2],
-      ["search:T-2", 2],
       ["search:T-5", 10],
       ["search:T-6", 10],
     ] as const) {
       const rounds = events.filter((e) => e.scope === scope && e.type === "rubric-update");
       expect(rounds).toHaveLength(cap);
-      const searches = events.filter(
-        (e) => e.scope === scope && e.type === "tool-start" && e.tool === "web_search",
-      );
-      expect(searches).toHaveLength(3 * cap);
-      for (const end of events.filter(
-        (e) => e.scope === scope && e.type === "tool-end" && e.tool === "web_search",
-      ))
+      expect(inScope(scope, "tool-start", "web_search")).toHaveLength(3 * cap);
+      for (const end of inScope(scope, "tool-end", "web_search"))
         expect(end.type === "tool-end" && (end.resultCount ?? 0)).toBeLessThanOrEqual(3);
+    }
+    // A broad search has no inner agent: one search per tool, at most three results, one page read.
+    for (const scope of ["search:T-1", "search:T-2"]) {
+      expect(events.some((e) => e.scope === scope && e.type === "rubric-update")).toBe(false);
+      expect(inScope(scope, "tool-start", "web_search")).toHaveLength(1);
+      for (const end of inScope(scope, "tool-end", "web_search"))
+        expect(end.type === "tool-end" && (end.resultCount ?? 0)).toBeLessThanOrEqual(3);
+      expect(events.filter((e) => e.scope === scope && e.type === "llm-start")).toHaveLength(1);
     }
   });
 
   it("stops on the ephemeral rubric's noFurtherRetrieval before the iteration cap", async () => {
     world = await startResearchWorld({
       noGapsFromCycle: 1,
+      // The first cycle (INITPLAN's actions, no planner turn) finds no gap left.
       expectCalls: {
         ...DEFAULT_GRAPH_CALLS,
-        "graph-planner": 1,
+        "graph-planner": 0,
         critic: 1,
         consolidate: 0,
         "ephemeral-rubric": 1,
@@ -355,7 +411,7 @@ describe("graph strategy", () => {
     };
     const once = {
       ...DEFAULT_GRAPH_CALLS,
-      "graph-planner": 1,
+      "graph-planner": 0,
       critic: 1,
       consolidate: 0,
       "ephemeral-rubric": 1,
