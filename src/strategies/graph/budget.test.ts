@@ -36,7 +36,9 @@ function expectBudgetStop(result: Result, limit: string) {
 describe("graph under budgets", () => {
   it("stops exploring at the token share, never exceeding the token limit, and still writes", async () => {
     world = await startResearchWorld({ expectCalls: { ...exploring, section: [1, 4], coherence: [0, 1] } });
-    const maxTokens = 24_000;
+    // An uninterrupted run takes about 18,000 tokens: exploration's share of this limit is spent
+    // in the loop.
+    const maxTokens = 20_000;
     const result = await world.research({ query, budget: { maxTokens }, concurrency: 2 });
     expectBudgetStop(result, "tokens");
     const u = result.record.usage!;
@@ -44,19 +46,29 @@ describe("graph under budgets", () => {
     expect(world.script.counts.section).toBeGreaterThan(0);
   });
 
-  it("stops at the tool-call limit, never exceeding it", async () => {
-    world = await startResearchWorld({ expectCalls: { ...exploring, section: 4, coherence: 1 } });
-    const result = await world.research({ query, budget: { maxToolCalls: 5 } });
-    expectBudgetStop(result, "toolCalls");
-    expect(result.record.usage!.toolCalls).toBeLessThanOrEqual(5);
-    expect(result.events.filter((e) => e.type === "tool-end" && e.ok).length).toBeLessThanOrEqual(5);
-  });
+  // Five: the limit falls among the broad searches' concurrent tool calls; nine: among the first
+  // cycle's concurrent search agents. The broad searches' evidence alone serves three of the four
+  // sections (the scripted outline hints none to the fourth, and their listings are not findings).
+  for (const [maxToolCalls, sections] of [
+    [5, 3],
+    [9, 4],
+  ] as const) {
+    it(`stops at the tool-call limit, never exceeding it (${maxToolCalls} calls)`, async () => {
+      world = await startResearchWorld({ expectCalls: { ...exploring, section: sections, coherence: 1 } });
+      const result = await world.research({ query, budget: { maxToolCalls } });
+      expectBudgetStop(result, "toolCalls");
+      expect(result.record.usage!.toolCalls).toBeLessThanOrEqual(maxToolCalls);
+      expect(result.events.filter((e) => e.type === "tool-end" && e.ok).length).toBeLessThanOrEqual(
+        maxToolCalls,
+      );
+    });
+  }
 
-  it("stops at the iteration limit: one planner turn, then the report", async () => {
+  it("stops at the iteration limit: one cycle (INITPLAN's actions, no planner turn), then the report", async () => {
     world = await startResearchWorld({
       expectCalls: {
         ...DEFAULT_GRAPH_CALLS,
-        "graph-planner": 1,
+        "graph-planner": 0,
         critic: 1,
         consolidate: 0,
         "ephemeral-rubric": 1,
@@ -64,7 +76,11 @@ describe("graph under budgets", () => {
     });
     const result = await world.research({ query, budget: { maxIterations: 1 } });
     expectBudgetStop(result, "iterations");
-    expect(result.events.filter((e) => e.type === "phase" && e.phase === "planning")).toHaveLength(2);
+    const phases = result.events.flatMap((e) =>
+      e.type === "phase" ? [`${e.phase}: ${e.detail ?? ""}`] : [],
+    );
+    expect(phases.filter((p) => p.startsWith("planning"))).toEqual(["planning: initial plan"]);
+    expect(phases.filter((p) => p.startsWith("researching"))).toEqual(["researching: iteration 1: 2 nodes"]);
   });
 
   it("keeps the writing share of the wall-time budget: exploration stops early, every section is written by the model", async () => {

@@ -4,7 +4,12 @@
  */
 
 import { afterEach, describe, expect, it } from "vitest";
-import { DEFAULT_GRAPH_CALLS, parsePlan, proposal } from "../../../test/research/graph-answers.ts";
+import {
+  DEFAULT_GRAPH_CALLS,
+  initPlanAnswer,
+  parsePlan,
+  proposal,
+} from "../../../test/research/graph-answers.ts";
 import { dependencyOrderViolations } from "../../../test/research/plan-order.ts";
 import { json, userText } from "../../../test/research/replies.ts";
 import { type ResearchWorld, startResearchWorld } from "../../../test/research/world.ts";
@@ -59,10 +64,11 @@ function expectReportAfterStop(events: DossierEvent[], references: number) {
 describe("graph's plan loop", () => {
   it("stops at its iteration cap and prunes what the report still waits for, saying why", async () => {
     world = await startResearchWorld({
-      // One planner turn runs the two searches; the cross-check (T-7) never runs.
+      // The one cycle runs INITPLAN's two searches (no planner turn of its own); the cap then
+      // comes before the second cycle's planner turn, and the cross-check (T-7) never runs.
       expectCalls: {
         ...DEFAULT_GRAPH_CALLS,
-        "graph-planner": 1,
+        "graph-planner": 0,
         critic: 1,
         consolidate: 0,
         "ephemeral-rubric": 1,
@@ -71,6 +77,12 @@ describe("graph's plan loop", () => {
     const result = await research(graphWith({ maxIterations: 1 }));
     expect(result.record).toMatchObject({ status: "completed", stopReason: "iteration-cap" });
     const events = result.events;
+    expect(
+      events.flatMap((e) => (e.type === "phase" && e.phase === "researching" ? [e.detail] : [])),
+    ).toEqual(["iteration 1: 2 nodes"]);
+    expect(
+      events.some((e) => e.type === "phase" && e.phase === "planning" && e.detail !== "initial plan"),
+    ).toBe(false);
     expect(events.find((e) => e.type === "decision" && e.decision === "stop")).toMatchObject({
       reason: "iteration-cap",
     });
@@ -92,7 +104,8 @@ describe("graph's plan loop", () => {
     const wrap = (ctx: RunContext): RunContext => ({
       ...ctx,
       structured: (request) => {
-        // The first planner call is INITPLAN; the loop's first turn meets the token limit.
+        // The first planner call is INITPLAN, whose actions the first cycle runs; the loop's first
+        // turn of its own (the second cycle's) meets the token limit.
         if (request.role === "planner" && ++plannerCalls === 2) return Promise.reject(exceeded("tokens"));
         return ctx.structured(request);
       },
@@ -100,27 +113,28 @@ describe("graph's plan loop", () => {
     world = await startResearchWorld({
       expectCalls: {
         ...DEFAULT_GRAPH_CALLS,
+        // Only the survey and the first cycle (INITPLAN's two searches) run.
         "graph-planner": 0,
-        critic: 0,
+        critic: 1,
         consolidate: 0,
-        "ephemeral-rubric": 0,
-        // Only the two survey nodes run.
-        "inner-step": 4,
-        reader: 2,
-        "sub-report": 2,
+        "ephemeral-rubric": 1,
       },
     });
     const result = await research(graphWith({}, wrap));
     expect(result.record).toMatchObject({ status: "completed", stopReason: "budget:tokens" });
     const events = result.events;
-    expect(
-      events.filter((e) => e.type === "node-pruned").map((e) => e.type === "node-pruned" && e.reason),
-    ).toEqual([
-      "not run: the tokens budget is spent",
-      "not run: the tokens budget is spent",
-      "not run: the tokens budget is spent",
+    expect(events.filter((e) => e.type === "node-pruned")).toMatchObject([
+      { nodeId: "T-7", by: "stop", reason: "not run: the tokens budget is spent" },
     ]);
-    expect(events.some((e) => e.type === "phase" && e.phase === "gating")).toBe(false);
+    // Nothing is gated or run after the refused turn.
+    const refused = seqOf(events, (e) => e.type === "phase" && e.detail === "iteration 2");
+    expect(refused).toBeGreaterThan(0);
+    expect(
+      events.filter((e) => e.type === "phase" && (e.phase === "gating" || e.phase === "researching")),
+    ).toMatchObject([{ detail: "2 actions" }, { detail: "iteration 1: 2 nodes" }]);
+    expect(events.some((e) => e.type === "node-start" && e.seq > refused && e.nodeType !== "report")).toBe(
+      false,
+    );
     expectReportAfterStop(events, result.outcome!.report.references.length);
   });
 
@@ -128,20 +142,25 @@ describe("graph's plan loop", () => {
     let planner = 0;
     world = await startResearchWorld({
       override: (role, body) => {
+        const user = userText(body);
+        // INITPLAN picks T-6 alone of its two searches: the first cycle runs it only.
+        if (role === "init-plan") {
+          const answer = JSON.parse((initPlanAnswer(user) as { text: string }).text) as object;
+          return json({ ...answer, actions: ["T-6"] });
+        }
         if (role !== "graph-planner") return undefined;
         planner += 1;
-        if (planner > 2) return undefined;
-        const user = userText(body);
+        if (planner > 1) return undefined;
+        // The first planner turn (the second cycle) names only nodes that are not ready.
         return json({
           assessments: [],
           decision: { changePlan: false, reasons: [], explanation: "one at a time" },
           plan: parsePlan(user).map(proposal),
-          // Turn 1 picks T-6 alone; turn 2 names only nodes that are not ready.
-          actions: planner === 1 ? ["T-6"] : ["T-7", "T-99"],
+          actions: ["T-7", "T-99"],
           synthesize: false,
         });
       },
-      expectCalls: { ...DEFAULT_GRAPH_CALLS, "graph-planner": 4, critic: 3, "ephemeral-rubric": 3 },
+      expectCalls: { ...DEFAULT_GRAPH_CALLS, "graph-planner": 3, critic: 3, "ephemeral-rubric": 3 },
     });
     const result = await research(graphWith({}));
     const events = result.events;
@@ -155,13 +174,25 @@ describe("graph's plan loop", () => {
     expect(dependencyOrderViolations(events)).toEqual([]);
   });
 
-  it("gives the loop's search agents the inner rounds it is given (the survey keeps two)", async () => {
+  it("gives the loop's search agents the inner rounds it is given; the broad searches plan nothing", async () => {
     world = await startResearchWorld({
-      // T-5 and T-6 plan one round each instead of two, and so read no page.
-      expectCalls: { ...DEFAULT_GRAPH_CALLS, "inner-step": 6, reader: 2 },
+      // T-5 and T-6 plan one round each instead of two, and so read no page; the two broad
+      // searches read one page each.
+      expectCalls: { ...DEFAULT_GRAPH_CALLS, "inner-step": 2, reader: 2 },
     });
     const result = await research(graphWith({ innerRounds: 1 }));
     expect(result.record.stopReason).toBe("planner-synthesize");
+    const prompts = world.script.prompts["inner-step"];
+    expect(prompts.map((p) => /^Subtask (T-\d+):/m.exec(p)?.[1]).sort()).toEqual(["T-5", "T-6"]);
+    for (const p of prompts) expect(p).toContain("Plan round 1 of at most 1.");
+    // The broad searches are direct tool calls: in their scopes, no model call but the page readers.
+    const inSurvey = (e: DossierEvent) => e.scope === "search:T-1" || e.scope === "search:T-2";
+    const surveyCalls = result.events.filter((e) => e.type === "llm-start" && inSurvey(e));
+    expect(surveyCalls.map((e) => e.type === "llm-start" && e.role)).toEqual(["reader", "reader"]);
+    const surveyTools = result.events.flatMap((e) =>
+      e.type === "tool-start" && inSurvey(e) ? [e.tool] : [],
+    );
+    expect(surveyTools.filter((t) => t === "web_search")).toHaveLength(2);
   });
 
   it("leaves an audit trail: phases, scopes, the outline node, and what each role is shown", async () => {
@@ -176,9 +207,9 @@ describe("graph's plan loop", () => {
       "framing",
       "surveying: 2 broad searches",
       "outlining",
-      "rubric",
+      // INITPLAN writes the persistent rubric and chooses the first actions: no planner turn of
+      // the first cycle's own.
       "planning: initial plan",
-      "planning: iteration 1",
       "gating: 2 actions",
       "researching: iteration 1: 2 nodes",
       "gap-check: iteration 1",
@@ -226,6 +257,15 @@ describe("graph's plan loop", () => {
     for (const prompt of [...world.script.prompts["inner-step"], ...world.script.prompts.critic])
       expect(prompt.slice(0, context.length)).toBe(context);
     for (const prompt of world.script.prompts.critic) expect(prompt).toContain(outlineLine);
+    // INITPLAN is shown the fixed outline and what the broad searches found; the persistent
+    // rubric it writes is what the inner agents work to.
+    const [initPlan] = world.script.prompts["init-plan"];
+    expect(initPlan).toContain("Fixed outline:");
+    expect(initPlan).toContain(`Broad search "${query}"`);
+    expect(events.find((e) => e.type === "rubric-update" && e.kind === "persistent")).toMatchObject({
+      rubric: expect.stringContaining("PERSISTENT-Coverage"),
+    });
+    for (const prompt of world.script.prompts["inner-step"]) expect(prompt).toContain("PERSISTENT-Coverage");
     // The critic is shown the executed nodes only (done here), one per line, not the pending ones.
     const executed = world.script.prompts.critic[0]!.split("Executed nodes and their outcomes:\n")[1]!.split(
       "\n\n",
@@ -243,13 +283,15 @@ describe("graph's plan loop", () => {
   it("shows search agents of a later batch the gaps the gap check found", async () => {
     world = await startResearchWorld({
       expandIterations: 2,
+      // The first cycle runs INITPLAN's two searches; the next two planner turns each add two
+      // searches (two rounds each, one page read), then the cross-checks run and the report follows.
       expectCalls: {
         ...DEFAULT_GRAPH_CALLS,
-        "graph-planner": 5,
+        "graph-planner": 4,
         critic: 4,
-        "inner-step": 8 + 2 * 2 * 2,
+        "inner-step": 4 + 2 * 2 * 2,
         reader: 8,
-        "sub-report": 8,
+        "sub-report": 6,
         consolidate: 3,
         "ephemeral-rubric": 4,
       },
@@ -283,9 +325,10 @@ describe("graph's plan loop", () => {
 
   it("counts only its own turns against the iteration limit: the last turn's agents finish their work", async () => {
     world = await startResearchWorld({
+      // The one cycle is INITPLAN's: its two search agents plan both their rounds and read.
       expectCalls: {
         ...DEFAULT_GRAPH_CALLS,
-        "graph-planner": 1,
+        "graph-planner": 0,
         critic: 1,
         consolidate: 0,
         "ephemeral-rubric": 1,
@@ -299,6 +342,26 @@ describe("graph's plan loop", () => {
   });
 
   it("stops before a planner turn once a hard limit is reached", async () => {
+    // The survey and the first cycle make exactly twelve tool calls (each broad search and each
+    // of INITPLAN's two search agents: a search and a page read of two calls): the check before
+    // the second cycle's planner turn finds none left.
+    world = await startResearchWorld({
+      expectCalls: {
+        ...DEFAULT_GRAPH_CALLS,
+        "graph-planner": 0,
+        critic: 1,
+        consolidate: 0,
+        "ephemeral-rubric": 1,
+      },
+    });
+    const result = await world.research({ query, budget: { maxToolCalls: 12 } });
+    expect(result.record).toMatchObject({ status: "completed", stopReason: "budget:toolCalls" });
+    expect(result.record.usage?.toolCalls).toBe(12);
+    expect(result.events.some((e) => e.type === "phase" && e.detail === "iteration 1: 2 nodes")).toBe(true);
+    expect(result.events.some((e) => e.type === "phase" && e.detail === "iteration 2")).toBe(false);
+  });
+
+  it("runs no cycle once the broad searches reached a hard limit", async () => {
     // The survey makes exactly six tool calls: the loop's first check finds none left.
     world = await startResearchWorld({
       expectCalls: {
@@ -307,13 +370,19 @@ describe("graph's plan loop", () => {
         critic: 0,
         consolidate: 0,
         "ephemeral-rubric": 0,
-        "inner-step": 4,
+        "inner-step": 0,
         reader: 2,
-        "sub-report": 2,
+        "sub-report": 0,
+        // The broad searches' evidence serves three of the four sections (the scripted outline
+        // hints none to the fourth, and the survey's listings are not findings): the fourth is
+        // left without a model call.
+        section: 3,
       },
     });
     const result = await world.research({ query, budget: { maxToolCalls: 6 } });
     expect(result.record).toMatchObject({ status: "completed", stopReason: "budget:toolCalls" });
+    expect(result.record.usage?.toolCalls).toBe(6);
+    expect(result.events.some((e) => e.type === "phase" && e.phase === "gating")).toBe(false);
     expect(result.events.some((e) => e.type === "phase" && e.detail === "iteration 1")).toBe(false);
   });
 

@@ -1,14 +1,18 @@
 /**
  * graph with a model that does the least its schemas allow — inner search agents that finish
  * without a query, a planner that plans nothing and asks for the report, a rubric with no gaps:
- * every search agent is asked once more, and when they insist the run fails with NO_RESEARCH
- * instead of ending `completed` with empty headings.
+ * every search agent is asked once more, and when they insist their nodes fail. The broad
+ * searches are direct tool calls, made whatever the model answers: the run is completed only
+ * when they gathered evidence (the report is then written from it alone), and fails when they
+ * found nothing either, instead of ending `completed` with empty headings.
  */
 
 import { afterEach, describe, expect, it } from "vitest";
 import { DEFAULT_GRAPH_CALLS, parsePlan, proposal } from "../../../test/research/graph-answers.ts";
-import { json } from "../../../test/research/replies.ts";
+import type { ChatBody, ScriptRole } from "../../../test/research/model-script.ts";
+import { json, userText } from "../../../test/research/replies.ts";
 import { type ResearchWorld, startResearchWorld } from "../../../test/research/world.ts";
+import type { DossierEvent } from "../../core/events.ts";
 import { NO_CALL_YET } from "../../kit/research-done.ts";
 
 let world: ResearchWorld | undefined;
@@ -30,40 +34,106 @@ const noSearch = json({
   done: true,
 });
 
+/** The least the model may answer: no search, no plan, the report at once, no gap. */
+function leastEffort(role: ScriptRole, body: ChatBody) {
+  if (role === "inner-step") return noSearch;
+  if (role === "ephemeral-rubric") return json({ gaps: [], noFurtherRetrieval: true });
+  if (role === "graph-planner")
+    return json({
+      assessments: [],
+      decision: { changePlan: false, reasons: [], explanation: "nothing to change" },
+      plan: parsePlan(userText(body)).map(proposal),
+      actions: [],
+      synthesize: true,
+    });
+  return undefined;
+}
+
+/** Each loop search agent (T-5, T-6) was asked twice: the second time told that nothing was researched yet. */
+function expectAskedOnceMore(world: ResearchWorld, events: DossierEvent[]) {
+  const prompts = world.script.prompts["inner-step"];
+  expect(prompts.map((p) => /^Subtask (T-\d+):/m.exec(p)?.[1]).sort()).toEqual(["T-5", "T-5", "T-6", "T-6"]);
+  expect(prompts.filter((p) => p.includes(NO_CALL_YET))).toHaveLength(2);
+  const reasked = events.filter((e) => e.type === "warning" && e.code === "NO_CALL_YET");
+  expect(reasked.map((e) => e.scope).sort()).toEqual(["search:T-5", "search:T-6"]);
+  for (const id of ["T-5", "T-6"])
+    expect(events.find((e) => e.type === "node-end" && e.nodeId === id)).toMatchObject({
+      status: "failed",
+      summary: expect.stringMatching(/^0 evidence/),
+    });
+}
+
+const survey = new Set(["search:T-1", "search:T-2"]);
+
 describe("graph: no research, no completed run", () => {
-  it("search agents that finish before their first call are asked once more; insisting fails the run with NO_RESEARCH", async () => {
+  it("search agents that finish before their first call are asked once more; insisting fails their nodes, and the report is written from the broad searches' evidence alone", async () => {
     world = await startResearchWorld({
-      override: (role, body) => {
-        if (role === "inner-step") return noSearch;
-        if (role === "ephemeral-rubric") return json({ gaps: [], noFurtherRetrieval: true });
-        if (role === "graph-planner") {
-          const user = body.messages.map((m) => (typeof m.content === "string" ? m.content : "")).join("\n");
-          return json({
-            assessments: [],
-            decision: { changePlan: false, reasons: [], explanation: "nothing to change" },
-            plan: parsePlan(user).map(proposal),
-            actions: [],
-            synthesize: true,
-          });
-        }
-        return undefined;
+      override: leastEffort,
+      // The cross-check is never run (no gap left), the planner never asked.
+      expectCalls: {
+        ...DEFAULT_GRAPH_CALLS,
+        "graph-planner": 0,
+        critic: 1,
+        consolidate: 0,
+        "ephemeral-rubric": 1,
+        reader: 2,
+        "sub-report": 0,
+        // The broad searches' evidence serves three of the four sections.
+        section: 3,
       },
     });
     const result = await world.research({ query: "How is topic adoption changing?" });
+    expectAskedOnceMore(world, result.events);
+    // The run did research — the broad searches' direct tool calls, and only those — so it completes.
+    expect(result.record).toMatchObject({ status: "completed", stopReason: "no-gaps" });
+    expect(result.record.usage?.toolCalls).toBe(6);
+    const tools = result.events.filter((e) => e.type === "tool-start");
+    expect(tools.length).toBe(6);
+    expect(tools.every((e) => survey.has(e.scope ?? ""))).toBe(true);
+    expect(world.search.requests.map((r) => r.query.q)).toEqual(
+      expect.arrayContaining(["How is topic adoption changing?", "topic 2 overview"]),
+    );
+    expect(world.search.requests).toHaveLength(2);
+    // Every piece of evidence, and so every reference, comes from the broad searches.
+    const added = result.events.filter((e) => e.type === "evidence-add");
+    expect(added.length).toBeGreaterThan(0);
+    expect(added.every((e) => survey.has(e.scope ?? ""))).toBe(true);
+    const report = result.outcome!.report;
+    expect(report.references.length).toBeGreaterThan(0);
+    const gathered = new Set(added.map((e) => (e.evidence as { sourceId: string }).sourceId));
+    for (const r of report.references) expect(gathered.has(r.sourceId)).toBe(true);
+  });
+
+  it("and when the broad searches found nothing either, the run fails instead of completing", async () => {
+    world = await startResearchWorld({
+      override: leastEffort,
+      searchFailsWith: 500,
+      expectCalls: {
+        ...DEFAULT_GRAPH_CALLS,
+        "graph-planner": 0,
+        critic: 1,
+        consolidate: 0,
+        "ephemeral-rubric": 1,
+        reader: 0,
+        "sub-report": 0,
+        section: 0,
+        coherence: [0, 1],
+      },
+    });
+    const result = await world.research({ query: "How is topic adoption changing?" });
+    expectAskedOnceMore(world, result.events);
     expect(result.record.status).toBe("failed");
-    expect(result.record.stopReason).toBe("error: NO_RESEARCH");
-    expect(result.error?.code).toBe("NO_RESEARCH");
-    expect(result.outcome).toBeNull();
-    expect(result.record.usage?.toolCalls).toBe(0);
-    expect(world.search.requests).toEqual([]);
-    // Each inner agent was asked twice: the second time told that nothing was researched yet.
-    const prompts = world.script.prompts["inner-step"];
-    expect(prompts.length).toBeGreaterThanOrEqual(4);
-    expect(prompts.length % 2).toBe(0);
-    expect(prompts.filter((p) => p.includes(NO_CALL_YET))).toHaveLength(prompts.length / 2);
-    const reasked = result.events.filter((e) => e.type === "warning" && e.code === "NO_CALL_YET");
-    expect(reasked).toHaveLength(prompts.length / 2);
-    expect(result.events.some((e) => e.type === "node-start" && e.nodeType === "report")).toBe(false);
+    expect(result.error?.code).toBe("NO_EVIDENCE");
+    expect(result.record.stopReason).toBe("error: NO_EVIDENCE");
+    // What the strategy wrote cites nothing; the runtime fails the run for it (runtime/run-did-work.ts).
+    expect(result.outcome?.report.references ?? []).toEqual([]);
+    // The only tool calls were the broad searches, and both failed.
+    expect(result.record.usage?.toolCalls).toBe(2);
+    const ends = result.events.filter((e) => e.type === "tool-end");
+    expect(ends.map((e) => e.type === "tool-end" && [e.scope, e.tool, e.ok]).sort()).toEqual([
+      ["search:T-1", "web_search", false],
+      ["search:T-2", "web_search", false],
+    ]);
   });
 
   it("evidence gathered but every section written empty: the run fails, naming what it gathered", async () => {

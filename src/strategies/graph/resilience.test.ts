@@ -5,6 +5,7 @@ import { type ResearchWorld, startResearchWorld } from "../../../test/research/w
 import { citedNumbers } from "../../core/citations.ts";
 import type { ReportDocument } from "../../core/report.ts";
 import { GRAPH_FALLBACK_CODES } from "./fallbacks.ts";
+import { FALLBACK_RUBRIC } from "./framing.ts";
 
 let world: ResearchWorld | undefined;
 afterEach(async () => {
@@ -28,9 +29,21 @@ function expectFullyCited(report: ReportDocument) {
   for (const r of report.references) expect(fetched.has(r.sourceId)).toBe(true);
 }
 
-/** A budget of calls for runs whose exact path depends on which answers fail. */
+/**
+ * The calls of a run on INITPLAN's fallback plan: one search node per level-1 section (four,
+ * where INITPLAN's answer makes two), so twice the loop's search agents.
+ */
+const FALLBACK_PLAN_CALLS = {
+  ...DEFAULT_GRAPH_CALLS,
+  "inner-step": 2 * DEFAULT_GRAPH_CALLS["inner-step"],
+  "sub-report": 2 * DEFAULT_GRAPH_CALLS["sub-report"],
+  // Two pages read by the broad searches, one by each search agent.
+  reader: 2 + 4,
+};
+
+/** A budget of calls for runs whose exact path (the first plan's included) depends on which answers fail. */
 const loose = (scale: number) =>
-  Object.fromEntries(Object.entries(DEFAULT_GRAPH_CALLS).map(([r, n]) => [r, [0, Math.ceil(n * scale) + 3]]));
+  Object.fromEntries(Object.entries(FALLBACK_PLAN_CALLS).map(([r, n]) => [r, [0, Math.ceil(n * scale) + 3]]));
 
 describe("graph strategy: resilience", () => {
   it("a critic that never answers validly skips the gate (gate-skipped) and the run still reports", async () => {
@@ -56,22 +69,23 @@ describe("graph strategy: resilience", () => {
     expectFullyCited(result.outcome!.report);
   });
 
-  const cases: [ScriptRole, string | null, Record<string, unknown>][] = [
-    ["router", "ROUTER_FALLBACK", {}],
-    ["outline", "OUTLINE_FALLBACK", {}],
-    ["init-plan", "INITPLAN_FALLBACK", {}],
-    ["graph-planner", "PLANNER_FAILED", {}],
-    ["critic", "gate-skipped", {}],
-    ["revision", "REVISION_FAILED", { criticRejects: ["T-5"] }],
-    ["inner-step", "INNER_STEP_FAILED", {}],
-    ["consolidate", "CONSOLIDATE_FAILED", {}],
-    ["ephemeral-rubric", "GAPS_FALLBACK", {}],
-    ["section", "SECTION_FALLBACK", {}],
-    ["sub-report", "SUB_REPORT_FALLBACK", {}],
-    ["reader", null, {}],
-    ["coherence", "COHERENCE_SKIPPED", {}],
+  const cases: [ScriptRole, string[], Record<string, unknown>][] = [
+    ["router", ["ROUTER_FALLBACK"], {}],
+    ["outline", ["OUTLINE_FALLBACK"], {}],
+    // INITPLAN writes the persistent rubric too: both fall back.
+    ["init-plan", ["RUBRIC_FALLBACK", "INITPLAN_FALLBACK"], {}],
+    ["graph-planner", ["PLANNER_FAILED"], {}],
+    ["critic", ["gate-skipped"], {}],
+    ["revision", ["REVISION_FAILED"], { criticRejects: ["T-5"] }],
+    ["inner-step", ["INNER_STEP_FAILED"], {}],
+    ["consolidate", ["CONSOLIDATE_FAILED"], {}],
+    ["ephemeral-rubric", ["GAPS_FALLBACK"], {}],
+    ["section", ["SECTION_FALLBACK"], {}],
+    ["sub-report", ["SUB_REPORT_FALLBACK"], {}],
+    ["reader", [], {}],
+    ["coherence", ["COHERENCE_SKIPPED"], {}],
   ];
-  for (const [role, code, extra] of cases) {
+  for (const [role, expected, extra] of cases) {
     it(`takes the documented fallback when the ${role} always fails, and still reports`, async () => {
       world = await startResearchWorld({
         ...extra,
@@ -81,11 +95,12 @@ describe("graph strategy: resilience", () => {
       const result = await world.research({ query });
       expect(result.record.status).toBe("completed");
       const codes = result.events.flatMap((e) => (e.type === "warning" ? [e.code] : []));
-      if (code) {
+      for (const code of expected) {
         expect(GRAPH_FALLBACK_CODES).toContain(code);
         expect(codes).toContain(code);
-      } else {
-        // A failed page read is an observation the inner agent plans around.
+      }
+      if (expected.length === 0) {
+        // A failed page read is an observation the broad search lists and the inner agent plans around.
         const reads = result.events.filter((e) => e.type === "tool-end" && e.tool === "crawl_page");
         expect(reads.length).toBeGreaterThan(0);
         expect(reads.every((e) => e.type === "tool-end" && !e.ok)).toBe(true);
@@ -94,6 +109,42 @@ describe("graph strategy: resilience", () => {
       expectFullyCited(result.outcome!.report);
     });
   }
+
+  it("a failed INITPLAN gives the fixed rubric and the fallback plan, and the first cycle runs its whole ready frontier", async () => {
+    world = await startResearchWorld({
+      override: (role) => (role === "init-plan" ? refused : undefined),
+      // Four search nodes and no cross-check: after the first cycle, one planner turn asks for the report.
+      expectCalls: {
+        ...FALLBACK_PLAN_CALLS,
+        "graph-planner": 1,
+        critic: 1,
+        consolidate: 0,
+        "ephemeral-rubric": 1,
+      },
+    });
+    const result = await world.research({ query });
+    expect(result.record).toMatchObject({ status: "completed", stopReason: "planner-synthesize" });
+    const events = result.events;
+    expect(events.flatMap((e) => (e.type === "warning" ? [e.code] : []))).toEqual([
+      "RUBRIC_FALLBACK",
+      "INITPLAN_FALLBACK",
+    ]);
+    expect(events.find((e) => e.type === "rubric-update" && e.kind === "persistent")).toMatchObject({
+      rubric: FALLBACK_RUBRIC,
+    });
+    for (const prompt of world.script.prompts["inner-step"])
+      expect(prompt).toContain(FALLBACK_RUBRIC.split("\n")[0]);
+    expect(
+      events.flatMap((e) => (e.type === "phase" && e.phase === "researching" ? [e.detail] : [])),
+    ).toEqual(["iteration 1: 4 nodes"]);
+    const searches = events.flatMap((e) =>
+      e.type === "node-start" && e.nodeType === "search" && !["T-1", "T-2"].includes(e.nodeId)
+        ? [e.nodeId]
+        : [],
+    );
+    expect(searches.sort()).toEqual(["T-5", "T-6", "T-7", "T-8"]);
+    expectFullyCited(result.outcome!.report);
+  });
 
   for (const seed of [1, 2, 3]) {
     it(`finishes with a valid, fully cited report when half of the JSON answers are cut short (seed ${seed})`, async () => {

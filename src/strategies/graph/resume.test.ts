@@ -34,10 +34,14 @@ const CALLS = {
   section: 4,
   coherence: 1,
 };
-const KILLS = [1, 15, 28] as const;
+/**
+ * Killed after the router's answer; among the first cycle's concurrent search agents (their page
+ * readers answering); and after the last planner turn, before the sections are written.
+ */
+const KILLS = [1, 11, 20] as const;
 
 describe("graph resume", () => {
-  it("killed after the 1st, 15th and 28th answer: no answered call is asked again, citations resolve", async () => {
+  it("killed after the 1st, 11th and 20th answer: no answered call is asked again, citations resolve", async () => {
     const gate = modelGate(() => 20);
     world = await startResearchWorld({ hold: gate.hold, ...REORDERING_TOOLS, expectCalls: CALLS });
     const run = await killThriceAndResume(world, gate, { strategy: "graph", kills: KILLS });
