@@ -54,6 +54,13 @@ function synthesizeNow(body: ChatBody) {
   });
 }
 
+/** INITPLAN's default answer, running only its first search (T-5) first. */
+function firstSearchOnly(body: ChatBody) {
+  const answer = initPlanAnswer(userText(body));
+  if (answer.kind !== "text") return answer;
+  return json({ ...JSON.parse(answer.text), actions: ["T-5"] });
+}
+
 /** A revision that stays illegal after repair (two nodes share an id), asking for the report. */
 function illegalRevision(body: ChatBody) {
   const user = userText(body);
@@ -139,6 +146,34 @@ describe("graph: the plan in force is researched", () => {
     expect(result.record.stopReason).toBe("planner-synthesize");
   });
 
+  it('"synthesize" while several nodes the report depends on are pending runs the ready ones, then the rest', async () => {
+    world = await startResearchWorld({
+      override: (role, body) =>
+        role === "init-plan"
+          ? firstSearchOnly(body)
+          : role === "graph-planner"
+            ? synthesizeNow(body)
+            : undefined,
+      // T-5, then T-6 (deferred once), then T-7 (deferred again): three batches.
+      expectCalls: { ...DEFAULT_GRAPH_CALLS, "graph-planner": 3, critic: 3, "ephemeral-rubric": 3 },
+    });
+    const result = await world.research({ query });
+    const events = result.events;
+    expectInitPlanRanBeforeReport(events);
+    const deferrals = events.flatMap((e) =>
+      e.type === "decision" && e.reason.startsWith("synthesis deferred") ? [e.reason] : [],
+    );
+    expect(deferrals).toEqual([
+      "synthesis deferred: the report depends on 2 pending node(s) (T-6, T-7); the ready ones run first",
+      "synthesis deferred: the report depends on 1 pending node(s) (T-7); the ready ones run first",
+    ]);
+    const started = events.flatMap((e) =>
+      e.type === "node-start" && e.nodeType !== "outline" ? [e.nodeId] : [],
+    );
+    expect(started.slice(2)).toEqual(["T-5", "T-6", "T-7", "T-4"]);
+    expect(result.record.stopReason).toBe("planner-synthesize");
+  });
+
   it("a planner's prune carries its reason; the report still covers every level-1 section", async () => {
     let planner = 0;
     const prune = (body: ChatBody) => {
@@ -160,11 +195,6 @@ describe("graph: the plan in force is researched", () => {
     };
     // INITPLAN runs only its first search first, so the second is still pending at the first
     // planner turn, which prunes it.
-    const firstSearchOnly = (body: ChatBody) => {
-      const answer = initPlanAnswer(userText(body));
-      if (answer.kind !== "text") return answer;
-      return json({ ...JSON.parse(answer.text), actions: ["T-5"] });
-    };
     world = await startResearchWorld({
       override: (role, body) => {
         if (role === "init-plan") return firstSearchOnly(body);
