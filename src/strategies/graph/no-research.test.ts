@@ -86,6 +86,12 @@ describe("graph: no research, no completed run", () => {
     expectAskedOnceMore(world, result.events);
     // The run did research — the broad searches' direct tool calls, and only those — so it completes.
     expect(result.record).toMatchObject({ status: "completed", stopReason: "no-gaps" });
+    // …and its record says the plan's own subtasks gave nothing.
+    expect(result.events.filter((e) => e.type === "warning" && e.code === "PLAN_GATHERED_NOTHING")).toEqual([
+      expect.objectContaining({
+        message: "every subtask of the plan failed (T-5, T-6): the report rests on the broad searches alone",
+      }),
+    ]);
     expect(result.record.usage?.toolCalls).toBe(6);
     const tools = result.events.filter((e) => e.type === "tool-start");
     expect(tools.length).toBe(6);

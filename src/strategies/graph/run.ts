@@ -38,6 +38,7 @@ import { type ExecuteOptions, executeBatch, type NodeResult } from "./execute.ts
 import { fixOutline, frameTask, specBesideQuestion } from "./framing.ts";
 import { gapsForNode } from "./gaps.ts";
 import { initialPlan } from "./init.ts";
+import { emptyPlanMessage } from "./plan-yield.ts";
 import { describeNode, RESULT_CHARS } from "./planner.ts";
 import {
   pendingReport,
@@ -323,6 +324,8 @@ export async function runGraph(ctx: RunContext, options: GraphOptions): Promise<
 
   // No research (no tool call, no evidence): the run fails instead of writing an empty report.
   requireResearch(ctx, { stopReason: finalReason });
+  const empty = emptyPlanMessage(graph);
+  if (empty) ctx.emit({ type: "warning", code: "PLAN_GATHERED_NOTHING", message: empty });
   const report = pendingReport(graph);
   if (report && !reportReady(graph)) {
     throw new DossierError(
