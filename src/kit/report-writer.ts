@@ -113,6 +113,12 @@ export async function writeReport(ctx: RunContext, options: WriteReportOptions):
       briefs.map(({ section, findings, evidence }) =>
         queue.add(() =>
           ctx.inScope(`section:${section.id}`, async () => {
+            if (evidence.length === 0)
+              ctx.emit({
+                type: "warning",
+                code: "SECTION_NO_EVIDENCE",
+                message: `section ${section.id} "${section.title}": no evidence of this run addresses it; its heading stands without text`,
+              });
             const result = await writeSection(ctx, {
               outline: planned.outline,
               reportTitle: planned.title,

@@ -92,6 +92,12 @@ describe("graph: no research, no completed run", () => {
         message: "every subtask of the plan failed (T-5, T-6): the report rests on the broad searches alone",
       }),
     ]);
+    // The section no evidence addresses is named (its writer is never asked).
+    expect(
+      result.events.flatMap((e) =>
+        e.type === "warning" && e.code === "SECTION_NO_EVIDENCE" ? [e.message] : [],
+      ),
+    ).toEqual([expect.stringMatching(/^section 4 "/)]);
     expect(result.record.usage?.toolCalls).toBe(6);
     const tools = result.events.filter((e) => e.type === "tool-start");
     expect(tools.length).toBe(6);
