@@ -46,27 +46,6 @@ function gateState(safetyMs: number) {
 }
 
 /**
- * Holds the first call of each role (named by a marker of its system prompt) until a call of
- * every role has arrived: they are in flight together.
- */
-export function together(markers: readonly string[], safetyMs = 20_000): OverlapGate {
-  const state = gateState(safetyMs);
-  const arrived = new Set<string>();
-  return {
-    get timedOut() {
-      return state.timedOut;
-    },
-    hold: async ({ system }) => {
-      const marker = markers.find((m) => system.includes(m));
-      if (!marker || arrived.has(marker)) return;
-      arrived.add(marker);
-      if (arrived.size === markers.length) state.release();
-      await state.wait();
-    },
-  };
-}
-
-/**
  * Holds every call that `held` matches until `count` calls that `awaited` matches have arrived:
  * the awaited calls do not wait for the held ones to return.
  */

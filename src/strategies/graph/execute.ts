@@ -31,7 +31,7 @@ export interface ExecuteOptions {
   /** Results of executed nodes, for llm nodes' inputs. */
   results: ReadonlyMap<string, NodeResult>;
   innerRounds?: number;
-  /** The persistent rubric, for inner Search agents (absent during the survey). */
+  /** The persistent rubric, for inner Search agents. */
   persistentRubric?: string;
   /** The current ephemeral gaps that concern a node's sections. */
   gapsFor?: (node: PlanNode) => string;

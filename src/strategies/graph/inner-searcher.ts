@@ -85,7 +85,7 @@ export interface InnerSearchInput {
   language: string;
   shouldStop: () => string | null;
   maxRounds?: number;
-  /** The run's persistent rubric (absent before it exists, e.g. during the survey). */
+  /** The run's persistent rubric (INITPLAN writes it before any search node runs). */
   persistentRubric?: string;
   /** The current ephemeral gaps that concern this node's sections. */
   gaps?: string;
@@ -288,7 +288,7 @@ async function planRound(
     input.context,
     "",
     "Quality criteria of the research (persistent rubric):",
-    input.persistentRubric || "(not set yet: this is the survey)",
+    input.persistentRubric || "(not written)",
     `Search tools: ${state.searchTools.join(", ") || "(none)"}${input.tools.available.includes("academic_search") ? "; paper search (academic_search: arXiv, OpenAlex) for your paper queries" : ""}${input.tools.available.includes("read_page") ? "; pages can be read" : ""}`,
   ].join("\n")}\n\n`;
   const request = {

@@ -251,7 +251,7 @@ describe("graph strategy: what agents see", () => {
     expect(prompts.filter((p) => /^Subtask T-[12]:/m.test(p))).toEqual([]);
     // Every inner agent works with the persistent rubric INITPLAN wrote, from its first round on.
     for (const p of prompts) expect(p).toContain("PERSISTENT-Coverage");
-    for (const p of prompts) expect(p).not.toContain("(not set yet: this is the survey)");
+    for (const p of prompts) expect(p).not.toContain("(not written)");
     // Nodes added after the first cycle see the gaps of their own sections only.
     const late = prompts.filter(
       (p) => /^It serves outline sections: 2$/m.test(p) && /^Subtask T-([89]|1[0-9])/m.test(p),
