@@ -340,3 +340,15 @@ export const DEFAULT_GRAPH_CALLS = {
   section: 4,
   coherence: 1,
 } as const;
+
+/**
+ * Calls of the default graph run when it stops after its first cycle (INITPLAN's two searches):
+ * no planner turn, one gate, one gap check, no cross-check.
+ */
+export const ONE_CYCLE_GRAPH_CALLS = {
+  ...DEFAULT_GRAPH_CALLS,
+  "graph-planner": 0,
+  critic: 1,
+  consolidate: 0,
+  "ephemeral-rubric": 1,
+} as const;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { DEFAULT_GRAPH_CALLS } from "../../../test/research/graph-answers.ts";
+import { DEFAULT_GRAPH_CALLS, ONE_CYCLE_GRAPH_CALLS } from "../../../test/research/graph-answers.ts";
 import type { ScriptRole } from "../../../test/research/model-script.ts";
 import { type ResearchWorld, startResearchWorld } from "../../../test/research/world.ts";
 import { citedNumbers } from "../../core/citations.ts";
@@ -67,11 +67,7 @@ describe("graph under budgets", () => {
   it("stops at the iteration limit: one cycle (INITPLAN's actions, no planner turn), then the report", async () => {
     world = await startResearchWorld({
       expectCalls: {
-        ...DEFAULT_GRAPH_CALLS,
-        "graph-planner": 0,
-        critic: 1,
-        consolidate: 0,
-        "ephemeral-rubric": 1,
+        ...ONE_CYCLE_GRAPH_CALLS,
       },
     });
     const result = await world.research({ query, budget: { maxIterations: 1 } });

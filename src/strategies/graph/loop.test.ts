@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import {
   DEFAULT_GRAPH_CALLS,
   initPlanAnswer,
+  ONE_CYCLE_GRAPH_CALLS,
   parsePlan,
   proposal,
 } from "../../../test/research/graph-answers.ts";
@@ -67,11 +68,7 @@ describe("graph's plan loop", () => {
       // The one cycle runs INITPLAN's two searches (no planner turn of its own); the cap then
       // comes before the second cycle's planner turn, and the cross-check (T-7) never runs.
       expectCalls: {
-        ...DEFAULT_GRAPH_CALLS,
-        "graph-planner": 0,
-        critic: 1,
-        consolidate: 0,
-        "ephemeral-rubric": 1,
+        ...ONE_CYCLE_GRAPH_CALLS,
       },
     });
     const result = await research(graphWith({ maxIterations: 1 }));
@@ -327,11 +324,7 @@ describe("graph's plan loop", () => {
     world = await startResearchWorld({
       // The one cycle is INITPLAN's: its two search agents plan both their rounds and read.
       expectCalls: {
-        ...DEFAULT_GRAPH_CALLS,
-        "graph-planner": 0,
-        critic: 1,
-        consolidate: 0,
-        "ephemeral-rubric": 1,
+        ...ONE_CYCLE_GRAPH_CALLS,
       },
     });
     const result = await world.research({ query, budget: { maxIterations: 1 } });
@@ -347,11 +340,7 @@ describe("graph's plan loop", () => {
     // the second cycle's planner turn finds none left.
     world = await startResearchWorld({
       expectCalls: {
-        ...DEFAULT_GRAPH_CALLS,
-        "graph-planner": 0,
-        critic: 1,
-        consolidate: 0,
-        "ephemeral-rubric": 1,
+        ...ONE_CYCLE_GRAPH_CALLS,
       },
     });
     const result = await world.research({ query, budget: { maxToolCalls: 12 } });

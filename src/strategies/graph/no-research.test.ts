@@ -8,7 +8,12 @@
  */
 
 import { afterEach, describe, expect, it } from "vitest";
-import { DEFAULT_GRAPH_CALLS, parsePlan, proposal } from "../../../test/research/graph-answers.ts";
+import {
+  DEFAULT_GRAPH_CALLS,
+  ONE_CYCLE_GRAPH_CALLS,
+  parsePlan,
+  proposal,
+} from "../../../test/research/graph-answers.ts";
 import type { ChatBody, ScriptRole } from "../../../test/research/model-script.ts";
 import { json, userText } from "../../../test/research/replies.ts";
 import { type ResearchWorld, startResearchWorld } from "../../../test/research/world.ts";
@@ -71,11 +76,7 @@ describe("graph: no research, no completed run", () => {
       override: leastEffort,
       // The cross-check is never run (no gap left), the planner never asked.
       expectCalls: {
-        ...DEFAULT_GRAPH_CALLS,
-        "graph-planner": 0,
-        critic: 1,
-        consolidate: 0,
-        "ephemeral-rubric": 1,
+        ...ONE_CYCLE_GRAPH_CALLS,
         reader: 2,
         "sub-report": 0,
         // The broad searches' evidence serves three of the four sections.
@@ -121,11 +122,7 @@ describe("graph: no research, no completed run", () => {
       override: leastEffort,
       searchFailsWith: 500,
       expectCalls: {
-        ...DEFAULT_GRAPH_CALLS,
-        "graph-planner": 0,
-        critic: 1,
-        consolidate: 0,
-        "ephemeral-rubric": 1,
+        ...ONE_CYCLE_GRAPH_CALLS,
         reader: 0,
         "sub-report": 0,
         section: 0,

@@ -1,5 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { DEFAULT_GRAPH_CALLS, parsePlan, proposal } from "../../../test/research/graph-answers.ts";
+import {
+  DEFAULT_GRAPH_CALLS,
+  ONE_CYCLE_GRAPH_CALLS,
+  parsePlan,
+  proposal,
+} from "../../../test/research/graph-answers.ts";
 import type { ChatBody, ScriptRole } from "../../../test/research/model-script.ts";
 import { dependencyOrderViolations } from "../../../test/research/plan-order.ts";
 import { json, userText } from "../../../test/research/replies.ts";
@@ -345,11 +350,7 @@ describe("graph strategy", () => {
       noGapsFromCycle: 1,
       // The first cycle (INITPLAN's actions, no planner turn) finds no gap left.
       expectCalls: {
-        ...DEFAULT_GRAPH_CALLS,
-        "graph-planner": 0,
-        critic: 1,
-        consolidate: 0,
-        "ephemeral-rubric": 1,
+        ...ONE_CYCLE_GRAPH_CALLS,
       },
     });
     const result = await world.research({ query });
@@ -410,11 +411,7 @@ describe("graph strategy", () => {
       });
     };
     const once = {
-      ...DEFAULT_GRAPH_CALLS,
-      "graph-planner": 0,
-      critic: 1,
-      consolidate: 0,
-      "ephemeral-rubric": 1,
+      ...ONE_CYCLE_GRAPH_CALLS,
     };
     const twice = Object.fromEntries(Object.entries(once).map(([r, n]) => [r, 2 * n]));
     world = await startResearchWorld({
