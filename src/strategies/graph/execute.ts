@@ -112,6 +112,26 @@ export async function executeNode(
   }
 }
 
+/** Runs one node in its own scope between its node-start and node-end events, then tells `onDone`. */
+export function runNode(
+  ctx: RunContext,
+  node: PlanNode,
+  run: () => Promise<{ ok: boolean; result: NodeResult }>,
+  onDone: (node: PlanNode, ok: boolean, result: NodeResult) => void,
+): Promise<void> {
+  return ctx.inScope(`${node.type}:${node.id}`, async () => {
+    ctx.emit({ type: "node-start", nodeId: node.id, nodeType: node.type, title: node.title });
+    const { ok, result } = await run();
+    ctx.emit({
+      type: "node-end",
+      nodeId: node.id,
+      status: ok ? "done" : "failed",
+      summary: `${result.evidenceIds.length} evidence: ${result.summary.slice(0, 200)}`,
+    });
+    onDone(node, ok, result);
+  });
+}
+
 /**
  * Runs nodes concurrently, each in its own scope, with node-start / node-end events. With
  * `whenGathered`, that function starts once every node has settled its evidence (it is given
@@ -144,20 +164,18 @@ export async function executeBatch(
   const work = Promise.all(
     nodes.map((node) =>
       queue.add(() =>
-        ctx.inScope(`${node.type}:${node.id}`, async () => {
-          ctx.emit({ type: "node-start", nodeId: node.id, nodeType: node.type, title: node.title });
-          const { ok, result } = await executeNode(ctx, node, options, (ids, replaces) =>
-            gather(node, ids, replaces),
-          );
-          gather(node, result.evidenceIds);
-          ctx.emit({
-            type: "node-end",
-            nodeId: node.id,
-            status: ok ? "done" : "failed",
-            summary: `${result.evidenceIds.length} evidence: ${result.summary.slice(0, 200)}`,
-          });
-          onDone(node, ok, result);
-        }),
+        runNode(
+          ctx,
+          node,
+          async () => {
+            const done = await executeNode(ctx, node, options, (ids, replaces) =>
+              gather(node, ids, replaces),
+            );
+            gather(node, done.result.evidenceIds);
+            return done;
+          },
+          onDone,
+        ),
       ),
     ),
   );

@@ -16,7 +16,7 @@ import type { Observation } from "../../kit/observation.ts";
 import type { ResearchTools } from "../../kit/research-tools.ts";
 import type { RunContext } from "../../kit/run-context.ts";
 import { ActionRunner, type SearchAction } from "../../kit/search-actions.ts";
-import type { NodeResult } from "./execute.ts";
+import { type NodeResult, runNode } from "./execute.ts";
 
 /** Caps of one broad search. */
 export const SURVEY_LIMITS = { resultsPerQuery: 3, readsPerQuery: 1 } as const;
@@ -114,18 +114,6 @@ export async function runSurvey(
 ): Promise<void> {
   const claimed = new Set<string>();
   await Promise.all(
-    nodes.map((node) =>
-      ctx.inScope(`${node.type}:${node.id}`, async () => {
-        ctx.emit({ type: "node-start", nodeId: node.id, nodeType: node.type, title: node.title });
-        const { ok, result } = await surveyNode(ctx, node, tools, claimed, shouldStop);
-        ctx.emit({
-          type: "node-end",
-          nodeId: node.id,
-          status: ok ? "done" : "failed",
-          summary: `${result.evidenceIds.length} evidence: ${result.summary.slice(0, 200)}`,
-        });
-        onDone(node, ok, result);
-      }),
-    ),
+    nodes.map((node) => runNode(ctx, node, () => surveyNode(ctx, node, tools, claimed, shouldStop), onDone)),
   );
 }
