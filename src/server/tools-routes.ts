@@ -3,8 +3,9 @@
  * (mounted under `/v1`).
  */
 
-import type { OpenAPIHono } from "@hono/zod-openapi";
+import { type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { ApiServices } from "./api-services.ts";
+import { streamAsk, wantsEventStream } from "./ask-stream.ts";
 import { AskBody, AskResponse, FetchBody, FetchResponse, SearchBody, SearchResponse } from "./components.ts";
 import { bodyRoute, createRouter, errorResponses, jsonResponse } from "./route-kit.ts";
 import { fetchWith, searchWith } from "./tool-calls.ts";
@@ -17,9 +18,17 @@ const ask = bodyRoute(
     tags: ["tools"],
     summary: "Answer a question briefly, with citations",
     description:
-      "A deep-search run (smtl by default) that ends with a short, cited answer; the request waits for it. Counts against the server's run limit.",
+      "A deep-search run (smtl by default) that ends with a short, cited answer; the request waits for it. Counts against the server's run limit. With `Accept: text/event-stream` the answer comes as Server-Sent Events: the run's events as they happen (`event` its type, `data` the event as JSON), a comment line while nothing happens, then one `answer` event (this route's JSON answer) or one `error` event (`{ error: { code, message } }`). A request refused before the run starts is an ordinary error response.",
     responses: {
-      200: jsonResponse("the answer and its evidence", AskResponse),
+      200: {
+        description: "the answer and its evidence, or the run's events then the answer",
+        content: {
+          "application/json": { schema: AskResponse },
+          "text/event-stream": {
+            schema: z.string().describe("run events, then an `answer` or `error` event"),
+          },
+        },
+      },
       ...errorResponses(400, 413, 422, 429, 501),
     },
   },
@@ -64,9 +73,16 @@ const fetchPage = bodyRoute(
 export function toolsRoutes(services: () => ApiServices): OpenAPIHono {
   const app = createRouter();
 
-  app.openapi(ask, async (c) =>
-    c.json(await services().runs.ask(c.req.valid("json"), c.req.raw.signal), 200),
-  );
+  app.openapi(ask, async (c) => {
+    const body = c.req.valid("json");
+    if (wantsEventStream(c))
+      return streamAsk(
+        c,
+        (onEvent) => services().runs.ask(body, c.req.raw.signal, onEvent),
+        services().keepAliveMs,
+      );
+    return c.json(await services().runs.ask(body, c.req.raw.signal), 200);
+  });
 
   app.openapi(search, async (c) => {
     const { dossier, env } = services();
