@@ -2,7 +2,8 @@
  * The dry estimate of a refresh (`dossier refresh --estimate`): the refresh strategy's expected
  * calls for the run's report (no writer call when nothing changed, one per section at most),
  * set beside what the first version actually cost, as a share of its model calls and tokens.
- * Nothing is called; an unknown or unfinished run is refused as a refresh would be.
+ * Nothing is called; a run a refresh would refuse is refused alike: unknown, unfinished, not the
+ * report's latest completed version, or with a refresh of its report under way.
  */
 
 import type { BudgetLimits } from "../core/budget.ts";
@@ -11,6 +12,7 @@ import type { Dossier } from "./dossier.ts";
 import { estimateResearch, formatEstimate, type Range, type ResearchEstimate } from "./estimate.ts";
 import { refreshStrategy } from "./refresh-definition.ts";
 import { loadRefreshParent, refreshOf } from "./refresh-parent.ts";
+import { nextVersion } from "./refresh-versions.ts";
 
 /** The estimate of a refresh. */
 export interface RefreshEstimate extends ResearchEstimate {
@@ -31,6 +33,7 @@ export async function estimateRefresh(
   options: { budget?: BudgetLimits; maxSearches?: number } = {},
 ): Promise<RefreshEstimate> {
   const parent = await loadRefreshParent(dossier.runs, runId);
+  const { version } = await nextVersion(dossier.runs, parent.record);
   let first: RunRecord = parent.record;
   for (let of = refreshOf(first); of; of = refreshOf(first)) first = await dossier.runs.get(of);
   const pages = new Set(parent.sections.flatMap((s) => s.numbers)).size;
@@ -38,7 +41,7 @@ export async function estimateRefresh(
     strategy: refreshStrategy(async () => parent) as never,
     strategyOptions: {
       refreshOf: parent.record.id,
-      version: parent.version + 1,
+      version,
       sections: parent.sections.length,
       pages,
       ...(options.maxSearches === undefined ? {} : { maxSearches: options.maxSearches }),
@@ -56,7 +59,7 @@ export async function estimateRefresh(
   return {
     ...estimate,
     refreshOf: parent.record.id,
-    version: parent.version + 1,
+    version,
     sections: parent.sections.length,
     pages,
     firstRun: { runId: first.id, llmCalls: usage?.llmCalls ?? 0, tokens },

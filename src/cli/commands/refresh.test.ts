@@ -101,12 +101,18 @@ describe("dossier refresh", () => {
     // The budget flags are the research ones, stored with the refresh run.
     const v3 = JSON.parse((await dossier(["runs", "show", json.versions[2].runId, "--json"], world)).stdout);
     expect(v3.options.budget).toMatchObject({ maxTokens: 50000, maxToolCalls: 40 });
-    // Version 2 is no longer the latest: refreshing it is refused, naming version 3 (no model call).
-    const older = await dossier(["refresh", line.runId, "--json"], world);
-    expect(older.code).not.toBe(0);
-    expect(older.stderr).toContain(
-      `[CONFLICT]: run ${line.runId} is version 2 of its report; the latest is version 3 (run ${json.versions[2].runId}): refresh that one`,
-    );
+    // Version 2 is no longer the latest: refreshing it, or estimating that, is refused, naming
+    // version 3 (no model call).
+    for (const args of [["--json"], ["--estimate"]]) {
+      const older = await dossier(["refresh", line.runId, ...args], world);
+      expect(older.code).not.toBe(0);
+      expect(older.stderr).toContain(
+        `[CONFLICT]: run ${line.runId} is version 2 of its report; the latest is version 3 (run ${json.versions[2].runId}): refresh that one`,
+      );
+    }
+    // The latest one's estimate names the version a refresh would write.
+    const next = await dossier(["refresh", json.versions[2].runId, "--estimate"], world);
+    expect(next.stdout).toContain(`refresh of    ${json.versions[2].runId} → version 4 (`);
   });
 
   it("refuses an unknown run and bad flags before any model call", async () => {
