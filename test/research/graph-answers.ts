@@ -352,3 +352,16 @@ export const ONE_CYCLE_GRAPH_CALLS = {
   consolidate: 0,
   "ephemeral-rubric": 1,
 } as const;
+
+/**
+ * Calls of the default graph run when every search fails (HTTP 500): nothing is read, summarised,
+ * consolidated or written; the frame may be asked alongside the (empty) sections.
+ */
+export const SEARCH_FAILING_GRAPH_CALLS = {
+  ...DEFAULT_GRAPH_CALLS,
+  reader: 0,
+  "sub-report": 0,
+  consolidate: 0,
+  section: 0,
+  coherence: [0, 1],
+} as const;

@@ -10,6 +10,7 @@ import {
   ONE_CYCLE_GRAPH_CALLS,
   parsePlan,
   proposal,
+  SEARCH_FAILING_GRAPH_CALLS,
 } from "../../../test/research/graph-answers.ts";
 import { dependencyOrderViolations } from "../../../test/research/plan-order.ts";
 import { json, userText } from "../../../test/research/replies.ts";
@@ -302,14 +303,7 @@ describe("graph's plan loop", () => {
   it("shows the critic failed nodes among the executed ones", async () => {
     world = await startResearchWorld({
       searchFailsWith: 500,
-      expectCalls: {
-        ...DEFAULT_GRAPH_CALLS,
-        reader: 0,
-        "sub-report": 0,
-        consolidate: 0,
-        section: 0,
-        coherence: [0, 1],
-      },
+      expectCalls: SEARCH_FAILING_GRAPH_CALLS,
     });
     const result = await research(graphWith({}));
     expect(result.record.status).toBe("failed");

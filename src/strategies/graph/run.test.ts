@@ -4,6 +4,7 @@ import {
   ONE_CYCLE_GRAPH_CALLS,
   parsePlan,
   proposal,
+  SEARCH_FAILING_GRAPH_CALLS,
 } from "../../../test/research/graph-answers.ts";
 import type { ChatBody, ScriptRole } from "../../../test/research/model-script.ts";
 import { dependencyOrderViolations } from "../../../test/research/plan-order.ts";
@@ -372,14 +373,7 @@ describe("graph strategy", () => {
   it("every search failing: nodes fail, a report is written, and the run fails with NO_EVIDENCE (nothing gathered is no success)", async () => {
     world = await startResearchWorld({
       searchFailsWith: 500,
-      expectCalls: {
-        ...DEFAULT_GRAPH_CALLS,
-        reader: 0,
-        "sub-report": 0,
-        consolidate: 0,
-        section: 0,
-        coherence: [0, 1],
-      },
+      expectCalls: SEARCH_FAILING_GRAPH_CALLS,
     });
     const result = await world.research({ query });
     expect(result.record).toMatchObject({ status: "failed", stopReason: "error: NO_EVIDENCE" });
