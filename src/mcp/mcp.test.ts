@@ -71,6 +71,7 @@ describe("dossier mcp — stdio", () => {
       "ask",
       "deep_research",
       "fetch",
+      "refresh_start",
       "research_cancel",
       "research_result",
       "research_start",

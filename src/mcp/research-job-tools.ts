@@ -2,7 +2,8 @@
  * Research for clients that keep a fixed request timeout (the SDK's 60 s by default): tools
  * that each answer at once. `research_start` starts a run and answers with its id;
  * `research_status` tells where it is; `research_result` gives the report once it has ended;
- * `research_cancel` cancels it. The run belongs to the server: the client may go away and come
+ * `research_cancel` cancels it; `refresh_start` starts a refresh of a finished run's report, a run
+ * the same tools follow. The run belongs to the server: the client may go away and come
  * back, from another session too, with the run id.
  */
 
@@ -20,6 +21,16 @@ const runIdInput = z.strictObject({
     .min(1, "the run id is empty")
     .max(200)
     .describe("the run's id (or a unique prefix of it)"),
+});
+
+const refreshInput = runIdInput.extend({
+  maxSearches: z
+    .number()
+    .int()
+    .min(0)
+    .max(20)
+    .optional()
+    .describe("the run's searches run again at most (default 8)"),
 });
 
 /** The text of a status: one line, then what to do next. */
@@ -44,6 +55,22 @@ export function researchJobTools(jobs: ResearchJobs): ToolDefinition[] {
         const job = await jobs.start(args);
         const status = await jobs.status(job.runId);
         return structuredResult(status, statusText(status));
+      },
+    }),
+    defineTool({
+      name: "refresh_start",
+      title: "Refresh a report",
+      description:
+        "Start a refresh of a finished research run's report: its cited pages are read again and its searches run again; only the sections whose evidence changed are rewritten, and a diff is written beside the new version. Answers at once with the refresh's runId (a run of its own): follow it with research_status and read the new version with research_result. With no change, no model is called. Refusing an unknown run, an unfinished one, a version that is not the latest, or a report another refresh is writing.",
+      inputSchema: refreshInput,
+      outputSchema: runStatusOutputSchema,
+      annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
+      async call({ runId, maxSearches }) {
+        const { job, refreshOf, version } = await jobs.refresh(runId, {
+          ...(maxSearches === undefined ? {} : { maxSearches }),
+        });
+        const status = await jobs.status(job.runId);
+        return structuredResult(status, `refresh of ${refreshOf}, version ${version}: ${statusText(status)}`);
       },
     }),
     defineTool({

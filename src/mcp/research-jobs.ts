@@ -47,6 +47,15 @@ export interface ResearchJobs {
     args: Omit<CreateRunBody, "formats">,
     options?: { onProgress?: (update: ProgressUpdate) => void },
   ): Promise<ResearchJob>;
+  /**
+   * Starts a refresh of a finished run's report (a run of its own, followed like one `start`
+   * began); resolves once the refresh is checked and started: an unknown run is NOT_FOUND, an
+   * unfinished one, an older version or a report another refresh is writing CONFLICT.
+   */
+  refresh(
+    idOrPrefix: string,
+    options?: { maxSearches?: number; budget?: CreateRunBody["budget"] },
+  ): Promise<{ job: ResearchJob; refreshOf: string; version: number }>;
   /** A run's status and progress (any run of the store, by id or unique prefix). */
   status(idOrPrefix: string): Promise<RunStatusOutput>;
   /** A finished run's report, or its status while it is not finished. */
@@ -138,39 +147,64 @@ export function createResearchJobs(context: McpContext): ResearchJobs {
     };
   };
 
+  /** Follows a started run: its progress to `onProgress`, its result kept once it has ended. */
+  const follow = (
+    handle: ResearchHandle,
+    options: { onProgress?: (update: ProgressUpdate) => void },
+  ): ResearchJob => {
+    let sendTo = options.onProgress ?? null;
+    const tracker = createProgressTracker({
+      send: (update) => sendTo?.(update),
+      ...(context.heartbeatMs !== undefined ? { heartbeatMs: context.heartbeatMs } : {}),
+    });
+    const entry: Tracked = { runId: handle.runId, tracker, result: null };
+    tracked.set(handle.runId, entry);
+    const pumped = (async () => {
+      for await (const event of handle) tracker.event(event);
+    })();
+    const done = Promise.all([handle.done, pumped.catch(() => {})]).then(([result]) => {
+      entry.result = result;
+      return result;
+    });
+    void done.then(
+      () => {
+        tracker.stop();
+        forget();
+      },
+      () => tracker.stop(),
+    );
+    return {
+      runId: handle.runId,
+      handle,
+      done,
+      unfollow() {
+        sendTo = null;
+      },
+    };
+  };
+
   const jobs: ResearchJobs = {
     tasks,
     async start(args, options = {}) {
-      const handle = await runs.start(args);
-      let sendTo = options.onProgress ?? null;
-      const tracker = createProgressTracker({
-        send: (update) => sendTo?.(update),
-        ...(context.heartbeatMs !== undefined ? { heartbeatMs: context.heartbeatMs } : {}),
+      return follow(await runs.start(args), options);
+    },
+    async refresh(idOrPrefix, options = {}) {
+      const view = await runs.view(idOrPrefix);
+      const { startRefresh } = await import("../runtime/refresh.ts");
+      let started!: () => void;
+      const ready = new Promise<void>((resolve) => {
+        started = resolve;
       });
-      const entry: Tracked = { runId: handle.runId, tracker, result: null };
-      tracked.set(handle.runId, entry);
-      const pumped = (async () => {
-        for await (const event of handle) tracker.event(event);
-      })();
-      const done = Promise.all([handle.done, pumped.catch(() => {})]).then(([result]) => {
-        entry.result = result;
-        return result;
+      const { handle, refreshOf, version } = await startRefresh(dossier, view.id, {
+        onEvent: (event) => {
+          if (event.type === "run-start") started();
+        },
+        ...(options.budget ? { budget: options.budget } : {}),
+        ...(options.maxSearches === undefined ? {} : { maxSearches: options.maxSearches }),
       });
-      void done.then(
-        () => {
-          tracker.stop();
-          forget();
-        },
-        () => tracker.stop(),
-      );
-      return {
-        runId: handle.runId,
-        handle,
-        done,
-        unfollow() {
-          sendTo = null;
-        },
-      };
+      // A refresh refused while it is prepared or created rejects here with its coded error.
+      await Promise.race([ready, handle.done.then(() => undefined)]);
+      return { job: follow(handle, {}), refreshOf, version };
     },
     async status(idOrPrefix) {
       const view = await runs.view(idOrPrefix);

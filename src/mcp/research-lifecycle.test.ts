@@ -188,4 +188,52 @@ describe("MCP research lifecycle", { timeout: 60_000 }, () => {
     await waitFor(async () => (await dossier!.runs.get(runId)).status === "cancelled");
     g.open();
   });
+
+  it("refreshes a finished run's report as a run of its own, followed with the same tools", async () => {
+    await start();
+    const { client } = await connect();
+    const status = async (runId: string) =>
+      (await client.callTool({ name: "research_status", arguments: { runId } })).structuredContent as {
+        status: string;
+        done: boolean;
+      };
+    const started = await client.callTool({
+      name: "research_start",
+      arguments: { question, strategy: "minddr" },
+    });
+    const { runId } = started.structuredContent as { runId: string };
+    await waitFor(async () => (await status(runId)).done);
+
+    const refresh = await client.callTool({
+      name: "refresh_start",
+      arguments: { runId: runId.slice(0, 18) },
+    });
+    expect(refresh.isError, JSON.stringify(refresh.content)).toBeFalsy();
+    const refreshId = (refresh.structuredContent as { runId: string }).runId;
+    expect(refreshId).not.toBe(runId);
+    expect((refresh.content as { text: string }[])[0]!.text).toMatch(
+      new RegExp(`^refresh of ${runId}, version 2: run ${refreshId} `),
+    );
+    expect(
+      (
+        await waitFor(async () => {
+          const s = await status(refreshId);
+          return s.done && s;
+        })
+      ).status,
+    ).toBe("completed");
+    const result = await client.callTool({ name: "research_result", arguments: { runId: refreshId } });
+    expect(result.structuredContent).toMatchObject({ runId: refreshId, status: "completed" });
+    expect((await dossier!.runs.get(refreshId)).strategy).toBe("refresh");
+
+    // Version 1 is no longer the latest; an unknown run is not found: both refused, nothing started.
+    const runs = (await dossier!.runs.list()).length;
+    const older = await client.callTool({ name: "refresh_start", arguments: { runId } });
+    expect(older.isError).toBe(true);
+    expect(JSON.stringify(older.content)).toContain(`the latest is version 2 (run ${refreshId})`);
+    const unknown = await client.callTool({ name: "refresh_start", arguments: { runId: "no-such-run" } });
+    expect(unknown.isError).toBe(true);
+    expect(JSON.stringify(unknown.content)).toContain("NOT_FOUND");
+    expect((await dossier!.runs.list()).length).toBe(runs);
+  });
 });
