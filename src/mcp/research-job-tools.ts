@@ -8,6 +8,7 @@
  */
 
 import { z } from "zod";
+import { refreshMaxSearchesSchema } from "../runtime/refresh-definition.ts";
 import { structuredResult } from "./context.ts";
 import { type RunStatusOutput, reportOutputSchema, runStatusOutputSchema } from "./output-schemas.ts";
 import type { ResearchJobs } from "./research-jobs.ts";
@@ -23,15 +24,7 @@ const runIdInput = z.strictObject({
     .describe("the run's id (or a unique prefix of it)"),
 });
 
-const refreshInput = runIdInput.extend({
-  maxSearches: z
-    .number()
-    .int()
-    .min(0)
-    .max(20)
-    .optional()
-    .describe("the run's searches run again at most (default 8)"),
-});
+const refreshInput = runIdInput.extend({ maxSearches: refreshMaxSearchesSchema.optional() });
 
 /** The text of a status: one line, then what to do next. */
 function statusText(status: RunStatusOutput): string {

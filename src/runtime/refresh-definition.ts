@@ -8,6 +8,14 @@ import { z } from "zod";
 import type { StrategyDefinition } from "../strategies/types.ts";
 import { REFRESH_STRATEGY, type RefreshParent } from "./refresh-parent.ts";
 
+/** How many of the run's searches a refresh runs again at most (every entry point's limit). */
+export const refreshMaxSearchesSchema = z
+  .number()
+  .int()
+  .min(0)
+  .max(20)
+  .describe("the run's searches run again at most (default 8)");
+
 /** Options of the refresh strategy (set by `refresh`, not by hand). */
 export const refreshOptionsSchema = z
   .object({
@@ -18,13 +26,7 @@ export const refreshOptionsSchema = z
       .optional()
       .describe("the id of the run that wrote version 1 (with version, held by one run only)"),
     version: z.number().int().min(2).describe("the version this refresh writes"),
-    maxSearches: z
-      .number()
-      .int()
-      .min(0)
-      .max(20)
-      .optional()
-      .describe("searches run again at most (default 8)"),
+    maxSearches: refreshMaxSearchesSchema.optional(),
     sections: z.number().int().min(0).optional().describe("sections of the report (for the estimate)"),
     pages: z.number().int().min(0).optional().describe("cited pages (for the estimate)"),
   })

@@ -9,6 +9,7 @@
 
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import { budgetLimitsSchema } from "../core/budget.ts";
+import { refreshMaxSearchesSchema } from "../runtime/refresh-definition.ts";
 import type { ApiServices } from "./api-services.ts";
 import { Run, runIdParam } from "./components.ts";
 import { createRouter, errorResponses, jsonResponse } from "./route-kit.ts";
@@ -26,13 +27,7 @@ export const RefreshBody = z
       .min(1)
       .optional()
       .describe("report formats to write (default: the formats of the run refreshed)"),
-    maxSearches: z
-      .number()
-      .int()
-      .min(0)
-      .max(20)
-      .optional()
-      .describe("the run's searches run again at most (default 8)"),
+    maxSearches: refreshMaxSearchesSchema.optional(),
     currentDate: z
       .string()
       .regex(/^\d{4}-\d{2}-\d{2}$/, "expected YYYY-MM-DD")
