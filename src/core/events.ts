@@ -143,6 +143,8 @@ export const eventPayloadSchemas = {
     error: errorShape.optional(),
     resultCount: z.number().int().optional(),
     note: z.string().optional(),
+    /** A fetched page's `ETag` and `Last-Modified`, for a later conditional fetch (a refresh's). */
+    validators: z.object({ etag: z.string().optional(), lastModified: z.string().optional() }).optional(),
   }),
   /** A plan node that will not run, and why (the planner's revision, or the stop of the loop). */
   "node-pruned": z.object({

@@ -2,7 +2,7 @@
  * The finished run a refresh starts from: its report body cut into sections, the numbering of
  * its references, the evidence behind each number, its sources and passages (read back from its
  * event log), the searches it made, its version in the chain of refreshes and the validators
- * (ETag, Last-Modified) its pages answered with when a refresh fetched them. Checked before any
+ * (ETag, Last-Modified) its pages answered with when it fetched them. Checked before any
  * model call: an unknown run is NOT_FOUND; a run that did not complete, or left no readable
  * report, is a CONFLICT.
  */
@@ -43,7 +43,7 @@ export interface RefreshParent {
   evidenceByNumber: Record<number, string[]>;
   /** Its web searches' queries, in order, each once. */
   searches: string[];
-  /** Validators of pages fetched by a refresh, by URL. */
+  /** Validators of the pages the run (or the refresh it is) fetched, by URL. */
   validators: Map<string, PageValidators>;
   /** Every page URL the run (and the refreshes it comes from) had or found gone. */
   knownUrls: Set<string>;
@@ -201,10 +201,26 @@ function searchesOf(events: readonly DossierEvent[]): string[] {
   return [...new Set(queries)];
 }
 
-/** Validators of the pages a refresh run fetched, from its report-diff event. */
+/**
+ * Validators of the pages the run fetched: from its page fetches' tool-end events (any run), and
+ * from a refresh run's report-diff event, which comes later and wins.
+ */
 function validatorsOf(events: readonly DossierEvent[]): Map<string, PageValidators> {
   const out = new Map<string, PageValidators>();
+  const urlOf = new Map<string, string>();
   for (const e of events) {
+    if (e.type === "tool-start" && e.tool === "fetch_page") {
+      const url = (e.args as { url?: unknown } | undefined)?.url;
+      if (typeof url === "string") urlOf.set(e.callId, url);
+    }
+    if (e.type === "tool-end" && e.ok && e.validators && urlOf.has(e.callId)) {
+      const { etag, lastModified } = e.validators;
+      if (etag || lastModified)
+        out.set(urlOf.get(e.callId)!, {
+          ...(etag ? { etag } : {}),
+          ...(lastModified ? { lastModified } : {}),
+        });
+    }
     if (e.type !== "report-diff") continue;
     for (const p of e.pages) {
       if (p.etag || p.lastModified) {

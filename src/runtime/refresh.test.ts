@@ -67,7 +67,11 @@ describe("dossier refresh", () => {
     const { world, dossier, parent } = await finishedRun();
     world.script.expectCalls(PARENT); // not one call more
     const searched = world.search.requests.length;
+    const fetched = world.pageAnswers.length;
     const result = await refresh(dossier, parent.runId);
+    // The run kept its pages' validators (ETag, Last-Modified): the first refresh asks each cited
+    // page conditionally, and each answers 304.
+    expect(world.pageAnswers.slice(fetched).map((a) => a.status)).toEqual([304, 304, 304, 304]);
     // The run's searches were asked again (past the tool cache), each once.
     const queries = new Set(
       (await dossier.runs.events(parent.runId)).flatMap((e) =>

@@ -49,6 +49,24 @@ describe("ToolGateway", () => {
     expect(events[2]).toMatchObject({ ok: true, cached: false, resultCount: 1, tool: "web_search" });
   });
 
+  it("records a fetched page's validators on its tool-end event, and none when it has none", async () => {
+    const { gateway, events } = setup();
+    const page = (etag?: string) =>
+      gateway.call({
+        tool: "fetch_page",
+        provider: "http",
+        args: { url: `https://a.example/${etag ?? "none"}` },
+        cache: false,
+        run: async () => ({ etag }),
+        validators: (v) => (v.etag ? { etag: v.etag } : undefined),
+      });
+    await page('"r1"');
+    await page();
+    const ends = events.filter((e) => e.type === "tool-end");
+    expect(ends[0]).toMatchObject({ ok: true, validators: { etag: '"r1"' } });
+    expect(ends[1]).not.toHaveProperty("validators");
+  });
+
   it("returns failures as structured observations, never throwing", async () => {
     const { gateway } = setup();
     const result = await gateway.call({

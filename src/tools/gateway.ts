@@ -68,6 +68,8 @@ export interface ToolCall<T> {
   count?: (value: T) => number;
   /** A note for the tool-end event (e.g. dropped excerpts). */
   note?: (value: T) => string | undefined;
+  /** A fetched page's validators for the tool-end event. */
+  validators?: (value: T) => { etag?: string; lastModified?: string } | undefined;
 }
 
 /** The tool gateway of a run (or of a CLI command). */
@@ -122,6 +124,7 @@ export class ToolGateway {
       const cached = result.ok && result.cached;
       this.#metrics.record(call.tool, call.provider, { ok: result.ok, cached, latencyMs: result.latencyMs });
       const note = result.ok ? call.note?.(result.value) : undefined;
+      const validators = result.ok ? call.validators?.(result.value) : undefined;
       emit?.({
         type: "tool-end",
         ...base,
@@ -132,6 +135,7 @@ export class ToolGateway {
         ...(result.ok ? {} : { error: result.error }),
         ...(result.ok && call.count ? { resultCount: call.count(result.value) } : {}),
         ...(note ? { note } : {}),
+        ...(validators ? { validators } : {}),
       });
       return result;
     };

@@ -171,6 +171,13 @@ export function fetchPageTool(
     // A fresh or conditional fetch asks the server again: never answered from the cache.
     ...(fresh || conditional ? { cache: false } : {}),
     run: (signal) => fetchPage(url, { ...fetchOptions, signal }),
+    validators: (page) =>
+      page.etag || page.lastModified
+        ? {
+            ...(page.etag ? { etag: page.etag } : {}),
+            ...(page.lastModified ? { lastModified: page.lastModified } : {}),
+          }
+        : undefined,
     note: (page) =>
       [
         page.notModified ? "not modified" : page.contentType,
