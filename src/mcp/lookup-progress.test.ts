@@ -11,6 +11,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { afterEach, describe, expect, it } from "vitest";
 import type { ModelScriptOptions } from "../../test/research/model-script.ts";
 import { type ResearchWorld, startResearchWorld } from "../../test/research/world.ts";
+import { worldCliEnv } from "../../test/research/world-cli.ts";
 import { createDossier, type Dossier } from "../runtime/dossier.ts";
 import { type RunningServer, startServer } from "../server/listen.ts";
 
@@ -47,15 +48,7 @@ async function start(
   });
   dossier = createDossier({
     cwd: world.home,
-    env: {
-      DOSSIER_HOME: world.home,
-      DOSSIER_MODEL: "openai-compatible:fake-model",
-      DOSSIER_BASE_URL: world.model.url,
-      DOSSIER_API_KEY: "sk-test",
-      DOSSIER_SEARCH: "searxng",
-      SEARXNG_URL: world.search.baseUrl("searxng"),
-      DOSSIER_ALLOW_PRIVATE_NETWORK: "1",
-    },
+    env: worldCliEnv(world),
   });
   server = await startServer({ dossier, port: 0, token: null, mcpHeartbeatMs: heartbeatMs });
   client = new Client({ name: "ask-progress", version: "1.0.0" });

@@ -5,6 +5,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { type ResearchWorld, startResearchWorld } from "../../test/research/world.ts";
+import { worldCliEnv } from "../../test/research/world-cli.ts";
 import { type RunningServer, startServer } from "../server/listen.ts";
 import { createProject, indexNotes, type Project } from "../server/test-fixtures.ts";
 
@@ -53,18 +54,7 @@ describe("dossier mcp — stdio", () => {
   }, async () => {
     world = await startResearchWorld({ subtasks: 2 });
     await indexNotes(world.home, world.home);
-    const spawned = await stdioClient(
-      {
-        DOSSIER_HOME: world.home,
-        DOSSIER_MODEL: "openai-compatible:fake-model",
-        DOSSIER_BASE_URL: world.model.url,
-        DOSSIER_API_KEY: "sk-test",
-        DOSSIER_SEARCH: "searxng",
-        SEARXNG_URL: world.search.baseUrl("searxng"),
-        DOSSIER_ALLOW_PRIVATE_NETWORK: "1",
-      },
-      world.home,
-    );
+    const spawned = await stdioClient(worldCliEnv(world), world.home);
     client = spawned.client;
     const tools = await client.listTools();
     expect(tools.tools.map((t) => t.name).sort()).toEqual([

@@ -8,6 +8,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { type ResearchWorld, startResearchWorld } from "../../test/research/world.ts";
+import { worldCliEnv } from "../../test/research/world-cli.ts";
 import { createDossier, type Dossier } from "../runtime/dossier.ts";
 import { type RunningServer, startServer } from "../server/listen.ts";
 
@@ -55,15 +56,7 @@ async function start(heartbeatMs?: number) {
   world = await startResearchWorld({ subtasks: 2, hold: () => g.hold() });
   dossier = createDossier({
     cwd: world.home,
-    env: {
-      DOSSIER_HOME: world.home,
-      DOSSIER_MODEL: "openai-compatible:fake-model",
-      DOSSIER_BASE_URL: world.model.url,
-      DOSSIER_API_KEY: "sk-test",
-      DOSSIER_SEARCH: "searxng",
-      SEARXNG_URL: world.search.baseUrl("searxng"),
-      DOSSIER_ALLOW_PRIVATE_NETWORK: "1",
-    },
+    env: worldCliEnv(world),
   });
   server = await startServer({
     dossier,

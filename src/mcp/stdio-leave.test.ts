@@ -8,6 +8,7 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { type ResearchWorld, startResearchWorld } from "../../test/research/world.ts";
+import { worldCliEnv } from "../../test/research/world-cli.ts";
 import { createDossier } from "../runtime/dossier.ts";
 
 const main = fileURLToPath(new URL("../cli/main.ts", import.meta.url));
@@ -38,17 +39,7 @@ describe("dossier mcp — a client that goes away", () => {
         await opened;
       },
     });
-    const env = {
-      PATH: process.env.PATH ?? "",
-      HOME: world.home,
-      DOSSIER_HOME: world.home,
-      DOSSIER_MODEL: "openai-compatible:fake-model",
-      DOSSIER_BASE_URL: world.model.url,
-      DOSSIER_API_KEY: "sk-test",
-      DOSSIER_SEARCH: "searxng",
-      SEARXNG_URL: world.search.baseUrl("searxng"),
-      DOSSIER_ALLOW_PRIVATE_NETWORK: "1",
-    };
+    const env = { ...worldCliEnv(world), PATH: process.env.PATH ?? "" };
     const child = spawn(process.execPath, [main, "mcp"], {
       cwd: world.home,
       env,

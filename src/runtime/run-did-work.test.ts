@@ -8,8 +8,8 @@
  */
 
 import { describe, expect, it } from "vitest";
-import { runCliInProcess } from "../../test/cli-io.ts";
 import { startResearchWorld } from "../../test/research/world.ts";
+import { dossierInWorld } from "../../test/research/world-cli.ts";
 import { instantClock } from "../../test/scripted/clocks.ts";
 import { memoryStore, scriptedRegistry } from "../../test/scripted/harness.ts";
 import { scriptedModel } from "../../test/scripted/scripted-model.ts";
@@ -192,18 +192,9 @@ describe("completed only when the run did its work", () => {
       expectCalls: { planner: 1, "search-step": 3, outline: 1 },
     });
     try {
-      const env = {
-        DOSSIER_HOME: world.home,
-        DOSSIER_MODEL: "openai-compatible:fake-model",
-        DOSSIER_BASE_URL: world.model.url,
-        DOSSIER_API_KEY: "sk-test",
-        DOSSIER_SEARCH: "searxng",
-        SEARXNG_URL: world.search.baseUrl("searxng"),
-        DOSSIER_ALLOW_PRIVATE_NETWORK: "1",
-      };
-      const r = await runCliInProcess(
+      const r = await dossierInWorld(
         ["research", "What drives topic growth?", "--strategy", "minddr", "--json"],
-        { cwd: world.home, env },
+        world,
       );
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(/NO_EVIDENCE.*every one of its \d+ tool call\(s\) failed \(web_search: /);
@@ -220,16 +211,7 @@ describe("completed only when the run did its work", () => {
   it("dossier research --max-minutes near zero exits 1 with the budget stop, not 0", async () => {
     const world = await startResearchWorld({ subtasks: 2 });
     try {
-      const env = {
-        DOSSIER_HOME: world.home,
-        DOSSIER_MODEL: "openai-compatible:fake-model",
-        DOSSIER_BASE_URL: world.model.url,
-        DOSSIER_API_KEY: "sk-test",
-        DOSSIER_SEARCH: "searxng",
-        SEARXNG_URL: world.search.baseUrl("searxng"),
-        DOSSIER_ALLOW_PRIVATE_NETWORK: "1",
-      };
-      const r = await runCliInProcess(
+      const r = await dossierInWorld(
         [
           "research",
           "How is topic adoption changing?",
@@ -239,7 +221,7 @@ describe("completed only when the run did its work", () => {
           "0.00001",
           "--json",
         ],
-        { cwd: world.home, env },
+        world,
       );
       expect(r.code).toBe(1);
       // 0.6 ms of wall time: the clock (whole milliseconds) may not have moved when the planner

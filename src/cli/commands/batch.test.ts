@@ -12,6 +12,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { benchmarkPath, haveBenchmarkFile } from "../../../test/benchmarks.ts";
 import { runCliInProcess } from "../../../test/cli-io.ts";
 import { type ResearchWorld, startResearchWorld } from "../../../test/research/world.ts";
+import { dossierInWorld } from "../../../test/research/world-cli.ts";
 import { citedNumbers } from "../../core/citations.ts";
 import { raceArticleSchema } from "../../eval/race/records.ts";
 
@@ -60,18 +61,8 @@ describe("dossier batch in the research world", () => {
       });
       const file = join(world.home, "drb.jsonl");
       writeFileSync(file, `${readFileSync(queries, "utf8").split("\n").slice(0, 4).join("\n")}\n`);
-      const env = {
-        HOME: world.home,
-        DOSSIER_HOME: world.home,
-        DOSSIER_MODEL: "openai-compatible:fake-model",
-        DOSSIER_BASE_URL: world.model.url,
-        DOSSIER_API_KEY: "sk-test",
-        DOSSIER_SEARCH: "searxng",
-        SEARXNG_URL: world.search.baseUrl("searxng"),
-        DOSSIER_ALLOW_PRIVATE_NETWORK: "1",
-      };
       const args = ["batch", file, "--strategy", "mams", "--concurrency", "2", "--out", "out/articles.jsonl"];
-      const run = await runCliInProcess(args, { cwd: world.home, env });
+      const run = await dossierInWorld(args, world);
       expect(run.stderr).toContain("batch: 4/4 — 4 done, 0 failed, 0 running");
       expect(run.code).toBe(0);
       expect(run.stdout).toContain("4 finished, 0 failed, 0 skipped (finished before) of 4");
@@ -94,7 +85,7 @@ describe("dossier batch in the research world", () => {
       }
       expect(world.script.maxInFlight["mams-search"]).toBeLessThanOrEqual(2);
 
-      const again = await runCliInProcess([...args, "--json"], { cwd: world.home, env });
+      const again = await dossierInWorld([...args, "--json"], world);
       expect(again.code).toBe(0);
       expect(JSON.parse(again.stdout.trim())).toMatchObject({
         strategy: "mams",

@@ -16,6 +16,7 @@ import { type FakeOpenAI, startFakeOpenAI } from "../../../test/fake-openai/inde
 import { parseHtml } from "../../../test/inert-html.ts";
 import { pdfText, pdfToolsAnswer } from "../../../test/pdf-tools.ts";
 import { type ResearchWorld, startResearchWorld } from "../../../test/research/world.ts";
+import { dossierInWorld } from "../../../test/research/world-cli.ts";
 import { readMarkdown } from "../../core/markdown.ts";
 
 let world: ResearchWorld | undefined;
@@ -71,7 +72,7 @@ if (pdfToolsAnswer()) {
   describe("dossier research --format md,pdf,docx", { timeout: 240_000 }, () => {
     it("writes the PDF and the DOCX with the Markdown report's headings and references", async () => {
       world = await startResearchWorld({ subtasks: 3 });
-      const run = await runCliInProcess(
+      const run = await dossierInWorld(
         [
           "research",
           "How is topic adoption changing?",
@@ -83,19 +84,7 @@ if (pdfToolsAnswer()) {
           "--out",
           "report",
         ],
-        {
-          cwd: world.home,
-          env: {
-            HOME: world.home,
-            DOSSIER_HOME: world.home,
-            DOSSIER_MODEL: "openai-compatible:fake-model",
-            DOSSIER_BASE_URL: world.model.url,
-            DOSSIER_API_KEY: "sk-test",
-            DOSSIER_SEARCH: "searxng",
-            SEARXNG_URL: world.search.baseUrl("searxng"),
-            DOSSIER_ALLOW_PRIVATE_NETWORK: "1",
-          },
-        },
+        world,
       );
       expect(run.code, run.stderr).toBe(0);
       const summary = JSON.parse(run.stdout.trim());

@@ -4,8 +4,8 @@
  */
 
 import { afterEach, describe, expect, it } from "vitest";
-import { runCliInProcess } from "../../../test/cli-io.ts";
 import { type ResearchWorld, startResearchWorld } from "../../../test/research/world.ts";
+import { dossierInWorld } from "../../../test/research/world-cli.ts";
 import type { DossierEvent } from "../../core/events.ts";
 
 let world: ResearchWorld | undefined;
@@ -17,18 +17,8 @@ afterEach(async () => {
 describe("dossier research --record-calls", () => {
   it("records every model call in the run's log and keeps them out of the live stream", async () => {
     world = await startResearchWorld({ expectCalls: { "smtl-plan": 1, "smtl-step": 2, reader: 1 } });
-    const env = {
-      HOME: world.home,
-      DOSSIER_HOME: world.home,
-      DOSSIER_MODEL: "openai-compatible:fake-model",
-      DOSSIER_BASE_URL: world.model.url,
-      DOSSIER_API_KEY: "sk-test",
-      DOSSIER_SEARCH: "searxng",
-      SEARXNG_URL: world.search.baseUrl("searxng"),
-      DOSSIER_ALLOW_PRIVATE_NETWORK: "1",
-    };
     const question = "Which topic saw measured growth in the 2025 survey?";
-    const run = await runCliInProcess(
+    const run = await dossierInWorld(
       [
         "research",
         question,
@@ -42,7 +32,7 @@ describe("dossier research --record-calls", () => {
         "--date",
         "2026-03-01",
       ],
-      { cwd: world.home, env },
+      world,
     );
     expect(run.code).toBe(0);
     const streamed = run.stdout
@@ -54,10 +44,7 @@ describe("dossier research --record-calls", () => {
     expect(events.some((e) => e.type === "llm-call")).toBe(false);
     const runId = events[0]!.runId;
 
-    const stored = await runCliInProcess(["runs", "events", runId, "--type", "llm-call", "--json"], {
-      cwd: world.home,
-      env,
-    });
+    const stored = await dossierInWorld(["runs", "events", runId, "--type", "llm-call", "--json"], world);
     expect(stored.code).toBe(0);
     const calls = stored.stdout
       .trim()
@@ -65,10 +52,7 @@ describe("dossier research --record-calls", () => {
       .map((l) => JSON.parse(l) as DossierEvent);
     expect(calls).toHaveLength(events.filter((e) => e.type === "llm-end").length);
     expect(calls.every((c) => c.type === "llm-call" && c.completion.length > 0)).toBe(true);
-    const plain = await runCliInProcess(["runs", "events", runId, "--type", "llm-call"], {
-      cwd: world.home,
-      env,
-    });
+    const plain = await dossierInWorld(["runs", "events", runId, "--type", "llm-call"], world);
     expect(plain.stdout).toMatch(/llm-call .*L1 searcher step 1: 2 new messages/);
   }, 60_000);
 });

@@ -7,10 +7,10 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { runCliInProcess } from "../../../test/cli-io.ts";
 import type { CallExpectations } from "../../../test/research/call-expectations.ts";
 import type { ScriptRole } from "../../../test/research/model-script.ts";
 import { type ResearchWorld, startResearchWorld } from "../../../test/research/world.ts";
+import { dossierInWorld } from "../../../test/research/world-cli.ts";
 import { citedNumbers } from "../../core/citations.ts";
 import type { ReportDocument } from "../../core/report.ts";
 import { computeProcessMetrics } from "../../eval/process/process-metrics.ts";
@@ -43,17 +43,7 @@ describe("warp in the research world", () => {
   it("`dossier research --strategy warp` writes a valid, fully cited report from the web", async () => {
     // By default each of the five drafted sections reads one page (a reader call each).
     world = await startResearchWorld({ expectCalls: { ...warpCalls, reader: 5 } });
-    const env = {
-      HOME: world.home,
-      DOSSIER_HOME: world.home,
-      DOSSIER_MODEL: "openai-compatible:fake-model",
-      DOSSIER_BASE_URL: world.model.url,
-      DOSSIER_API_KEY: "sk-test",
-      DOSSIER_SEARCH: "searxng",
-      SEARXNG_URL: world.search.baseUrl("searxng"),
-      DOSSIER_ALLOW_PRIVATE_NETWORK: "1",
-    };
-    const run = await runCliInProcess(
+    const run = await dossierInWorld(
       [
         "research",
         "How did battery costs and adoption change?",
@@ -63,7 +53,7 @@ describe("warp in the research world", () => {
         "--format",
         "md,json",
       ],
-      { cwd: world.home, env },
+      world,
     );
     expect(run.code).toBe(0);
     const summary = JSON.parse(run.stdout.trim());
@@ -227,19 +217,10 @@ describe("warp in the research world", () => {
 
   it("--estimate knows warp's call structure; --force-expand and --max-expansions reach the strategy", async () => {
     world = await startResearchWorld({ expectCalls: {} });
-    const env = {
-      HOME: world.home,
-      DOSSIER_HOME: world.home,
-      DOSSIER_MODEL: "openai-compatible:fake-model",
-      DOSSIER_BASE_URL: world.model.url,
-      DOSSIER_API_KEY: "sk-test",
-      DOSSIER_SEARCH: "searxng",
-      SEARXNG_URL: world.search.baseUrl("searxng"),
-    };
     const estimate = async (...flags: string[]) => {
-      const out = await runCliInProcess(
+      const out = await dossierInWorld(
         ["research", "How did battery costs change?", "--strategy", "warp", "--estimate", "--json", ...flags],
-        { cwd: world!.home, env },
+        world!,
       );
       expect(out.code).toBe(0);
       return JSON.parse(out.stdout) as { strategy: string; llmCalls: [number, number] };
@@ -257,9 +238,9 @@ describe("warp in the research world", () => {
     expect(await estimate("--force-expand", "2")).toMatchObject({
       llmCalls: [8 + 1 + 7 + 7 + 2 + 1 + 21, 27 + 1 + 26 + 26 + 2 + 1 + 60],
     });
-    const bad = await runCliInProcess(
+    const bad = await dossierInWorld(
       ["research", "How did battery costs change?", "--strategy", "warp", "--max-expansions", "13"],
-      { cwd: world.home, env },
+      world,
     );
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("maxExpansions");
