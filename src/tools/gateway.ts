@@ -20,14 +20,16 @@ import { InFlight } from "./in-flight.ts";
 import type { ProviderLimiter, ProviderSlot } from "./provider-limiter.ts";
 import { DEFAULT_PROVIDER_POLICY, PROVIDER_DEFAULTS, type ProviderPolicy } from "./provider-policy.ts";
 import { type ProviderState, providerState } from "./provider-state.ts";
+import { countsAgainstBreaker, type ToolCall, toolError } from "./tool-call.ts";
 import { MetricsRecorder, type ToolMetrics } from "./tool-metrics.ts";
-import type { ToolError, ToolResult } from "./types.ts";
+import type { ToolResult } from "./types.ts";
 
 export {
   DEFAULT_PROVIDER_POLICY,
   PROVIDER_DEFAULTS,
   type ProviderPolicy,
 } from "./provider-policy.ts";
+export type { ToolCall } from "./tool-call.ts";
 
 /** Options of {@link ToolGateway}. */
 export interface GatewayOptions {
@@ -50,26 +52,6 @@ export interface GatewayOptions {
    * keeps its own limits only.
    */
   limiter?: ProviderLimiter;
-}
-
-/** One call through the gateway. */
-export interface ToolCall<T> {
-  /** Tool name: `web_search`, `fetch_page`, `crawl_page`, `local_search`, … */
-  tool: string;
-  /** Who serves it: `tavily`, `http`, `corpus`, … Policies, breakers and limits are per provider. */
-  provider: string;
-  /** The arguments, for the cache key and the events. */
-  args: unknown;
-  /** Does the work; must honour `signal`. */
-  run: (signal: AbortSignal) => Promise<T>;
-  /** Whether to use the cache (default true when the provider's TTL is above 0). */
-  cache?: boolean;
-  /** Result count for the tool-end event. */
-  count?: (value: T) => number;
-  /** A note for the tool-end event (e.g. dropped excerpts). */
-  note?: (value: T) => string | undefined;
-  /** A fetched page's validators for the tool-end event. */
-  validators?: (value: T) => { etag?: string; lastModified?: string } | undefined;
 }
 
 /** The tool gateway of a run (or of a CLI command). */
@@ -385,19 +367,4 @@ export class ToolGateway {
     }
     return state;
   }
-}
-
-/**
- * Failures that say something about the provider's health: transient ones (timeouts, 5xx,
- * rate limits, dropped connections). A 404 or a bad request says nothing about the provider,
- * so a run of dead links cannot open the breaker of the page fetcher.
- */
-function countsAgainstBreaker(error: DossierError): boolean {
-  return error.retryable || error.code === "TIMEOUT" || error.code === "RATE_LIMITED";
-}
-
-/** The structured observation of an error. */
-export function toolError(error: unknown): ToolError {
-  const e = error instanceof DossierError ? error : toDossierError(error, "TOOL_ERROR");
-  return { code: e.code, message: e.message, retryable: e.retryable };
 }
