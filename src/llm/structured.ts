@@ -31,6 +31,12 @@ export interface StructuredRequest<T> extends Omit<GenerateRequest, "messages"> 
   maxRepairs?: number;
   /** Earlier turns, before the prompt. */
   messages?: ChatMessage[];
+  /**
+   * A check of a value that passed the schema: a message refuses it, and the refusal is the
+   * call's format error like any other (recorded on its `llm-end` and `llm-call`, re-asked while
+   * repairs are left). Used by protocol codecs whose rules a schema cannot state.
+   */
+  accept?: (value: T) => string | null;
 }
 
 /** A validated answer. */
@@ -121,7 +127,7 @@ export async function generateStructured<T>(
     { role: "user", content: request.prompt ?? "" },
   ];
   const errors: string[] = [];
-  const { schema, maxRepairs: _m, ...rest } = request;
+  const { schema, maxRepairs: _m, accept, ...rest } = request;
   const json = schemaToJson(schema);
 
   for (let attempt = 1; attempt <= maxRepairs + 1; attempt++) {
@@ -136,6 +142,10 @@ export async function generateStructured<T>(
         { ...rest, system, messages: [...messages], ...(native ? { responseSchema: json } : {}) },
         (text) => {
           parsed = parseStructured(text, schema);
+          if (parsed.ok && accept) {
+            const refused = accept(parsed.value);
+            if (refused !== null) parsed = { ok: false, error: refused };
+          }
           return parsed.ok ? null : parsed.error;
         },
       );

@@ -18,6 +18,7 @@ import type {
 import { APICallError } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { onTestFinished } from "vitest";
+import { recordWire } from "./wire-snapshot.ts";
 
 /** Token counts a step reports; `null` reports none (unknown usage). */
 export type ScriptUsage = { input: number; output: number } | null;
@@ -85,6 +86,7 @@ export function scriptedModel(steps: ScriptStep[], options: ScriptedModelOptions
   const take = async (callOptions: LanguageModelV4CallOptions): Promise<ScriptReply> => {
     const call = describeCall(callOptions, calls.length);
     calls.push(call);
+    recordWire(callOptions);
     const index = queue.findIndex((step) => stepMatches(step, call.prompt));
     if (index < 0) {
       unexpected.push(call);

@@ -1,0 +1,88 @@
+/**
+ * One model call through a codec ({@link sampleAction}): the request the codec renders, the reply
+ * decoded inside the client's answer inspector, so a refused reply is the call's format error on
+ * its `llm-end` and in the call recorder before the strategy sees it. Budget limits and provider
+ * failures are not the codec's: they are thrown, and {@link stopOf} turns them into a loop's stop
+ * reason.
+ */
+
+import { exceededLimit } from "../../core/budget.ts";
+import { isDossierError } from "../../core/errors.ts";
+import type { RunContext } from "../run-context.ts";
+import type { Codec, Decoded } from "./codec.ts";
+
+/** What one call through a codec gave. */
+export type Sampled<A> =
+  | { kind: "action"; action: A; raw: string; calls: number }
+  | { kind: "refused"; error: string; raw: string; calls: number };
+
+/** Options of {@link sampleAction}. */
+export interface SampleOptions {
+  /**
+   * JSON codecs: re-asks after a refused reply, each naming the refusal (default 0: a refused
+   * reply is the strategy's to handle). Text codecs are sampled once.
+   */
+  maxRepairs?: number;
+}
+
+/**
+ * Samples one reply through `codec` for `state`. A JSON codec is asked through structured output
+ * with no re-ask (a refused reply is the strategy's to handle); a text codec through a plain call.
+ */
+export async function sampleAction<S, A>(
+  ctx: RunContext,
+  codec: Codec<S, A>,
+  state: S,
+  options: SampleOptions = {},
+): Promise<Sampled<A>> {
+  if (codec.kind === "json") {
+    const maxRepairs = options.maxRepairs ?? 0;
+    const { schema, messages, ...request } = codec.request(state);
+    let verdict: Decoded<A> | undefined;
+    try {
+      const r = await ctx.structured({
+        ...request,
+        schema,
+        messages: messages.slice(0, -1),
+        prompt: messages.at(-1)?.content ?? "",
+        maxRepairs,
+        accept: (value) => {
+          verdict = codec.decode(value, state);
+          return verdict.ok ? null : verdict.error;
+        },
+      });
+      // A journal replay or a repaired answer passes the same check.
+      verdict ??= codec.decode(r.value, state);
+      return verdict.ok
+        ? { kind: "action", action: verdict.action, raw: r.raw, calls: r.calls }
+        : { kind: "refused", error: verdict.error, raw: r.raw, calls: r.calls };
+    } catch (error) {
+      if (!isDossierError(error, "STRUCTURED_OUTPUT_FAILED")) throw error;
+      const errors = (error.details.errors as string[] | undefined) ?? [];
+      const calls = Number(error.details.calls ?? maxRepairs + 1);
+      return { kind: "refused", error: errors.at(-1) ?? error.message, raw: "", calls };
+    }
+  }
+  let verdict: Decoded<A> | undefined;
+  const { result } = await ctx.llm.call(codec.request(state), (text) => {
+    verdict = codec.decode(text, state);
+    return verdict.ok ? null : verdict.error;
+  });
+  verdict ??= codec.decode(result.text, state);
+  return verdict.ok
+    ? { kind: "action", action: verdict.action, raw: result.text, calls: 1 }
+    : { kind: "refused", error: verdict.error, raw: result.text, calls: 1 };
+}
+
+/**
+ * A failed call as a loop's stop reason: `budget:<limit>` when a budget limit refused it,
+ * `error:<CODE>` otherwise (with a warning of `warningCode`). Cancellation is thrown on.
+ */
+export function stopOf(ctx: RunContext, error: unknown, warningCode: string): string {
+  if (isDossierError(error, "CANCELLED") || ctx.signal.aborted) throw error;
+  const limit = exceededLimit(error);
+  if (limit) return `budget:${limit}`;
+  const code = isDossierError(error) ? error.code : "error";
+  ctx.emit({ type: "warning", code: warningCode, message: `model call failed (${code})` });
+  return `error:${code}`;
+}
