@@ -114,11 +114,7 @@ export const smtlStrategy: StrategyDefinition<z.infer<typeof smtlOptionsSchema>>
   async run(ctx, input) {
     const { maxSteps, refineEvery, errorBudget, contextTokens, contextWindow, topK, mode, protocol } =
       input.options;
-    const sampling = {
-      ...(input.options.temperature === undefined ? {} : { temperature: input.options.temperature }),
-      ...(input.options.topP === undefined ? {} : { topP: input.options.topP }),
-    };
-    const common = {
+    const options = {
       tools: input.tools,
       language: input.language,
       maxSteps,
@@ -126,21 +122,21 @@ export const smtlStrategy: StrategyDefinition<z.infer<typeof smtlOptionsSchema>>
       ...(contextTokens === undefined ? {} : { contextTokens }),
       ...(contextWindow === undefined ? {} : { contextWindow }),
       topK,
-      ...sampling,
+      ...(input.options.temperature === undefined ? {} : { temperature: input.options.temperature }),
+      ...(input.options.topP === undefined ? {} : { topP: input.options.topP }),
+      refineEvery,
     };
+    const research = mode === "research";
+    const { runSmtlLoop } = await import("./loop.ts");
     if (protocol === "native") {
-      if (mode === "research") {
-        const { runSmtlNativeResearch } = await import("./native-research.ts");
-        return runSmtlNativeResearch(ctx, { ...common, refineEvery });
-      }
-      const { runSmtlNative } = await import("./native.ts");
-      return runSmtlNative(ctx, { ...common, refineEvery });
+      const { tagRun } = await import("./tags.ts");
+      return runSmtlLoop(ctx, (c) => tagRun(c, options, research ? "research" : "answer"));
     }
-    if (mode === "research") {
-      const { runSmtlResearch } = await import("./research.ts");
-      return runSmtlResearch(ctx, common);
+    if (research) {
+      const { jsonResearch } = await import("./json-research.ts");
+      return runSmtlLoop(ctx, (c) => jsonResearch(c, options));
     }
-    const { runSmtl } = await import("./run.ts");
-    return runSmtl(ctx, { ...common, refineEvery });
+    const { jsonAnswer } = await import("./json-answer.ts");
+    return runSmtlLoop(ctx, (c) => jsonAnswer(c, options));
   },
 };

@@ -1,0 +1,151 @@
+/**
+ * The two modes of the tag protocol: their prompts, and the final step each takes when the loop
+ * ends — a short answer, verified when it cites evidence retrieved in the run (and nothing else),
+ * or the report of the `<answer>`, through the shared citation pass. Without an `<answer>` the
+ * model answers (or writes the report) from the conversation. A run without research fails
+ * (`NO_RESEARCH`): no tool call, or an answer before any tool call given again when asked once more.
+ */
+
+import { requireResearch } from "../../kit/research-done.ts";
+import type { RunContext } from "../../kit/run-context.ts";
+import type { ResearchOutcome } from "../types.ts";
+import { finishAnswer, type SmtlFigures } from "./answer.ts";
+import { NATIVE_FINAL_REQUEST, nativeSystem, nativeTask, resetMessage } from "./native-prompts.ts";
+import {
+  NATIVE_REPORT_REQUEST,
+  nativeResearchReset,
+  nativeResearchSystem,
+  nativeResearchTask,
+} from "./native-research-prompts.ts";
+import { evidenceIdsIn } from "./protocol.ts";
+import { evidenceReport, researchOutcome } from "./research-report.ts";
+import type { SmtlOptions, SmtlState } from "./state.ts";
+import { finalFromConversation } from "./tags-final.ts";
+
+/** What a mode gives the tag protocol. */
+export interface TagMode {
+  /** `task-framed` spec mode (`smtl-native`, `smtl-native-research`). */
+  name: string;
+  system: string;
+  /** The first user message. */
+  task: string;
+  /** The message a context reset leaves, with the last summary if any. */
+  resetMessage(summary: string | null): string;
+  /** The final step. */
+  finish(s: SmtlState): Promise<ResearchOutcome>;
+}
+
+const promptOptions = (ctx: RunContext, options: SmtlOptions) => ({
+  tools: options.tools.available,
+  currentDate: ctx.currentDate,
+  language: options.language,
+  maxSteps: options.maxSteps ?? 100,
+});
+
+/** The figures as the loop left them, with the calls per step. */
+function closeFigures(s: SmtlState): SmtlFigures {
+  const figures = s.figures as SmtlFigures;
+  figures.toolCallsPerStep = figures.steps ? figures.toolCalls / figures.steps : null;
+  return figures;
+}
+
+/** The prompts and the final step of each mode. */
+export const tagModes: Record<"answer" | "research", (ctx: RunContext, options: SmtlOptions) => TagMode> = {
+  answer: (ctx, options) => {
+    const system = nativeSystem(promptOptions(ctx, options));
+    return {
+      name: "smtl-native",
+      system,
+      task: nativeTask(ctx.query),
+      resetMessage: (summary) => resetMessage(ctx.query, summary),
+      finish: (s) => finishShortAnswer(s, system),
+    };
+  },
+  research: (ctx, options) => {
+    const system = nativeResearchSystem(promptOptions(ctx, options));
+    return {
+      name: "smtl-native-research",
+      system,
+      task: nativeResearchTask(ctx.query),
+      resetMessage: (summary) => nativeResearchReset(ctx.query, summary),
+      finish: (s) => finishReport(s, system),
+    };
+  },
+};
+
+async function finishShortAnswer(s: SmtlState, system: string): Promise<ResearchOutcome> {
+  const { ctx } = s;
+  const figures = closeFigures(s);
+  const finish = (text: string, verified: boolean, stopReason: string) =>
+    finishAnswer(ctx, {
+      text,
+      citations: [],
+      verification: [],
+      verified,
+      plan: null,
+      retrieved: s.retrieved,
+      language: s.options.language,
+      stopReason,
+      figures,
+    });
+  if (s.answer !== null) {
+    const cited = evidenceIdsIn(s.answer.text);
+    const verified = cited.length > 0 && cited.every((id) => s.retrieved.has(id));
+    ctx.emit({
+      type: "decision",
+      decision: "stop",
+      reason: verified
+        ? "answered: the answer cites retrieved evidence"
+        : "answered: the answer cites no retrieved evidence",
+      details: figures,
+    });
+    requireResearch(ctx, {
+      stopReason: "answered",
+      why: "the agent answered twice before its first tool call",
+    });
+    return finish(s.answer.text, verified, "answered");
+  }
+  const reason = s.stopReason ?? "step-cap";
+  ctx.emit({
+    type: "decision",
+    decision: "stop",
+    reason: `${reason}: answering from the conversation`,
+    details: figures,
+  });
+  requireResearch(ctx, {
+    stopReason: reason,
+    ...(figures.steps === 0 ? { why: `the loop stopped (${reason}) before its first tool call` } : {}),
+  });
+  ctx.emit({ type: "phase", phase: "answering", detail: reason });
+  const final = await finalFromConversation(s, { system, request: NATIVE_FINAL_REQUEST });
+  s.record("final-answer", { turn: s.replies, observations: s.steps.lastObserved, reason }, final);
+  return finish(final ?? "", false, reason);
+}
+
+async function finishReport(s: SmtlState, system: string): Promise<ResearchOutcome> {
+  const { ctx } = s;
+  const figures = closeFigures(s);
+  const answered = s.answer !== null;
+  const reason = answered ? "completed" : (s.stopReason ?? "step-cap");
+  ctx.emit({
+    type: "decision",
+    decision: "stop",
+    reason: answered ? "answered: the report is written" : `${reason}: writing the report`,
+    details: figures,
+  });
+  requireResearch(ctx, {
+    stopReason: reason,
+    ...(s.insisted
+      ? { why: "the agent answered twice before its first tool call" }
+      : figures.steps === 0
+        ? { why: `the loop stopped (${reason}) before its first tool call` }
+        : {}),
+  });
+  let text = s.answer?.text ?? null;
+  if (text === null) {
+    ctx.emit({ type: "phase", phase: "writing", detail: reason });
+    text = await finalFromConversation(s, { system, request: NATIVE_REPORT_REQUEST });
+    s.record("final-answer", { turn: s.replies, observations: s.steps.lastObserved, reason }, text);
+  }
+  return researchOutcome(s, text || evidenceReport(s), reason);
+}

@@ -1,0 +1,43 @@
+/**
+ * One reply of the smtl agent, and what a refused one costs: the call through the protocol's
+ * codec (its refusals are the call's recorded format errors), a failed call as the loop's stop
+ * reason, and the count against the error budget.
+ */
+
+import type { Codec } from "../../kit/protocol/codec.ts";
+import { type Sampled, sampleAction, stopOf } from "../../kit/protocol/sample.ts";
+import type { SmtlState } from "./state.ts";
+
+/** A reply: decoded, refused, or a reason to stop (a budget limit, a failed call). */
+export type Reply<A> = Sampled<A> | { kind: "stop"; reason: string };
+
+/** Samples the next reply through `codec`; counts the model turn. */
+export async function sampleReply<A>(s: SmtlState, codec: Codec<SmtlState, A>): Promise<Reply<A>> {
+  s.figures.modelTurns++;
+  try {
+    return await sampleAction(s.ctx, codec, s);
+  } catch (error) {
+    return { kind: "stop", reason: stopOf(s.ctx, error, "SMTL_STEP_FAILED") };
+  }
+}
+
+/**
+ * Counts a refused reply against the error budget: a `MALFORMED_ACTION` warning (`what` names
+ * the unit, `malformed action` or `malformed reply`) and a `malformed` trajectory step; the loop
+ * stops (`error-budget`) when the budget is spent.
+ */
+export function countMalformed(
+  s: SmtlState,
+  what: string,
+  problem: string,
+  trajectory: { state: Record<string, unknown>; answer: unknown },
+): void {
+  s.figures.malformedActions++;
+  s.ctx.emit({
+    type: "warning",
+    code: "MALFORMED_ACTION",
+    message: `${what} ${s.figures.malformedActions} of ${s.errorBudget}: ${problem}`,
+  });
+  s.record("malformed", trajectory.state, trajectory.answer);
+  if (s.figures.malformedActions >= s.errorBudget) s.stopReason = "error-budget";
+}
