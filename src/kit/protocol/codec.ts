@@ -57,7 +57,7 @@ export interface JsonCodec<S, A, V = unknown> {
 }
 
 /** A protocol of a strategy: JSON or text. */
-export type Codec<S, A> = TextCodec<S, A> | JsonCodec<S, A, any>;
+export type Codec<S, A> = TextCodec<S, A> | JsonCodec<S, A, unknown>;
 
 /** A decoded action. */
 export const decoded = <A>(action: A): Decoded<A> => ({ ok: true, action });
