@@ -74,15 +74,21 @@ export async function sampleAction<S, A>(
     : { kind: "refused", error: verdict.error, raw: result.text, calls: 1 };
 }
 
+/** Why a call failed: `budget:<limit>` when a budget limit refused it, else the error's code. Cancellation is thrown on. */
+export function failureOf(ctx: RunContext, error: unknown): string {
+  if (isDossierError(error, "CANCELLED") || ctx.signal.aborted) throw error;
+  const limit = exceededLimit(error);
+  if (limit) return `budget:${limit}`;
+  return isDossierError(error) ? error.code : "error";
+}
+
 /**
  * A failed call as a loop's stop reason: `budget:<limit>` when a budget limit refused it,
  * `error:<CODE>` otherwise (with a warning of `warningCode`). Cancellation is thrown on.
  */
 export function stopOf(ctx: RunContext, error: unknown, warningCode: string): string {
-  if (isDossierError(error, "CANCELLED") || ctx.signal.aborted) throw error;
-  const limit = exceededLimit(error);
-  if (limit) return `budget:${limit}`;
-  const code = isDossierError(error) ? error.code : "error";
-  ctx.emit({ type: "warning", code: warningCode, message: `model call failed (${code})` });
-  return `error:${code}`;
+  const why = failureOf(ctx, error);
+  if (why.startsWith("budget:")) return why;
+  ctx.emit({ type: "warning", code: warningCode, message: `model call failed (${why})` });
+  return `error:${why}`;
 }

@@ -5,11 +5,10 @@
  * strategy, and `ask` reads the same answer from the `answer-ready` event.
  */
 
-import { exceededLimit } from "../../core/budget.ts";
 import { citationPass } from "../../core/citations.ts";
-import { isDossierError } from "../../core/errors.ts";
 import { createOutline } from "../../core/outline.ts";
 import type { Evidence } from "../../core/source.ts";
+import { failureOf } from "../../kit/protocol/sample.ts";
 import { assembleReport, type ReportPart } from "../../kit/report-assembly.ts";
 import type { RunContext } from "../../kit/run-context.ts";
 import type { ChatMessage } from "../../llm/client.ts";
@@ -217,12 +216,10 @@ export async function answerFromEvidence(
       citations: value.citations.map(evidenceId).filter((id) => shown.has(id)),
     };
   } catch (error) {
-    if (isDossierError(error, "CANCELLED") || ctx.signal.aborted) throw error;
-    const limit = exceededLimit(error);
     ctx.emit({
       type: "warning",
       code: "ANSWER_FALLBACK",
-      message: `the answer from evidence failed (${limit ? `budget:${limit}` : isDossierError(error) ? error.code : "error"}); no answer`,
+      message: `the answer from evidence failed (${failureOf(ctx, error)}); no answer`,
     });
     return null;
   }

@@ -129,14 +129,14 @@ export const smtlStrategy: StrategyDefinition<z.infer<typeof smtlOptionsSchema>>
     const research = mode === "research";
     const { runSmtlLoop } = await import("./loop.ts");
     if (protocol === "native") {
-      const { tagRun } = await import("./tags.ts");
-      return runSmtlLoop(ctx, (c) => tagRun(c, options, research ? "research" : "answer"));
+      const { tagProtocol } = await import("./tags.ts");
+      return runSmtlLoop(ctx, options, tagProtocol(research ? "research" : "answer"));
     }
     if (research) {
-      const { jsonResearch } = await import("./json-research.ts");
-      return runSmtlLoop(ctx, (c) => jsonResearch(c, options));
+      const { jsonResearchProtocol } = await import("./json-research.ts");
+      return runSmtlLoop(ctx, options, jsonResearchProtocol);
     }
-    const { jsonAnswer } = await import("./json-answer.ts");
-    return runSmtlLoop(ctx, (c) => jsonAnswer(c, options));
+    const { jsonAnswerProtocol } = await import("./json-answer.ts");
+    return runSmtlLoop(ctx, options, jsonAnswerProtocol);
   },
 };

@@ -7,9 +7,8 @@
  */
 
 import type { JsonCodec } from "../../kit/protocol/codec.ts";
-import { decoded, refused } from "../../kit/protocol/codec.ts";
+import { decoded } from "../../kit/protocol/codec.ts";
 import { requireResearch } from "../../kit/research-done.ts";
-import type { RunContext } from "../../kit/run-context.ts";
 import { jsonInstruction } from "../../llm/structured.ts";
 import type { ResearchOutcome } from "../types.ts";
 import { answerFromEvidence, finishAnswer, type SmtlFigures } from "./answer.ts";
@@ -25,7 +24,6 @@ import {
 import {
   type AnswerReply,
   answerProblem,
-  describeCall,
   planFrom,
   planReplySchema,
   refinePlan,
@@ -33,8 +31,16 @@ import {
   type SmtlCall,
   stepReplySchema,
 } from "./protocol.ts";
-import { answerFigures, type SmtlOptions, SmtlState } from "./state.ts";
-import { countMalformed, sampleReply } from "./turn.ts";
+import { answerFigures, SmtlState } from "./state.ts";
+import {
+  decodeStep,
+  jsonRequest,
+  pastContextBudget,
+  refuseJson,
+  resetConversation,
+  sampleReply,
+  toolStepCap,
+} from "./turn.ts";
 
 type PlanReply = ReturnType<typeof planReplySchema>["_output"];
 type StepReply = ReturnType<typeof stepReplySchema>["_output"];
@@ -55,23 +61,11 @@ const system = (s: SmtlState, mode: keyof typeof MODE_LINES) =>
     mode,
   });
 
-/** One structured call of the protocol over the conversation. */
-function request<V>(s: SmtlState, mode: keyof typeof MODE_LINES, schema: V, extra = "") {
-  return {
-    role: "searcher" as const,
-    system: system(s, mode),
-    messages: s.talk.messages(extra),
-    maxOutputTokens: 4096,
-    ...s.talk.sampling,
-    schema,
-  };
-}
-
 /** The plan with the first parallel calls; no tool runs before it. */
 const planCodec: JsonCodec<SmtlState, JsonAnswerAction, PlanReply> = {
   kind: "json",
   name: "smtl-json",
-  request: (s) => request(s, "plan", planReplySchema(s.tools)),
+  request: (s) => jsonRequest(s, system(s, "plan"), planReplySchema(s.tools)),
   decode: (value) => decoded({ kind: "plan", value }),
 };
 
@@ -79,28 +73,28 @@ const planCodec: JsonCodec<SmtlState, JsonAnswerAction, PlanReply> = {
 const stepCodec: JsonCodec<SmtlState, JsonAnswerAction, StepReply> = {
   kind: "json",
   name: "smtl-json",
-  request: (s) => request(s, "step", stepReplySchema(s.tools)),
-  decode(value, s) {
-    const { calls, answer } = value;
-    if (answer && calls.length > 0) return refused("a reply holds either tool calls or the answer, not both");
-    if (answer) {
-      const problem = answerProblem(answer, s.plan!, s.retrieved);
-      return problem ? refused(problem) : decoded({ kind: "answer", value, answer });
-    }
-    if (calls.length === 0) return refused("the reply has neither tool calls nor an answer");
-    if (s.steps.fresh(calls).length === 0)
-      return refused(
-        `every call repeats one already made: ${calls.map(describeCall).join("; ").slice(0, 300)}`,
-      );
-    return decoded({ kind: "calls", value, calls });
-  },
+  request: (s) => jsonRequest(s, system(s, "step"), stepReplySchema(s.tools)),
+  decode: (value, s) =>
+    decodeStep(
+      s,
+      value,
+      {
+        both: "a reply holds either tool calls or the answer, not both",
+        neither: "the reply has neither tool calls nor an answer",
+        check: (answer) => answerProblem(answer, s.plan!, s.retrieved),
+      },
+      {
+        answer: (answer): JsonAnswerAction => ({ kind: "answer", value, answer }),
+        calls: () => ({ kind: "calls", value, calls: value.calls }),
+      },
+    ),
 };
 
 type RefineReply = (typeof refineReplySchema)["_output"];
 const refineCodec: JsonCodec<SmtlState, RefineReply, RefineReply> = {
   kind: "json",
   name: "smtl-json",
-  request: (s) => request(s, "refine", refineReplySchema, REFINE_REQUEST),
+  request: (s) => jsonRequest(s, system(s, "refine"), refineReplySchema, REFINE_REQUEST),
   decode: (value) => decoded(value),
 };
 
@@ -154,85 +148,64 @@ async function refine(s: SmtlState, forced: boolean): Promise<void> {
 const contextSize = (s: SmtlState) =>
   s.talk.size(`${system(s, "step")}\n\n${jsonInstruction(stepReplySchema(s.tools))}`);
 
-/** The state and protocol of a short-answer run in the JSON protocol. */
-export function jsonAnswer(ctx: RunContext, options: SmtlOptions) {
-  const state = new SmtlState(ctx, options, {
-    task: taskMessage(ctx.query, null, 0),
-    figures: answerFigures,
-  });
-  return { state, protocol: jsonAnswerProtocol() };
-}
-
 /** The short-answer mode in the JSON protocol. */
-function jsonAnswerProtocol(): SmtlProtocol<JsonAnswerAction> {
-  return {
-    limit: (s) => (s.figures.steps >= s.maxSteps ? "step-cap" : null),
-    overContext: (s) =>
-      s.plan !== null && s.talk.turns.length > 1 && contextSize(s) > s.windows.contextTokens,
-    async resetContext(s) {
-      const tokensBefore = contextSize(s);
-      await refine(s, true);
-      if (s.stopReason) return s.stopReason;
-      const droppedTurns = s.talk.reset(
-        `${taskMessage(s.ctx.query, s.plan, s.retrieved.size)}\n\n${nextStepNote(s.figures.steps, s.maxSteps, false)}`,
-      );
-      s.figures.contextResets++;
+export const jsonAnswerProtocol: SmtlProtocol<JsonAnswerAction> = {
+  start: (ctx, options) =>
+    new SmtlState(ctx, options, { task: taskMessage(ctx.query, null, 0), figures: answerFigures }),
+  limit: toolStepCap,
+  overContext: (s) => pastContextBudget(s, s.plan !== null, () => contextSize(s)),
+  async resetContext(s) {
+    const tokensBefore = contextSize(s);
+    await refine(s, true);
+    if (s.stopReason) return s.stopReason;
+    resetConversation(
+      s,
+      `${taskMessage(s.ctx.query, s.plan, s.retrieved.size)}\n\n${nextStepNote(s.figures.steps, s.maxSteps, false)}`,
+      tokensBefore,
+      () => contextSize(s),
+    );
+    return null;
+  },
+  codec: (s) => (s.plan ? stepCodec : planCodec),
+  refused: (s, error) => refuseJson(s, error, seen(s)),
+  async act(s, action, raw) {
+    if (action.kind === "plan") {
+      s.plan = { goals: planFrom(action.value.goals), nextPaths: [] };
+      const { contextTokens, pageTokens } = s.windows;
       s.ctx.emit({
-        type: "context-reset",
-        step: s.figures.steps,
-        droppedTurns,
-        tokensBefore,
-        tokensAfter: contextSize(s),
+        type: "task-framed",
+        spec: {
+          mode: "smtl",
+          thought: action.value.thought,
+          goals: s.plan.goals,
+          contextTokens,
+          pageTokens,
+        },
       });
-      return null;
-    },
-    codec: (s) => (s.plan ? stepCodec : planCodec),
-    refused(s, error) {
-      countMalformed(s, "malformed action", error.slice(0, 300), {
-        state: seen(s),
-        answer: { error: error.slice(0, 600) },
-      });
-      s.talk.reject(error);
-    },
-    async act(s, action, raw) {
-      if (action.kind === "plan") {
-        s.plan = { goals: planFrom(action.value.goals), nextPaths: [] };
-        const { contextTokens, pageTokens } = s.windows;
-        s.ctx.emit({
-          type: "task-framed",
-          spec: {
-            mode: "smtl",
-            thought: action.value.thought,
-            goals: s.plan.goals,
-            contextTokens,
-            pageTokens,
-          },
-        });
-        s.record("plan", seen(s), action.value);
-        s.talk.accept(raw);
-        await runStep(s, s.steps.fresh(action.value.calls));
-        return true;
-      }
-      s.record(action.kind === "answer" ? "answer" : "search", seen(s), action.value);
+      s.record("plan", seen(s), action.value);
       s.talk.accept(raw);
-      if (action.kind === "answer") {
-        s.answer = action.answer;
-        return false;
-      }
-      const fresh = s.steps.fresh(action.calls);
-      await runStep(
-        s,
-        fresh,
-        action.calls.filter((c) => !fresh.includes(c)),
-      );
+      await runStep(s, s.steps.fresh(action.value.calls));
       return true;
-    },
-    refineDue: (s) => s.figures.steps % s.refineEvery === 0 && s.figures.steps < s.maxSteps,
-    refine: (s) => refine(s, false),
-    done: (s) => s.answer !== null,
-    finish,
-  };
-}
+    }
+    s.record(action.kind === "answer" ? "answer" : "search", seen(s), action.value);
+    s.talk.accept(raw);
+    if (action.kind === "answer") {
+      s.answer = action.answer;
+      return false;
+    }
+    const fresh = s.steps.fresh(action.calls);
+    await runStep(
+      s,
+      fresh,
+      action.calls.filter((c) => !fresh.includes(c)),
+    );
+    return true;
+  },
+  refineDue: (s) => s.figures.steps % s.refineEvery === 0 && s.figures.steps < s.maxSteps,
+  refine: (s) => refine(s, false),
+  done: (s) => s.answer !== null,
+  finish,
+};
 
 /** The end: the verified answer, or an answer written from the evidence gathered. */
 async function finish(s: SmtlState): Promise<ResearchOutcome> {

@@ -9,17 +9,15 @@
  * answers (`REPORT_FALLBACK`).
  */
 
-import { exceededLimit } from "../../core/budget.ts";
-import { isDossierError } from "../../core/errors.ts";
-import { decoded, type JsonCodec, refused } from "../../kit/protocol/codec.ts";
+import { decoded, type JsonCodec } from "../../kit/protocol/codec.ts";
+import { failureOf } from "../../kit/protocol/sample.ts";
 import { requireResearch } from "../../kit/research-done.ts";
-import type { RunContext } from "../../kit/run-context.ts";
 import { jsonInstruction } from "../../llm/structured.ts";
 import { estimateTokens } from "../../llm/token-estimate.ts";
 import type { ResearchOutcome } from "../types.ts";
 import { fitConversation } from "./answer.ts";
 import type { SmtlProtocol } from "./loop.ts";
-import { describeCall, type SmtlCall } from "./protocol.ts";
+import type { SmtlCall } from "./protocol.ts";
 import {
   nextSubtaskNote,
   type RESEARCH_MODE_LINES,
@@ -35,8 +33,15 @@ import {
   subtaskStepSchema,
 } from "./research-protocol.ts";
 import { evidenceReport, researchOutcome } from "./research-report.ts";
-import { researchFigures, type SmtlOptions, type SmtlResearchFigures, SmtlState } from "./state.ts";
-import { countMalformed } from "./turn.ts";
+import { researchFigures, type SmtlResearchFigures, SmtlState } from "./state.ts";
+import {
+  decodeStep,
+  jsonRequest,
+  pastContextBudget,
+  refuseJson,
+  resetConversation,
+  toolStepCap,
+} from "./turn.ts";
 
 type SubtaskList = (typeof subtaskListSchema)["_output"];
 
@@ -58,21 +63,10 @@ const system = (s: SmtlState, mode: keyof typeof RESEARCH_MODE_LINES) =>
     mode,
   });
 
-function request<V>(s: SmtlState, mode: keyof typeof RESEARCH_MODE_LINES, schema: V, extra = "") {
-  return {
-    role: "searcher" as const,
-    system: system(s, mode),
-    messages: s.talk.messages(extra),
-    maxOutputTokens: 4096,
-    ...s.talk.sampling,
-    schema,
-  };
-}
-
 const listCodec: JsonCodec<SmtlState, JsonResearchAction, SubtaskList> = {
   kind: "json",
   name: "smtl-json-research",
-  request: (s) => request(s, "subtasks", subtaskListSchema),
+  request: (s) => jsonRequest(s, system(s, "subtasks"), subtaskListSchema),
   decode: (value) => decoded({ kind: "subtasks", value }),
 };
 
@@ -81,79 +75,58 @@ const stepCodec: JsonCodec<SmtlState, JsonResearchAction, SubtaskStep> = {
   name: "smtl-json-research",
   request(s) {
     const subtask = s.subtasks![s.current]!;
-    return request(
+    return jsonRequest(
       s,
-      "subtask",
+      system(s, "subtask"),
       subtaskStepSchema(s.tools),
       `Current subtask: ${subtask.id} ${subtask.title}`,
     );
   },
-  decode(value, s) {
-    const { calls, subtaskAnswer } = value;
-    if (subtaskAnswer && calls.length > 0)
-      return refused("a reply holds either tool calls or the subtask answer, not both");
-    if (subtaskAnswer) {
-      const problem = subtaskAnswerProblem(subtaskAnswer, s.retrieved);
-      return problem ? refused(problem) : decoded({ kind: "subtask-answer", value, answer: subtaskAnswer });
-    }
-    if (calls.length === 0) return refused("the reply has neither tool calls nor the subtask answer");
-    if (s.steps.fresh(calls).length === 0)
-      return refused(
-        `every call repeats one already made: ${calls.map(describeCall).join("; ").slice(0, 300)}`,
-      );
-    return decoded({ kind: "calls", value, calls });
-  },
+  decode: (value, s) =>
+    decodeStep(
+      s,
+      { calls: value.calls, answer: value.subtaskAnswer },
+      {
+        both: "a reply holds either tool calls or the subtask answer, not both",
+        neither: "the reply has neither tool calls nor the subtask answer",
+        check: (answer) => subtaskAnswerProblem(answer, s.retrieved),
+      },
+      {
+        answer: (answer): JsonResearchAction => ({ kind: "subtask-answer", value, answer }),
+        calls: () => ({ kind: "calls", value, calls: value.calls }),
+      },
+    ),
 };
 
 const contextSize = (s: SmtlState) =>
   s.talk.size(`${system(s, "subtask")}\n\n${jsonInstruction(subtaskStepSchema(s.tools))}`);
 
-/** The state and protocol of a deep-research run in the JSON protocol. */
-export function jsonResearch(ctx: RunContext, options: SmtlOptions) {
-  const state = new SmtlState(ctx, options, {
-    task: researchTask(ctx.query, null, 0),
-    figures: researchFigures,
-  });
-  return { state, protocol: jsonResearchProtocol() };
-}
-
-function jsonResearchProtocol(): SmtlProtocol<JsonResearchAction> {
-  return {
-    limit: (s) => (s.figures.steps >= s.maxSteps ? "step-cap" : null),
-    overContext: (s) =>
-      s.subtasks !== null && s.talk.turns.length > 1 && contextSize(s) > s.windows.contextTokens,
-    async resetContext(s) {
-      const subtasks = s.subtasks!;
-      const tokensBefore = contextSize(s);
-      const droppedTurns = s.talk.reset(
-        `${researchTask(s.ctx.query, subtasks, s.current)}\n\n${nextSubtaskNote(subtasks, s.current).replace(/^Subtask answer recorded\. /, "Current: ")}`,
-      );
-      s.figures.contextResets++;
-      s.ctx.emit({
-        type: "context-reset",
-        step: s.figures.steps,
-        droppedTurns,
-        tokensBefore,
-        tokensAfter: contextSize(s),
-      });
-      return null;
-    },
-    codec: (s) => (s.subtasks ? stepCodec : listCodec),
-    refused(s, error) {
-      countMalformed(s, "malformed action", error.slice(0, 300), {
-        state: { step: s.figures.steps },
-        answer: { error: error.slice(0, 600) },
-      });
-      s.talk.reject(error);
-    },
-    act,
-    // The deep-research mode of this protocol keeps no plan of goals to refine.
-    refineDue: () => false,
-    refine: async () => {},
-    done: (s) => s.subtasks !== null && s.current >= s.subtasks.length,
-    finish,
-  };
-}
+/** The deep-research mode in the JSON protocol. */
+export const jsonResearchProtocol: SmtlProtocol<JsonResearchAction> = {
+  start: (ctx, options) =>
+    new SmtlState(ctx, options, { task: researchTask(ctx.query, null, 0), figures: researchFigures }),
+  limit: toolStepCap,
+  overContext: (s) => pastContextBudget(s, s.subtasks !== null, () => contextSize(s)),
+  async resetContext(s) {
+    const subtasks = s.subtasks!;
+    const tokensBefore = contextSize(s);
+    resetConversation(
+      s,
+      `${researchTask(s.ctx.query, subtasks, s.current)}\n\n${nextSubtaskNote(subtasks, s.current).replace(/^Subtask answer recorded\. /, "Current: ")}`,
+      tokensBefore,
+      () => contextSize(s),
+    );
+    return null;
+  },
+  codec: (s) => (s.subtasks ? stepCodec : listCodec),
+  refused: (s, error) => refuseJson(s, error, { step: s.figures.steps }),
+  act,
+  // The deep-research mode of this protocol keeps no plan of goals to refine.
+  refineDue: () => false,
+  refine: async () => {},
+  done: (s) => s.subtasks !== null && s.current >= s.subtasks.length,
+  finish,
+};
 
 /** The subtask list, a step's parallel calls, or a subtask's answer. */
 async function act(s: SmtlState, action: JsonResearchAction, raw: string): Promise<boolean> {
@@ -247,12 +220,10 @@ async function writeReport(s: SmtlState, reason: string): Promise<string | null>
     );
     return r.value.report;
   } catch (error) {
-    if (isDossierError(error, "CANCELLED") || ctx.signal.aborted) throw error;
-    const limit = exceededLimit(error);
     ctx.emit({
       type: "warning",
       code: "REPORT_FALLBACK",
-      message: `the report call failed (${limit ? `budget:${limit}` : isDossierError(error) ? error.code : "error"}); the report is made of the subtask answers`,
+      message: `the report call failed (${failureOf(ctx, error)}); the report is made of the subtask answers`,
     });
     return null;
   }

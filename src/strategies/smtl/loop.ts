@@ -22,12 +22,14 @@
 import type { Codec } from "../../kit/protocol/codec.ts";
 import type { RunContext } from "../../kit/run-context.ts";
 import type { ResearchOutcome } from "../types.ts";
-import type { SmtlState } from "./state.ts";
+import type { SmtlOptions, SmtlState } from "./state.ts";
 import { startIteration } from "./steps.ts";
 import { sampleReply } from "./turn.ts";
 
 /** One protocol of smtl in one mode: its codecs and what each decoded reply does. */
 export interface SmtlProtocol<A> {
+  /** The state of a new run: its first message and the figures it keeps. */
+  start(ctx: RunContext, options: SmtlOptions): SmtlState;
   /** Why the loop stops before the next reply (the step cap), or null. */
   limit(s: SmtlState): string | null;
   /** True when the conversation is past the context budget. */
@@ -73,10 +75,11 @@ export async function smtlLoop<A>(s: SmtlState, protocol: SmtlProtocol<A>): Prom
 /** Runs smtl with `protocol` in the run's `smtl` scope: the loop, then the mode's final step. */
 export function runSmtlLoop<A>(
   ctx: RunContext,
-  make: (ctx: RunContext) => { state: SmtlState; protocol: SmtlProtocol<A> },
+  options: SmtlOptions,
+  protocol: SmtlProtocol<A>,
 ): Promise<ResearchOutcome> {
   return ctx.inScope("smtl", async () => {
-    const { state, protocol } = make(ctx);
+    const state = protocol.start(ctx, options);
     await smtlLoop(state, protocol);
     return protocol.finish(state);
   });

@@ -5,8 +5,7 @@
  * when the call failed.
  */
 
-import { exceededLimit } from "../../core/budget.ts";
-import { isDossierError } from "../../core/errors.ts";
+import { failureOf } from "../../kit/protocol/sample.ts";
 import { estimateTokens } from "../../llm/token-estimate.ts";
 import { fitConversation } from "./answer.ts";
 import { NATIVE_MAX_OUTPUT_TOKENS, tagContent } from "./native-format.ts";
@@ -37,12 +36,10 @@ export async function finalFromConversation(
     });
     return tagContent(r.text, "answer") ?? (r.text.trim() || null);
   } catch (error) {
-    if (isDossierError(error, "CANCELLED") || ctx.signal.aborted) throw error;
-    const limit = exceededLimit(error);
     ctx.emit({
       type: "warning",
       code: "ANSWER_FALLBACK",
-      message: `the answer from the conversation failed (${limit ? `budget:${limit}` : isDossierError(error) ? error.code : "error"}); no answer`,
+      message: `the answer from the conversation failed (${failureOf(ctx, error)}); no answer`,
     });
     return null;
   }

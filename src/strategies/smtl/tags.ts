@@ -18,7 +18,6 @@
 
 import { decoded, refused, type TextCodec } from "../../kit/protocol/codec.ts";
 import { NO_CALL_YET } from "../../kit/research-done.ts";
-import type { RunContext } from "../../kit/run-context.ts";
 import type { SmtlFigures } from "./answer.ts";
 import type { SmtlProtocol } from "./loop.ts";
 import {
@@ -30,10 +29,10 @@ import {
   tagContent,
 } from "./native-format.ts";
 import { CONTINUE_MESSAGE, SUMMARY_NUDGE } from "./native-prompts.ts";
-import { answerFigures, type SmtlOptions, SmtlState } from "./state.ts";
+import { answerFigures, SmtlState } from "./state.ts";
 import { runTagCalls } from "./tags-calls.ts";
 import { type TagMode, tagModes } from "./tags-modes.ts";
-import { countMalformed, sampleReply } from "./turn.ts";
+import { countMalformed, resetConversation, sampleReply } from "./turn.ts";
 
 /** A decoded reply of the tag protocol. */
 export type TagAction =
@@ -113,27 +112,28 @@ function malformed(s: SmtlState, problem: string, raw: string): void {
 
 const contextSize = (s: SmtlState, mode: TagMode) => s.talk.size(mode.system);
 
-/** The state and protocol of a run in the tag protocol, in either mode. */
-export function tagRun(ctx: RunContext, options: SmtlOptions, modeName: "answer" | "research") {
-  const mode = tagModes[modeName](ctx, options);
-  const state = new SmtlState(ctx, options, { task: mode.task, figures: answerFigures });
-  return { state, protocol: tagProtocol(mode) };
-}
-
-function tagProtocol(mode: TagMode): SmtlProtocol<TagAction> {
-  const step = stepCodec(mode);
+/** The tag protocol in one mode (its prompts and final step are the mode's, from the run's context). */
+export function tagProtocol(modeName: "answer" | "research"): SmtlProtocol<TagAction> {
+  let current: TagMode | undefined;
+  const mode = () => current!;
+  let step: TextCodec<SmtlState, TagAction> | undefined;
   return {
+    start(ctx, options) {
+      current = tagModes[modeName](ctx, options);
+      step = stepCodec(current);
+      return new SmtlState(ctx, options, { task: current.task, figures: answerFigures });
+    },
     limit: (s) => (s.replies >= s.maxSteps ? "step-cap" : null),
-    overContext: (s) => s.talk.turns.length > 1 && contextSize(s, mode) > s.windows.contextTokens,
-    resetContext: (s) => resetContext(s, mode),
-    codec: () => step,
+    overContext: (s) => s.talk.turns.length > 1 && contextSize(s, mode()) > s.windows.contextTokens,
+    resetContext: (s) => resetContext(s, mode()),
+    codec: () => step!,
     refused: malformed,
-    act: (s, action, raw) => act(s, mode, action, raw),
+    act: (s, action, raw) => act(s, mode(), action, raw),
     refineDue: (s) => s.replies % s.refineEvery === 0,
     // The request for a summary rides with the tool responses just told.
     refine: async (s) => s.talk.appendToLast(SUMMARY_NUDGE),
     done: (s) => s.answer !== null,
-    finish: (s) => mode.finish(s),
+    finish: (s) => mode().finish(s),
   };
 }
 
@@ -147,15 +147,7 @@ async function resetContext(s: SmtlState, mode: TagMode): Promise<string | null>
     (s.figures as SmtlFigures).refinements++;
     s.record("summary", seen(s, { forced: true }), r.raw);
   } else malformed(s, r.error, r.raw);
-  const droppedTurns = s.talk.reset(mode.resetMessage(summary));
-  s.figures.contextResets++;
-  s.ctx.emit({
-    type: "context-reset",
-    step: s.figures.steps,
-    droppedTurns,
-    tokensBefore,
-    tokensAfter: contextSize(s, mode),
-  });
+  resetConversation(s, mode.resetMessage(summary), tokensBefore, () => contextSize(s, mode));
   return s.stopReason;
 }
 
