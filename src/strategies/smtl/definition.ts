@@ -127,7 +127,7 @@ export const smtlStrategy: StrategyDefinition<z.infer<typeof smtlOptionsSchema>>
       refineEvery,
     };
     const research = mode === "research";
-    const { runSmtlLoop } = await import("./loop.ts");
+    const { runSmtlLoop } = await import("./run.ts");
     if (protocol === "native") {
       const { tagProtocol } = await import("./tags.ts");
       return runSmtlLoop(ctx, options, tagProtocol(research ? "research" : "answer"));

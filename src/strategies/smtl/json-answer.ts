@@ -12,7 +12,6 @@ import { requireResearch } from "../../kit/research-done.ts";
 import { jsonInstruction } from "../../llm/structured.ts";
 import type { ResearchOutcome } from "../types.ts";
 import { answerFromEvidence, finishAnswer, type SmtlFigures } from "./answer.ts";
-import type { SmtlProtocol } from "./loop.ts";
 import {
   agentSystem,
   type MODE_LINES,
@@ -31,6 +30,7 @@ import {
   type SmtlCall,
   stepReplySchema,
 } from "./protocol.ts";
+import type { SmtlProtocol } from "./run.ts";
 import { answerFigures, SmtlState } from "./state.ts";
 import {
   decodeStep,

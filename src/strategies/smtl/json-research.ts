@@ -16,7 +16,6 @@ import { jsonInstruction } from "../../llm/structured.ts";
 import { estimateTokens } from "../../llm/token-estimate.ts";
 import type { ResearchOutcome } from "../types.ts";
 import { fitConversation } from "./answer.ts";
-import type { SmtlProtocol } from "./loop.ts";
 import type { SmtlCall } from "./protocol.ts";
 import {
   nextSubtaskNote,
@@ -33,6 +32,7 @@ import {
   subtaskStepSchema,
 } from "./research-protocol.ts";
 import { evidenceReport, researchOutcome } from "./research-report.ts";
+import type { SmtlProtocol } from "./run.ts";
 import { researchFigures, type SmtlResearchFigures, SmtlState } from "./state.ts";
 import {
   decodeStep,

@@ -1,5 +1,6 @@
 /**
- * The state of one smtl run, shared by its loop (loop.ts) and its protocols (json.ts, tags.ts):
+ * The state of one smtl run, shared by its loop (run.ts) and its protocols (json-answer.ts,
+ * json-research.ts, tags.ts):
  * the options as resolved, the windows, the conversation, the tool steps, the plan (goals or
  * subtasks), the figures, why the loop stopped, and the trajectory it records. Nothing here
  * knows a wire format.

@@ -19,7 +19,6 @@
 import { decoded, refused, type TextCodec } from "../../kit/protocol/codec.ts";
 import { NO_CALL_YET } from "../../kit/research-done.ts";
 import type { SmtlFigures } from "./answer.ts";
-import type { SmtlProtocol } from "./loop.ts";
 import {
   formatProblem,
   NATIVE_MAX_OUTPUT_TOKENS,
@@ -29,6 +28,7 @@ import {
   tagContent,
 } from "./native-format.ts";
 import { CONTINUE_MESSAGE, SUMMARY_NUDGE } from "./native-prompts.ts";
+import type { SmtlProtocol } from "./run.ts";
 import { answerFigures, SmtlState } from "./state.ts";
 import { runTagCalls } from "./tags-calls.ts";
 import { type TagMode, tagModes } from "./tags-modes.ts";
