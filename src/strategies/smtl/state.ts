@@ -1,9 +1,8 @@
 /**
  * The state of one smtl run, shared by its loop (run.ts) and its protocols (json-answer.ts,
- * json-research.ts, tags.ts):
- * the options as resolved, the windows, the conversation, the tool steps, the plan (goals or
- * subtasks), the figures, why the loop stopped, and the trajectory it records. Nothing here
- * knows a wire format.
+ * json-research.ts, tags.ts): the options as resolved, the windows, the conversation, the tool
+ * steps, the plan (goals or subtasks), the figures, why the loop stopped, and the trajectory it
+ * records. Nothing here knows a wire format.
  */
 
 import { explorationGuard } from "../../kit/exploration-budget.ts";
