@@ -85,6 +85,11 @@ function shorten(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max).trimEnd()} …`;
 }
 
+/** The head of a prompt that shows the report: the question, then the report's title. */
+export function questionHead(state: Pick<WarpState, "question" | "title">): string[] {
+  return ["<question>", state.question, "</question>", "", `Report title: ${state.title}`];
+}
+
 /** Section ids and titles as a compact outline for prompts (`section-1.2 Title — plan`). */
 export function renderOutline(outline: Outline): string {
   return flattenOutline(outline)

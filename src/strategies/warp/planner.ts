@@ -4,7 +4,8 @@
  * Eqs. 4–5): with the whole draft in view, either decompose one level-1 or level-2 section
  * that was never expanded into 2–7 subsections, or end the deepening. In forced-expansion
  * mode TERMINATE is not offered. An answer naming a section that may not be expanded is
- * re-asked in place with the reason.
+ * re-asked in place with the reason. Their codecs in the JSON protocol are
+ * {@link initializeJsonCodec} and {@link deepenJsonCodec} (the native ones: native/codecs.ts).
  */
 
 import { z } from "zod";
@@ -17,10 +18,19 @@ import {
 import type { Evidence } from "../../core/source.ts";
 import { formatEvidence } from "../../kit/evidence-select.ts";
 import { languageInstruction } from "../../kit/language.ts";
+import type { JsonCodec } from "../../kit/protocol/codec.ts";
 import type { RunContext } from "../../kit/run-context.ts";
-import { expandableSections, idOfPosition, positionOf, renderDraft, type WarpState } from "./draft.ts";
+import {
+  expandableSections,
+  idOfPosition,
+  positionOf,
+  questionHead,
+  renderDraft,
+  type WarpState,
+} from "./draft.ts";
+import { jsonRequest, warpJsonCodec } from "./json-codec.ts";
 import { inLanguage } from "./language-share.ts";
-import type { CallSettings, Counted } from "./sampling.ts";
+import type { Sampling } from "./sampling.ts";
 
 /** Fewest level-1 sections of an initial outline. */
 export const MIN_SECTIONS = 3;
@@ -156,21 +166,32 @@ export function initializePrompt(
   ].join("\n");
 }
 
-/** Asks for the initial outline. */
-export async function initializeOutline(
-  ctx: RunContext,
-  input: { question: string; passages: readonly Evidence[]; language: string },
-  settings: CallSettings = {},
-): Promise<Counted<InitializeAction>> {
-  const { value, calls } = await ctx.structured({
-    role: "planner",
-    schema: initializeActionSchemaFor(input.language),
-    system: initializeSystem(ctx, input.language),
-    prompt: initializePrompt(ctx, input.question, input.passages),
-    maxOutputTokens: 2500,
-    ...settings,
-  });
-  return { value, calls };
+/** What INITIALIZE acts on: the question and the survey's passages. */
+export interface InitializeInput {
+  question: string;
+  passages: readonly Evidence[];
+  language: string;
+}
+
+/** INITIALIZE in the JSON protocol. */
+export function initializeJsonCodec(
+  ctx: Pick<RunContext, "currentDate" | "evidence">,
+  sampling: Sampling,
+): JsonCodec<InitializeInput, InitializeAction, InitializeAction> {
+  return warpJsonCodec(
+    (input: InitializeInput) =>
+      jsonRequest(
+        {
+          role: "planner",
+          schema: initializeActionSchemaFor(input.language),
+          system: initializeSystem(ctx, input.language),
+          prompt: initializePrompt(ctx, input.question, input.passages),
+          maxOutputTokens: 2500,
+        },
+        sampling,
+      ),
+    (value) => value,
+  );
 }
 
 /** The deepener's instructions. */
@@ -196,11 +217,7 @@ export function deepenSystem(
 export function deepenPrompt(state: WarpState, expansionsLeft: number): string {
   const candidates = expandableSections(state);
   return [
-    "<question>",
-    state.question,
-    "</question>",
-    "",
-    `Report title: ${state.title}`,
+    ...questionHead(state),
     "<draft>",
     renderDraft(state.outline, { maxChars: 40_000, plans: true }),
     "</draft>",
@@ -212,27 +229,39 @@ export function deepenPrompt(state: WarpState, expansionsLeft: number): string {
   ].join("\n");
 }
 
-/** Asks for one deepening decision. */
-export async function decideDeepening(
-  ctx: RunContext,
-  input: { state: WarpState; language: string; forced: boolean; expansionsLeft: number },
-  settings: CallSettings = {},
-): Promise<Counted<DeepenAction>> {
-  const { value, calls } = await ctx.structured({
-    role: "planner",
-    schema: deepenActionSchema(input.state, input.forced, input.language),
-    system: deepenSystem(ctx, input.language, input.forced),
-    prompt: deepenPrompt(input.state, input.expansionsLeft),
-    maxOutputTokens: 2000,
-    ...settings,
-  });
-  if (value.name === "terminate") return { value: { name: "terminate" }, calls };
-  return {
-    value: {
-      name: "expand",
-      position: positionOf(idOfPosition(value.position ?? "")!),
-      subsections: value.subsections ?? [],
-    },
-    calls,
-  };
+/** What a deepening decision acts on. */
+export interface DeepenInput {
+  state: WarpState;
+  language: string;
+  /** Forced-expansion mode: TERMINATE is not offered. */
+  forced: boolean;
+  expansionsLeft: number;
+}
+
+/** EXPAND / TERMINATE in the JSON protocol. */
+export function deepenJsonCodec(
+  ctx: Pick<RunContext, "currentDate">,
+  sampling: Sampling,
+): JsonCodec<DeepenInput, DeepenAction, DeepenAnswer> {
+  return warpJsonCodec(
+    (input: DeepenInput) =>
+      jsonRequest(
+        {
+          role: "planner",
+          schema: deepenActionSchema(input.state, input.forced, input.language),
+          system: deepenSystem(ctx, input.language, input.forced),
+          prompt: deepenPrompt(input.state, input.expansionsLeft),
+          maxOutputTokens: 2000,
+        },
+        sampling,
+      ),
+    (value): DeepenAction =>
+      value.name === "terminate"
+        ? { name: "terminate" }
+        : {
+            name: "expand",
+            position: positionOf(idOfPosition(value.position ?? "")!),
+            subsections: value.subsections ?? [],
+          },
+  );
 }

@@ -2,7 +2,8 @@
  * The warp strategy (seed: AgentCPM-Report, WARP). The policy acts on the state S = (question,
  * outline, draft, citations) with five actions, every prompt rebuilt from the state (no chat
  * history). The answers are structured output (`protocol: json`, the default) or the seed
- * checkpoints' own tag protocol (`protocol: native`, see native/policy.ts):
+ * checkpoints' own tag protocol (`protocol: native`, see native/policy.ts); either way each
+ * action is a codec of the protocol, driven by policy.ts:
  *
  * 1. Initialize: SEARCH broadly (≤ 20 passages), then INITIALIZE a level-1 outline of 3–12
  *    sections with writing plans.
@@ -63,8 +64,8 @@ import {
   unwrittenLeaves,
   type WarpState,
 } from "./draft.ts";
-import { nativePolicy } from "./native/policy.ts";
-import { jsonPolicy } from "./policy.ts";
+import { nativeActions } from "./native/policy.ts";
+import { jsonActions, warpPolicy } from "./policy.ts";
 import { type DraftSnapshot, draftScorer, pruneTrajectory, type WarpScorerName } from "./pruning.ts";
 import { MAX_INITIAL_PASSAGES, MAX_SECTION_PASSAGES, retrieve } from "./retrieval.ts";
 import { type Sampling, type WarpProtocol, warpSampling } from "./sampling.ts";
@@ -107,10 +108,9 @@ export async function runWarp(ctx: RunContext, options: WarpOptions): Promise<Re
   const sampling = warpSampling(protocol, options.sampling);
   // Forced expansion in the native protocol: the extend budget leaves room for the N expansions.
   const extendBudget = forced ? Math.max(NATIVE_EXTEND_BUDGET, cap) : NATIVE_EXTEND_BUDGET;
-  const policy =
-    protocol === "native"
-      ? nativePolicy(ctx, steps, sampling, { extendBudget })
-      : jsonPolicy(ctx, steps, sampling);
+  const actions =
+    protocol === "native" ? nativeActions(ctx, sampling, { extendBudget }) : jsonActions(ctx, sampling);
+  const policy = warpPolicy(ctx, steps, actions);
   const pagesRead = new Set<string>();
   const citations = new Map<string, ReadonlySet<string>>();
   const expanded = new Set<string>();

@@ -31,14 +31,3 @@ export function warpSampling(protocol: WarpProtocol, user: Sampling = {}): Sampl
     ...(user.topP === undefined ? {} : { topP: user.topP }),
   };
 }
-
-/** Settings of one structured action call: sampling and how many re-asks it may make. */
-export interface CallSettings extends Sampling {
-  maxRepairs?: number;
-}
-
-/** An action's answer and the model calls it took (re-asks included). */
-export interface Counted<T> {
-  value: T;
-  calls: number;
-}

@@ -1,15 +1,17 @@
 /**
  * WARP's SEARCH action: 1–5 search keywords for the next piece of writing, conditioned on the
  * question, the outline, the draft so far and the section's writing plan (seed Eq. 2). At
- * initialisation there is no outline yet and the keywords survey the question broadly.
+ * initialisation there is no outline yet and the keywords survey the question broadly. Its codec
+ * in the JSON protocol is {@link searchJsonCodec} (the native one: native/codecs.ts).
  */
 
 import { z } from "zod";
 import type { FlatOutlineSection } from "../../core/outline.ts";
 import { languageName } from "../../kit/language.ts";
-import type { RunContext } from "../../kit/run-context.ts";
+import type { JsonCodec } from "../../kit/protocol/codec.ts";
 import { positionOf, renderDraft, renderOutline, type WarpState } from "./draft.ts";
-import type { CallSettings, Counted } from "./sampling.ts";
+import { jsonRequest, warpJsonCodec } from "./json-codec.ts";
+import type { Sampling } from "./sampling.ts";
 
 /** Most keywords one SEARCH action may give. */
 export const MAX_KEYWORDS = 5;
@@ -60,26 +62,37 @@ export function searcherPrompt(state: WarpState, target?: FlatOutlineSection): s
   ].join("\n");
 }
 
-/** Asks for the keywords of one SEARCH action (an invalid answer is re-asked). */
-export async function chooseKeywords(
-  ctx: RunContext,
-  input: { state: WarpState; target?: FlatOutlineSection; language: string },
-  settings: CallSettings = {},
-): Promise<Counted<SearchAction>> {
-  const { value, calls } = await ctx.structured({
-    role: "searcher",
-    schema: searchActionSchema,
-    system: searcherSystem(input.language),
-    prompt: searcherPrompt(input.state, input.target),
-    maxOutputTokens: 400,
-    ...settings,
-  });
+/** What a SEARCH acts on: the state and the section the keywords are for (none at initialisation). */
+export interface SearchInput {
+  state: WarpState;
+  target?: FlatOutlineSection;
+  language: string;
+}
+
+/** SEARCH in the JSON protocol; repeated keywords (case and spacing aside) are dropped. */
+export function searchJsonCodec(sampling: Sampling): JsonCodec<SearchInput, SearchAction, SearchAction> {
+  return warpJsonCodec(
+    (input: SearchInput) =>
+      jsonRequest(
+        {
+          role: "searcher",
+          schema: searchActionSchema,
+          system: searcherSystem(input.language),
+          prompt: searcherPrompt(input.state, input.target),
+          maxOutputTokens: 400,
+        },
+        sampling,
+      ),
+    (value): SearchAction => ({ name: "search", keywords: distinctKeywords(value.keywords) }),
+  );
+}
+
+function distinctKeywords(keywords: readonly string[]): string[] {
   const seen = new Set<string>();
-  const keywords = value.keywords.filter((k) => {
+  return keywords.filter((k) => {
     const key = k.toLowerCase().replace(/\s+/g, " ");
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
   });
-  return { value: { name: "search", keywords }, calls };
 }

@@ -4,6 +4,7 @@
  * answer is checked where the model can fix it, and an answer that fails is re-asked in place
  * with the reason: Markdown paragraphs without headings, longer than 50 characters, citing
  * 1–12 of the given passages and nothing else, in the question's language (CJK share rule).
+ * Its codec in the JSON protocol is {@link writeJsonCodec} (the native one: native/codecs.ts).
  */
 
 import { z } from "zod";
@@ -12,9 +13,17 @@ import type { Evidence } from "../../core/source.ts";
 import { formatEvidence } from "../../kit/evidence-select.ts";
 import { languageInstruction } from "../../kit/language.ts";
 import type { RunContext } from "../../kit/run-context.ts";
-import { idOfPosition, positionOf, renderDraft, renderOutline, type WarpState } from "./draft.ts";
+import {
+  idOfPosition,
+  positionOf,
+  questionHead,
+  renderDraft,
+  renderOutline,
+  type WarpState,
+} from "./draft.ts";
+import { jsonRequest, warpJsonCodec } from "./json-codec.ts";
 import { inLanguage } from "./language-share.ts";
-import type { CallSettings, Counted } from "./sampling.ts";
+import type { Sampling } from "./sampling.ts";
 
 /** Fewest characters of a section's content. */
 export const MIN_CONTENT_CHARS = 51;
@@ -111,11 +120,7 @@ export function warpWriterPrompt(
   passages: readonly Evidence[],
 ): string {
   return [
-    "<question>",
-    state.question,
-    "</question>",
-    "",
-    `Report title: ${state.title}`,
+    ...questionHead(state),
     "<outline>",
     renderOutline(state.outline),
     "</outline>",
@@ -139,23 +144,36 @@ export interface WriteAction {
   content: string;
 }
 
-/** Writes one section; throws STRUCTURED_OUTPUT_FAILED when no answer passes the rules. */
-export async function writeWarpSection(
-  ctx: RunContext,
-  input: { state: WarpState; target: FlatOutlineSection; passages: readonly Evidence[]; language: string },
-  settings: CallSettings = {},
-): Promise<Counted<WriteAction>> {
-  const allowed = new Set(input.passages.map((p) => p.id));
-  const { value, calls } = await ctx.structured({
-    role: "writer",
-    schema: writeActionSchema({ sectionId: input.target.id, allowed, language: input.language }),
-    system: warpWriterSystem(ctx, input.language),
-    prompt: warpWriterPrompt(ctx, input.state, input.target, input.passages),
-    maxOutputTokens: 3000,
-    ...settings,
-  });
-  return {
-    value: { name: "write", position: positionOf(input.target.id), content: value.content.trim() },
-    calls,
-  };
+/** What a WRITE acts on: the state, the section and the passages its SEARCH retrieved. */
+export interface WriteInput {
+  state: WarpState;
+  target: FlatOutlineSection;
+  passages: readonly Evidence[];
+  language: string;
+}
+
+/** WRITE in the JSON protocol: the content trimmed, for the section asked. */
+export function writeJsonCodec(ctx: Pick<RunContext, "currentDate" | "evidence">, sampling: Sampling) {
+  return warpJsonCodec(
+    (input: WriteInput) =>
+      jsonRequest(
+        {
+          role: "writer",
+          schema: writeActionSchema({
+            sectionId: input.target.id,
+            allowed: new Set(input.passages.map((p) => p.id)),
+            language: input.language,
+          }),
+          system: warpWriterSystem(ctx, input.language),
+          prompt: warpWriterPrompt(ctx, input.state, input.target, input.passages),
+          maxOutputTokens: 3000,
+        },
+        sampling,
+      ),
+    (value, input): WriteAction => ({
+      name: "write",
+      position: positionOf(input.target.id),
+      content: value.content.trim(),
+    }),
+  );
 }
