@@ -50,6 +50,9 @@ export interface StructuredResult<T> {
   formatErrors: number;
   /** True when the accepted answer was malformed JSON, repaired (see {@link parseStructured}). */
   repaired: boolean;
+  /** Id and model of the call whose answer was accepted. */
+  callId?: string;
+  model?: string;
 }
 
 /** The error of an answer whose JSON was cut short (never repaired: its end is lost). */
@@ -178,6 +181,8 @@ export async function generateStructured<T>(
         calls: attempt,
         formatErrors: errors.length,
         repaired: parsed.repaired,
+        callId: result.callId,
+        model: result.model,
       };
     }
     const error = formatError ?? "invalid answer";

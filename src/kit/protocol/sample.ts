@@ -8,13 +8,25 @@
 
 import { exceededLimit } from "../../core/budget.ts";
 import { isDossierError } from "../../core/errors.ts";
+import type { Role } from "../../llm/model-spec.ts";
 import type { RunContext } from "../run-context.ts";
 import type { Codec, Decoded } from "./codec.ts";
 
 /** What one call through a codec gave. */
 export type Sampled<A> =
-  | { kind: "action"; action: A; raw: string; calls: number }
-  | { kind: "refused"; error: string; raw: string; calls: number };
+  | ({ kind: "action"; action: A } & SampledCall)
+  | ({ kind: "refused"; error: string } & SampledCall);
+
+/** The call a reply came from: its raw text, the calls made, and (when known) its id and model. */
+export interface SampledCall {
+  raw: string;
+  calls: number;
+  /** Id and model of the last call made (absent when structured output failed on every call). */
+  callId?: string;
+  model?: string;
+  /** The role the call served. */
+  role: Role;
+}
 
 /** Options of {@link sampleAction}. */
 export interface SampleOptions {
@@ -53,25 +65,33 @@ export async function sampleAction<S, A>(
       });
       // A journal replay or a repaired answer passes the same check.
       verdict ??= codec.decode(r.value, state);
+      const call = {
+        raw: r.raw,
+        calls: r.calls,
+        role: request.role,
+        ...(r.callId ? { callId: r.callId, model: r.model } : {}),
+      };
       return verdict.ok
-        ? { kind: "action", action: verdict.action, raw: r.raw, calls: r.calls }
-        : { kind: "refused", error: verdict.error, raw: r.raw, calls: r.calls };
+        ? { kind: "action", action: verdict.action, ...call }
+        : { kind: "refused", error: verdict.error, ...call };
     } catch (error) {
       if (!isDossierError(error, "STRUCTURED_OUTPUT_FAILED")) throw error;
       const errors = (error.details.errors as string[] | undefined) ?? [];
       const calls = Number(error.details.calls ?? maxRepairs + 1);
-      return { kind: "refused", error: errors.at(-1) ?? error.message, raw: "", calls };
+      return { kind: "refused", error: errors.at(-1) ?? error.message, raw: "", calls, role: request.role };
     }
   }
   let verdict: Decoded<A> | undefined;
-  const { result } = await ctx.llm.call(codec.request(state), (text) => {
+  const request = codec.request(state);
+  const { result } = await ctx.llm.call(request, (text) => {
     verdict = codec.decode(text, state);
     return verdict.ok ? null : verdict.error;
   });
   verdict ??= codec.decode(result.text, state);
+  const call = { raw: result.text, calls: 1, callId: result.callId, model: result.model, role: request.role };
   return verdict.ok
-    ? { kind: "action", action: verdict.action, raw: result.text, calls: 1 }
-    : { kind: "refused", error: verdict.error, raw: result.text, calls: 1 };
+    ? { kind: "action", action: verdict.action, ...call }
+    : { kind: "refused", error: verdict.error, ...call };
 }
 
 /** Why a call failed: `budget:<limit>` when a budget limit refused it, else the error's code. Cancellation is thrown on. */

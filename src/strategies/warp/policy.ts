@@ -22,8 +22,6 @@ import { DossierError, isDossierError } from "../../core/errors.ts";
 import type { Codec, JsonCodec, TextCodec } from "../../kit/protocol/codec.ts";
 import { type Sampled, sampleAction } from "../../kit/protocol/sample.ts";
 import type { RunContext } from "../../kit/run-context.ts";
-import type { LlmClient } from "../../llm/client.ts";
-import type { Role } from "../../llm/model-spec.ts";
 import { DEFAULT_MAX_REPAIRS } from "../../llm/structured.ts";
 import {
   type DeepenAction,
@@ -137,23 +135,21 @@ async function resample<S, A>(
   first: S,
   refused: ProtocolAction<S, A>["refused"],
 ): Promise<A | null> {
-  const calls = observed(ctx);
   let state = first;
   for (let attempt = 1; ; attempt++) {
     if (steps.spent()) return null;
     let sampled: Sampled<A>;
     try {
-      sampled = await sampleAction(calls.ctx, codec, state);
+      sampled = await sampleAction(ctx, codec, state);
     } finally {
       steps.spend(1);
     }
     if (sampled.kind === "action") return sampled.action;
-    const call = calls.last()!;
     ctx.emit({
       type: "format-error",
-      callId: call.callId,
-      role: call.role,
-      model: call.model,
+      callId: sampled.callId!,
+      role: sampled.role,
+      model: sampled.model!,
       attempt,
       error: sampled.error,
       excerpt: sampled.raw.slice(0, 300),
@@ -162,26 +158,4 @@ async function resample<S, A>(
     if ("answer" in next) return next.answer;
     state = next.again;
   }
-}
-
-/** What a format-error event names of its call. */
-interface NotedCall {
-  callId: string;
-  model: string;
-  role: Role;
-}
-
-/**
- * The run context with its client's calls noted, for the `format-error` event of a refused
- * tagged reply: that event names the call, and the kit's sampling result does not carry it.
- */
-function observed(ctx: RunContext): { ctx: RunContext; last: () => NotedCall | undefined } {
-  let last: NotedCall | undefined;
-  const llm: LlmClient = Object.create(ctx.llm);
-  llm.call = async (request, inspect) => {
-    const made = await ctx.llm.call(request, inspect);
-    last = { callId: made.result.callId, model: made.result.model, role: request.role };
-    return made;
-  };
-  return { ctx: { ...ctx, llm }, last: () => last };
 }
