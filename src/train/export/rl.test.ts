@@ -46,6 +46,33 @@ describe("rl export", () => {
     expect(lines.map((l) => rlRecordSchema.parse(JSON.parse(l)))).toEqual(records);
   });
 
+  it("masks every refused reply (loss_mask 0, its format errors named) and names each line's policy and rollout status", () => {
+    const failed = scoredGroup();
+    failed[1] = { ...failed[1]!, run: { ...failed[1]!.run, status: "failed", stopReason: "error-budget" } };
+    const { records } = rlRecords(failed);
+    for (const r of records) {
+      const refused = (r.format_errors ?? []).length > 0;
+      expect(r.loss_mask).toBe(refused ? 0 : 1);
+    }
+    const masked = records.filter((r) => r.loss_mask === 0).map((r) => r.id);
+    expect(masked).toEqual(["run-0/L5", "run-1/L5", "run-2/L5"]);
+    expect(records.find((r) => r.id === "run-1/L5")).toMatchObject({
+      format_errors: ["not JSON"],
+      status: "failed",
+      model: expect.stringMatching(/:/),
+      sampling: expect.any(Object),
+    });
+    // a failed rollout is a sample: its calls are exported with its (negative) advantage
+    expect(records.filter((r) => r.run_id === "run-1").every((r) => r.advantage < 0)).toBe(true);
+    const { records: runs } = rlRecords(failed, { unit: "run" });
+    expect(runs.map((r) => [r.run_id, r.status, r.loss_mask])).toEqual([
+      ["run-0", "completed", 1],
+      ["run-1", "failed", 1],
+      ["run-2", "completed", 1],
+      ["run-9", "completed", 1],
+    ]);
+  });
+
   it("writes one line per run: the question as the chat, the report or answer as the completion", () => {
     const { records } = rlRecords(scoredGroup(), { unit: "run", advantage: "rloo" });
     expect(records.map((r) => [r.id, r.completion, r.advantage])).toEqual([

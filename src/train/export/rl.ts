@@ -10,10 +10,17 @@
  *
  * - unit `call` (default): one line per successful model call of the run, each carrying the
  *   run's reward and advantage (an outcome reward shared by every step of the trajectory).
- *   Calls with format errors stay in: the reward already counts them. Failed calls are
- *   skipped.
+ *   A call whose reply was refused (`format_errors` not empty: a parse failure, a schema or
+ *   protocol rule broken; the strategy re-asked, re-sampled or fell back) stays in so a trainer
+ *   sees it, with `loss_mask` 0: its completion is not the policy's accepted action and must not
+ *   be reinforced with the run's advantage. Every other call has `loss_mask` 1. Failed calls
+ *   (no completion) are skipped.
  * - unit `run`: one line per run; `messages` is the question as a chat and `completion` the
  *   run's report, else its short answer, else "".
+ *
+ * Every line names its rollout's `status` (`completed`, `failed`, `cancelled`: a failed
+ * rollout is a sample with its reward); a call line also its `model` (the policy), its
+ * `sampling` as sent and its `finish_reason` when the provider gave one.
  *
  * `dropUniformGroups` applies DAPO's dynamic-sampling filter first: a group whose rewards are
  * all equal carries no gradient and is skipped.
@@ -25,6 +32,7 @@ import type { Role } from "../../llm/model-spec.ts";
 import { dynamicSamplingFilter } from "../advantages/dapo-filter.ts";
 import { type GrpoOptions, grpoAdvantages } from "../advantages/grpo.ts";
 import { rlooAdvantages } from "../advantages/rloo.ts";
+import { callFormatOk, samplingSchema } from "../recorded-call.ts";
 import type { RecordedRun } from "../recorded-run.ts";
 import {
   type ChatMessage,
@@ -70,6 +78,17 @@ export const rlRecordSchema = z
     messages: z.array(chatMessageSchema).min(1),
     tools: z.array(chatToolSchema).min(1).optional(),
     completion: z.string(),
+    /** The rollout's end: a failed or cancelled rollout is a sample like any other. */
+    status: z.enum(["completed", "failed", "cancelled"]),
+    /** Unit call: `provider:model`, the policy that answered. */
+    model: z.string().min(1).optional(),
+    /** Unit call: the sampling sent (absent fields: the provider's default). */
+    sampling: samplingSchema.optional(),
+    finish_reason: z.string().optional(),
+    /** Unit call: why the reply was refused; empty when it was accepted. */
+    format_errors: z.array(z.string()).optional(),
+    /** 1: train on the completion; 0: a refused reply, kept for inspection only. */
+    loss_mask: z.union([z.literal(0), z.literal(1)]),
     reward: z.number().finite(),
     reward_components: z.record(z.string(), z.unknown()),
     advantage: z.number().finite(),
@@ -159,6 +178,7 @@ export function rlRecords(scored: readonly ScoredRun[], options: RlOptions = {})
       strategy: run.strategy,
       group_id: runGroupId(run),
       group_index: run.group?.index ?? null,
+      status: run.status,
     };
     const scores = { reward: reward.reward, reward_components: { ...reward.components }, advantage };
     if (options.unit === "run") {
@@ -169,6 +189,7 @@ export function rlRecords(scored: readonly ScoredRun[], options: RlOptions = {})
           ...common,
           messages: questionPrompt(run.row.prompt, options.systemPrompt),
           completion: runOutput(run) ?? "",
+          loss_mask: 1,
           ...scores,
         }),
       );
@@ -201,6 +222,11 @@ export function rlRecords(scored: readonly ScoredRun[], options: RlOptions = {})
         messages,
         ...(call.tools && call.tools.length > 0 ? { tools: toChatTools(call.tools) } : {}),
         completion: call.completion,
+        model: call.model,
+        sampling: call.sampling,
+        ...(call.finishReason ? { finish_reason: call.finishReason } : {}),
+        format_errors: [...call.formatErrors],
+        loss_mask: callFormatOk(call) ? 1 : 0,
         ...scores,
       });
       if (parsed.success) records.push(parsed.data);
