@@ -122,6 +122,30 @@ describe("a rollouts folder", () => {
     ]);
   });
 
+  it("keeps the estimator the rewards were scored with when --dapo computes the advantages again", () => {
+    const runs = folder();
+    const rloo = [
+      { ...record(runs[1]!, 1, 1), estimator: "rloo" as const },
+      { ...record(runs[2]!, 0, -1), estimator: "rloo" as const },
+      { ...record(runs[0]!, 1, null, true), estimator: "rloo" as const },
+      { ...record(runs[3]!, 1, null, true), estimator: "rloo" as const },
+    ];
+    writeFileSync(rewardsPath(dir, "smtl"), rloo.map((r) => `${JSON.stringify(r)}\n`).join(""));
+    const dapo = jsonl(exportRollouts(dir, { format: "rl", dropUniformGroups: true }).content).map((l) =>
+      rlRecordSchema.parse(l),
+    );
+    // RLOO over (1, 0) is (1, −1); GRPO would give ±0.7071.
+    expect(dapo.map((s) => [s.run_id, s.advantage])).toEqual([
+      ["a0", 1],
+      ["a1", -1],
+    ]);
+    const mixed = [{ ...rloo[0]!, estimator: "grpo" as const }, ...rloo.slice(1)];
+    writeFileSync(rewardsPath(dir, "smtl"), mixed.map((r) => `${JSON.stringify(r)}\n`).join(""));
+    expect(() => exportRollouts(dir, { format: "rl", dropUniformGroups: true })).toThrow(
+      /mixes GRPO and RLOO/,
+    );
+  });
+
   it("exports dpo pairs of one question, Self-SFT's best run per question, and verl's questions", () => {
     folder();
     const dpo = exportRollouts(dir, { format: "dpo" });

@@ -20,6 +20,7 @@ import { selfSftSelection } from "../curation/self-sft.ts";
 import type { RecordedRun } from "../recorded-run.ts";
 import { readRolloutRows, readRolloutRuns } from "../rollouts/rollout-dir.ts";
 import { folderRewards, joinRewards, rewardNamesIn } from "../score/reward-file.ts";
+import type { RewardRecord } from "../score/score-runs.ts";
 import { dpoRecords } from "./dpo.ts";
 import type { ExportSkip } from "./export-result.ts";
 import { rlRecords } from "./rl.ts";
@@ -138,6 +139,9 @@ export function exportRollouts(dir: string, options: ExportRolloutsOptions): Rol
   // filter stay out); --advantage or --dapo here computes them again.
   const recompute = options.advantage !== undefined || options.dropUniformGroups === true;
   const kept = recompute ? scored : scored.filter(({ record }) => !record.dropped);
+  // Computed again, the advantages keep the estimator the rewards were scored with unless
+  // --advantage names another: --dapo alone never switches RLOO to GRPO.
+  const estimator = options.advantage ?? recordedEstimator(scored.map(({ record }) => record));
   const result = rlRecords(
     kept.map(({ run, record }) => ({
       run,
@@ -145,7 +149,7 @@ export function exportRollouts(dir: string, options: ExportRolloutsOptions): Rol
     })),
     {
       unit: options.unit === "run" ? "run" : "call",
-      ...(options.advantage ? { advantage: options.advantage } : {}),
+      ...(estimator ? { advantage: estimator } : {}),
       dropUniformGroups: options.dropUniformGroups === true,
       ...roles,
     },
@@ -164,4 +168,15 @@ export function exportRollouts(dir: string, options: ExportRolloutsOptions): Rol
     ...result.skipped,
   ];
   return { format, content: jsonlText(records), records: records.length, skipped, reward: rewards.name };
+}
+
+/** The one estimator a rewards file's records name, or undefined (none named, or several). */
+function recordedEstimator(records: readonly RewardRecord[]): "grpo" | "rloo" | undefined {
+  const named = new Set(records.flatMap((r) => (r.estimator ? [r.estimator] : [])));
+  if (named.size > 1)
+    throw new DossierError(
+      "INPUT_INVALID",
+      "the rewards file mixes GRPO and RLOO advantages; name the estimator with --advantage",
+    );
+  return [...named][0];
 }

@@ -45,6 +45,8 @@ export const rewardRecordSchema = z.object({
   advantage: z.number().finite().nullable(),
   /** True when DAPO's filter dropped the run's group (all rewards equal). */
   dropped: z.boolean(),
+  /** The estimator the advantage came from (absent in files written before it was recorded). */
+  estimator: z.enum(["grpo", "rloo"]).optional(),
 });
 /** One line of a rewards file. */
 export type RewardRecord = z.infer<typeof rewardRecordSchema>;
@@ -197,6 +199,7 @@ export async function scoreRuns(
       details: JSON.parse(JSON.stringify(scores[i]!.details)),
       advantage: advantages.get(run.runId) ?? null,
       dropped: droppedGroups.has(runGroupId(run)),
+      estimator: options.advantage ?? "grpo",
     }),
   );
 }
