@@ -101,6 +101,14 @@ describe("a rollouts folder", () => {
     expect(runs[1]!.answer).toBe("Lyon");
   });
 
+  it("appends after a line cut short by a crash on a line of its own", () => {
+    folder();
+    appendRolloutRun(dir, run("a1", 1, 1, "Nice"));
+    const runs = readRolloutRuns(dir);
+    expect(runs.map((r) => r.runId)).toEqual(["a0", "a1", "b0", "b1"]);
+    expect(runs[1]!.answer).toBe("Nice");
+  });
+
   it("exports rl samples with the advantages train reward computed, leaving out dropped groups", () => {
     folder();
     const result = exportRollouts(dir, { format: "rl" });

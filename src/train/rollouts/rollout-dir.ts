@@ -14,7 +14,17 @@
  * again) keeps its last line.
  */
 
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  closeSync,
+  existsSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { DossierError } from "../../core/errors.ts";
@@ -88,7 +98,25 @@ export function readRolloutRows(dir: string): QuestionRow[] {
 
 /** Appends a recorded run. */
 export function appendRolloutRun(dir: string, run: RecordedRun): void {
-  appendFileSync(rolloutPath(dir, "runs"), `${JSON.stringify(run)}\n`);
+  const path = rolloutPath(dir, "runs");
+  // A line cut short by a crash is ended first, so this run starts a line of its own (the cut
+  // line stays unreadable and is skipped on reading; the run it held is run again).
+  const torn = existsSync(path) && !endsWithNewline(path);
+  appendFileSync(path, `${torn ? "\n" : ""}${JSON.stringify(run)}\n`);
+}
+
+/** True when the file is empty or its last byte is a newline. */
+function endsWithNewline(path: string): boolean {
+  const fd = openSync(path, "r");
+  try {
+    const { size } = fstatSync(fd);
+    if (size === 0) return true;
+    const last = Buffer.alloc(1);
+    readSync(fd, last, 0, 1, size - 1);
+    return last[0] === 0x0a;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 const groupKey = (run: RecordedRun) => `${run.group?.id ?? run.row.id}#${run.group?.index ?? run.runId}`;
