@@ -202,6 +202,8 @@ export async function runTrainRollouts(io: CliIo, file: string, flags: RolloutFl
     });
     if (io.isTty && !flags.json) io.err("\n");
     const p = result.progress;
+    // A rollout that failed by the agent's behaviour is a recorded sample: it reached its end.
+    const samples = new Set(result.failedSamples);
     const summary = {
       dir,
       strategy,
@@ -214,20 +216,25 @@ export async function runTrainRollouts(io: CliIo, file: string, flags: RolloutFl
       costUsd: p.costUsd,
       unrecorded: result.unrecorded,
       runs: result.runsFile,
-      failures: result.items.filter((i) => i.status === "failed").map((i) => ({ id: i.id, error: i.error })),
+      failures: result.items
+        .filter((i) => i.status === "failed")
+        .map((i) => ({ id: i.id, error: i.error, recorded: samples.has(String(i.id)) })),
     };
     if (flags.json) io.out(`${terminalJson(summary)}\n`);
     else {
       const lines = [
         `${p.done} finished, ${p.failed} failed, ${p.skipped} finished before, of ${p.total} rollouts (${rows.length} questions × ${group}, ${strategy})`,
-        ...summary.failures.map((f) => `failed ${f.id}: ${f.error ?? ""}`),
+        ...summary.failures.map(
+          (f) => `failed ${f.id}: ${f.error ?? ""}${f.recorded ? " (recorded as a sample)" : ""}`,
+        ),
         ...result.unrecorded.map((u) => `not recorded ${u.key}: ${u.error}`),
         `recorded runs: ${result.runsFile}`,
       ];
       io.out(`${lines.map(terminalLine).join("\n")}\n`);
     }
     if (interrupt.signal.aborted) return 130;
-    return p.failed > 0 || result.unrecorded.length > 0 || p.done + p.skipped < p.total ? 1 : 0;
+    const unended = summary.failures.filter((f) => !f.recorded).length;
+    return unended > 0 || result.unrecorded.length > 0 || p.done + p.skipped + samples.size < p.total ? 1 : 0;
   } finally {
     process.off("SIGINT", onSigint);
     await queue?.close();

@@ -223,6 +223,33 @@ describe("dossier train in the research world", () => {
     await cli(world, ["train", "reward", "ro", "--reward", "smtl", "--advantage", "rloo", "--dapo"]);
   }, 180_000);
 
+  it("a rollout that fails by the agent's behaviour is a recorded sample: the group keeps its size and the command exits 0", async () => {
+    // The first rollout to plan answers with JSON of no use: the error budget (1) is spent before
+    // any tool call, and the run fails NO_RESEARCH — a trajectory of the policy like any other.
+    let failing: number | undefined;
+    const override = (role: string, body: ChatBody): Reply | undefined => {
+      if (role !== "smtl-plan") return undefined;
+      failing ??= seedOf(body);
+      return seedOf(body) === failing ? { kind: "text", text: '{"plan": "none"}' } : undefined;
+    };
+    world = await startResearchWorld({
+      override,
+      expectCalls: { "smtl-plan": 2, "smtl-step": 2, reader: [1, 2] },
+    });
+    writeFileSync(join(world.home, "q.jsonl"), `${JSON.stringify(ROWS[0])}\n`);
+    const args = ["train", "rollouts", "q.jsonl", "--strategy", "smtl", "--group", "2", "--out", "ro"];
+    const run = await cli(world, [...args, "--option", "errorBudget=1", "--date", "2026-03-01", "--json"]);
+    const summary = JSON.parse(run.stdout) as { failed: number; failures: { recorded: boolean }[] };
+    expect(summary.failed).toBe(1);
+    expect(summary.failures).toEqual([expect.objectContaining({ recorded: true })]);
+    const runs = lines(join(world.home, "ro", "runs.jsonl")).map((r) => recordedRunSchema.parse(r));
+    expect(runs.map((r) => r.status).sort()).toEqual(["completed", "failed"]);
+    const failed = runs.find((r) => r.status === "failed")!;
+    expect(failed.report).toBeNull();
+    // the refused plan is on its call, so every reward with a format term sees it
+    expect(failed.calls.filter((c) => c.role === "searcher").map((c) => c.formatErrors.length)).toEqual([1]);
+  }, 120_000);
+
   it("warp: 2 × 3 rollouts with three forced expansions, the warp reward with GRPO, four exports", async () => {
     // An odd seed writes each section from its first passage only: fewer citations, a lower score.
     const override = (role: string, body: ChatBody): Reply | undefined => {

@@ -6,8 +6,14 @@
  * stopping the others, and resumable: run again, the finished rollouts are skipped and an
  * interrupted, cancelled or failed one is taken up from its journal.
  *
- * Each rollout that completes is written to the folder's `runs.jsonl` as a recorded run
- * (recorded-run.ts) built from its event log; see rollout-dir.ts for the folder's files.
+ * Each rollout that reached an end of the agent's making is written to the folder's `runs.jsonl`
+ * as a recorded run (recorded-run.ts) built from its event log: a completed one, and one that
+ * failed by the agent's behaviour ({@link AGENT_FAILURES}: no research, no evidence, malformed
+ * output to the end, a budget spent) — in RL that trajectory is a sample with its reward
+ * (usually 0), and leaving it out would shrink its group and bias the advantages. A run that
+ * failed for a reason outside the agent (the model endpoint unreachable, a timeout, the store)
+ * is not a sample: it is reported, and taken up from its journal by the next invocation. See
+ * rollout-dir.ts for the folder's files.
  */
 
 import { existsSync, readFileSync } from "node:fs";
@@ -32,6 +38,20 @@ import {
   writeRolloutSetup,
 } from "./rollout-dir.ts";
 import { type PlannedRollout, planRollouts, rolloutStrategyOptions } from "./rollout-plan.ts";
+
+/**
+ * Error codes of a run that failed by what the agent did: such a rollout is recorded with its
+ * status and scored like any other.
+ */
+export const AGENT_FAILURES: ReadonlySet<string> = new Set([
+  "NO_RESEARCH",
+  "NO_EVIDENCE",
+  "STRUCTURED_OUTPUT_FAILED",
+  "PLAN_ILLEGAL",
+  "OUTLINE_INVALID",
+  "CITATION_INVALID",
+  "BUDGET_EXCEEDED",
+]);
 
 /** What rollouts run with (a `Dossier` fits). */
 export interface RolloutResearcher {
@@ -88,6 +108,8 @@ export interface RolloutResult {
   progress: BatchProgress;
   /** Rollouts whose run completed but could not be recorded, and why. */
   unrecorded: { key: string; runId?: string; error: string }[];
+  /** Rollouts that failed by the agent's behaviour and were recorded as samples (their keys). */
+  failedSamples: string[];
   runsFile: string;
 }
 
@@ -120,13 +142,16 @@ export async function runRollouts(options: RolloutOptions): Promise<RolloutResul
   const byKey = new Map(plan.map((p) => [p.key, p]));
   const runsFile = rolloutPath(dir, "runs");
   const recorded = recordedKeys(runsFile);
+  const failedSamples = new Set<string>();
   const record = async (result: ResearchResult): Promise<void> => {
-    if (result.status !== "completed" || result.markdown === null) return;
+    const sample = result.status === "failed" && AGENT_FAILURES.has(result.error?.code ?? "");
+    if (!sample && (result.status !== "completed" || result.markdown === null)) return;
     const tag = (result.record.options as { rollout?: { questionId?: unknown; index?: unknown } }).rollout;
     const planned = byKey.get(`${String(tag?.questionId)}#${String(tag?.index)}`);
     if (!planned) return;
     await recordRun(options.dossier, dir, planned, result.runId, result.markdown);
     recorded.add(planned.key);
+    if (sample) failedSamples.add(planned.key);
   };
   const recording = (handle: ResearchHandle): ResearchHandle => {
     const done = handle.done.then(async (result) => {
@@ -199,7 +224,14 @@ export async function runRollouts(options: RolloutOptions): Promise<RolloutResul
       unrecorded.push({ key, runId: item.runId, error: (error as Error).message });
     }
   }
-  return { manifest, items: result.items, progress: result.progress, unrecorded, runsFile };
+  return {
+    manifest,
+    items: result.items,
+    progress: result.progress,
+    unrecorded,
+    failedSamples: [...failedSamples],
+    runsFile,
+  };
 }
 
 async function recordRun(
@@ -207,7 +239,7 @@ async function recordRun(
   dir: string,
   planned: PlannedRollout,
   runId: string,
-  report: string,
+  report: string | null,
 ): Promise<void> {
   const events = await dossier.runs.events(runId);
   appendRolloutRun(
