@@ -234,7 +234,7 @@ describe("dossier train in the research world", () => {
     };
     world = await startResearchWorld({
       override,
-      expectCalls: { "smtl-plan": 2, "smtl-step": 2, reader: [1, 2] },
+      expectCalls: { "smtl-plan": 2, "smtl-step": 2, reader: [1, 2], "answer-judge": 1 },
     });
     writeFileSync(join(world.home, "q.jsonl"), `${JSON.stringify(ROWS[0])}\n`);
     const args = ["train", "rollouts", "q.jsonl", "--strategy", "smtl", "--group", "2", "--out", "ro"];
@@ -248,6 +248,16 @@ describe("dossier train in the research world", () => {
     expect(failed.report).toBeNull();
     // the refused plan is on its call, so every reward with a format term sees it
     expect(failed.calls.filter((c) => c.role === "searcher").map((c) => c.formatErrors.length)).toEqual([1]);
+    // scored with the group: SMTL's 0 for a format violation, no judge asked for it
+    await cli(world, ["train", "reward", "ro", "--reward", "smtl", "--advantage", "rloo"]);
+    const records = lines(join(world.home, "ro", "rewards-smtl.jsonl")).map((r) =>
+      rewardRecordSchema.parse(r),
+    );
+    expect(records).toHaveLength(2);
+    expect(records.find((r) => r.runId === failed.runId)).toMatchObject({
+      reward: 0,
+      components: { correct: null, formatValid: 0 },
+    });
   }, 120_000);
 
   it("warp: 2 × 3 rollouts with three forced expansions, the warp reward with GRPO, four exports", async () => {
