@@ -11,6 +11,8 @@ import { resolve } from "node:path";
 import type { Command } from "commander";
 import { DossierError } from "../../core/errors.ts";
 import { terminalJson, terminalLine } from "../../core/terminal-text.ts";
+import { ROLES } from "../../llm/model-spec.ts";
+import type { ModelRegistry } from "../../llm/registry.ts";
 import type { BatchItem, BatchProgress } from "../../runtime/batch.ts";
 import { CliExit } from "../errors.ts";
 import type { CliIo } from "../io.ts";
@@ -186,6 +188,7 @@ export async function runTrainRollouts(io: CliIo, file: string, flags: RolloutFl
       concurrency,
       strategyOptions: userOptions,
       research,
+      policy: policyOf(dossier.models),
       dossier: queued
         ? {
             research: (q, o) => queued.research(q, o),
@@ -295,4 +298,17 @@ export function registerTrainRollouts(train: Command, io: CliIo): void {
       const code = await runTrainRollouts(io, questions, cmd.optsWithGlobals<RolloutFlags>());
       if (code !== 0) throw new CliExit(code);
     });
+}
+
+/** The `provider:model` each model role resolves to: the policy a rollouts folder pins. */
+function policyOf(models: ModelRegistry): Record<string, string> {
+  const policy: Record<string, string> = {};
+  for (const role of ROLES) {
+    try {
+      policy[role] = models.forRole(role).name;
+    } catch {
+      // a role no model serves
+    }
+  }
+  return policy;
 }

@@ -200,6 +200,25 @@ describe("dossier train in the research world", () => {
     // Other settings in the same folder are refused before any model call.
     const other = await cli(world, [...args, "--seed", "5"], 1);
     expect(other.stderr).toContain("CONFLICT");
+    // So are another policy, other budgets and other rows, each named (the script allows no call).
+    const model = await runCliInProcess([...args, "--date", "2026-03-01"], {
+      cwd: world.home,
+      env: { ...envOf(world), DOSSIER_MODEL: "openai-compatible:other-model" },
+    });
+    expect([model.code, model.stderr]).toEqual([
+      1,
+      expect.stringMatching(/CONFLICT[\s\S]*policy: .*fake-model.*other-model/),
+    ]);
+    const budget = await cli(world, [...args, "--max-tool-calls", "7", "--date", "2026-03-01"], 1);
+    expect(budget.stderr).toMatch(/CONFLICT[\s\S]*research options/);
+    writeFileSync(join(world.home, "q2.jsonl"), `${JSON.stringify(ROWS[1])}\n`);
+    const rows = await cli(
+      world,
+      [...args.slice(0, 2), "q2.jsonl", ...args.slice(3), "--date", "2026-03-01"],
+      1,
+    );
+    expect(rows.stderr).toMatch(/CONFLICT[\s\S]*question rows differ/);
+    expect(readFileSync(join(world.home, "ro", "rows.jsonl"), "utf8")).toContain(ROWS[0]!.prompt);
 
     const { runs, records } = await rewardAndExport(world, "smtl", "rloo");
     for (const run of runs) {

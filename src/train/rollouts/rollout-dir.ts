@@ -4,7 +4,7 @@
  *
  * | file | content |
  * |---|---|
- * | `rollouts.json` | the manifest: strategy, group size, base seed, strategy options |
+ * | `rollouts.json` | the manifest: strategy, group size, base seed, strategy options, the policy's models, the shared research options (budgets …), the rows' hash |
  * | `rows.jsonl` | the question rows, one per line |
  * | `runs.jsonl` | one recorded run per line (recorded-run.ts), tagged with its group |
  * | `articles.jsonl`, `articles.jsonl.state.jsonl` | the batch files behind resumption (batch.ts) |
@@ -48,6 +48,12 @@ export const rolloutManifestSchema = z.object({
   group: z.number().int().positive(),
   seed: z.number().int().nonnegative(),
   strategyOptions: z.record(z.string(), z.unknown()),
+  /** The policy: `provider:model` of each model role the runs resolve (absent in older folders). */
+  policy: z.record(z.string(), z.string()).optional(),
+  /** The research options every rollout shares: budgets, sources, corpus, language, steps. */
+  research: z.record(z.string(), z.unknown()).optional(),
+  /** SHA-256 of the question rows, as written to rows.jsonl. */
+  rowsSha256: z.string().optional(),
   createdAt: z.string(),
 });
 /** The manifest of a rollouts folder. */

@@ -16,6 +16,7 @@
  * rollout-dir.ts for the folder's files.
  */
 
+import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { DossierError } from "../../core/errors.ts";
@@ -92,6 +93,8 @@ export interface RolloutOptions {
   /** The strategy's options given by the user (over the paper's sampling; see rollout-plan.ts). */
   strategyOptions?: Record<string, unknown>;
   research?: RolloutResearchOptions;
+  /** The policy's `provider:model` per model role, pinned in the manifest (see {@link manifestConflicts}). */
+  policy?: Record<string, string>;
   dossier: RolloutResearcher;
   signal?: AbortSignal;
   onProgress?: (progress: BatchProgress) => void;
@@ -123,16 +126,18 @@ export async function runRollouts(options: RolloutOptions): Promise<RolloutResul
     group: options.group,
     seed: options.seed ?? 0,
     strategyOptions: rolloutStrategyOptions(options.strategy, options.strategyOptions),
+    ...(options.policy ? { policy: { ...options.policy } } : {}),
+    research: pinnedResearch(options.research),
+    rowsSha256: createHash("sha256").update(JSON.stringify(options.rows)).digest("hex"),
     createdAt: options.now?.() ?? new Date().toISOString(),
   };
   const earlier = readManifest(dir);
   if (earlier) {
-    const same = (m: RolloutManifest) =>
-      JSON.stringify([m.strategy, m.group, m.seed, sorted(m.strategyOptions)]);
-    if (same(earlier) !== same(manifest))
+    const differs = manifestConflicts(earlier, manifest);
+    if (differs.length)
       throw new DossierError(
         "CONFLICT",
-        `${dir} holds rollouts of ${earlier.strategy} (group ${earlier.group}, seed ${earlier.seed}, options ${JSON.stringify(earlier.strategyOptions)}); give another folder for other settings`,
+        `${dir} holds rollouts made with other settings (${differs.join("; ")}); give another folder for other settings`,
         { details: { earlier, asked: manifest } },
       );
     manifest.createdAt = earlier.createdAt;
@@ -287,4 +292,42 @@ function articleTexts(path: string): Map<string, string> {
 
 function sorted(value: Record<string, unknown>): [string, unknown][] {
   return Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/**
+ * What differs between a folder's manifest and the settings asked for, one phrase each; empty
+ * when the folder may be taken up. A setting an older manifest did not record is not compared.
+ */
+export function manifestConflicts(earlier: RolloutManifest, asked: RolloutManifest): string[] {
+  const differs: string[] = [];
+  const compare = (what: string, a: unknown, b: unknown, show = true) => {
+    if (a === undefined || b === undefined) return;
+    const [x, y] = [canonical(a), canonical(b)];
+    if (x !== y) differs.push(show ? `${what}: ${x} here, ${y} asked` : `${what} differ`);
+  };
+  compare("strategy", earlier.strategy, asked.strategy);
+  compare("group", earlier.group, asked.group);
+  compare("seed", earlier.seed, asked.seed);
+  compare("strategy options", earlier.strategyOptions, asked.strategyOptions);
+  compare("policy", earlier.policy, asked.policy);
+  compare("research options", earlier.research, asked.research);
+  compare("question rows", earlier.rowsSha256, asked.rowsSha256, false);
+  return differs;
+}
+
+/** The research options a folder pins: all but the run's date (a folder may be taken up another day). */
+function pinnedResearch(research: RolloutResearchOptions | undefined): Record<string, unknown> {
+  const { currentDate: _date, ...rest } = (research ?? {}) as RolloutResearchOptions & {
+    currentDate?: string;
+  };
+  return JSON.parse(JSON.stringify(rest)) as Record<string, unknown>;
+}
+
+/** JSON with every object's keys in order, so equal settings compare equal. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(sorted(v as Record<string, unknown>))
+      : v,
+  );
 }
