@@ -94,6 +94,12 @@ describe("scoring rollouts", () => {
         expect((error as Error).message).toContain(text);
       }
     }
-    expect(checkRunsForReward("warp", bare)).toBe("warp");
+    // warp reads WARP's drafts: it scores warp rollouts, whatever their rows hold, and no other
+    const warp = [fixtureRun({ runId: "w", strategy: "warp", row: fixtureRow({ id: "q9" }) })];
+    expect(checkRunsForReward("warp", warp)).toBe("warp");
+    const smtlRun = fixtureRun({ runId: "s", strategy: "smtl", row: fixtureRow({ id: "q9" }) });
+    expect(() => checkRunsForReward("warp", [...warp, smtlRun])).toThrow(
+      /scores warp rollouts.*smtl rollouts/,
+    );
   });
 });

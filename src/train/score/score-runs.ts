@@ -102,6 +102,17 @@ export function checkRunsForReward(name: string, runs: readonly RecordedRun[]): 
     ],
     rubric: ["a query-specific rubric (rubric)", (r) => rowRubricItems(r.row) !== null],
   };
+  // A reward that reads one strategy's trajectory (WARP's drafts) scores only that strategy's runs.
+  const only: Partial<Record<RewardName, string>> = { warp: "warp" };
+  const strategy = only[entry.name];
+  const others = strategy
+    ? [...new Set(runs.filter((r) => r.strategy !== strategy).map((r) => r.strategy))]
+    : [];
+  if (others.length > 0)
+    throw new DossierError(
+      "INPUT_INVALID",
+      `the ${name} reward scores ${strategy} rollouts (it reads their drafts); these are ${others.join(", ")} rollouts`,
+    );
   const need = needs[entry.name];
   const lacking = need ? [...new Set(runs.filter((r) => !need[1](r)).map((r) => r.row.id))] : [];
   if (need && lacking.length > 0)
