@@ -90,6 +90,14 @@ describe("minddr-search: the step rewards", () => {
     expect(firstStep).toEqual([1, null]);
   });
 
+  it("Eq. 8: an entity is found as a whole word, not inside another (CJK needs no spaces)", () => {
+    const steps = [["the chair of the board"], ["AI (artificial intelligence) in 2024"], ["北京市的人口"]];
+    expect(entityCoverage(["AI"], steps).firstStep).toEqual([1]);
+    expect(entityCoverage(["air"], steps).firstStep).toEqual([null]);
+    expect(entityCoverage(["北京", "2024", "202"], steps).firstStep).toEqual([2, 1, null]);
+    expect(entityCoverage(["C++"], [["learning c++ fast"]]).firstStep).toEqual([0]);
+  });
+
   it("Eq. 9: the λ-weighted sum with the step rewards averaged over T", () => {
     // 0.5·1 + 0.2·0.5 + (1/2)[(0.2·0.1 + 0.1·0.1) + (0.2·(−0.1) + 0.1·(−0.2))] = 0.5 + 0.1 + (0.03 − 0.04)/2 = 0.595
     const parts = { orm: 1, prm: 0.5, tool: [0.1, -0.1], format: [0.1, -0.2] };

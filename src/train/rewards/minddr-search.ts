@@ -21,8 +21,9 @@
  *   agent is isolated (−0.1). Each agent (scope) is its own sequence.
  * - a step's format is correct when none of its model calls raised a format error (a repaired
  *   answer still counts as a format error).
- * - entity matching is substring matching after Unicode NFKC normalisation, lower-casing and
- *   whitespace collapsing; T_t is the step's raw completions, O_t its tool observations and the
+ * - entity matching is whole-word matching after Unicode NFKC normalisation, lower-casing and
+ *   whitespace collapsing ("AI" is not found in "chair"; an edge of an entity written in a script
+ *   without spaces between words, such as Chinese, needs no word boundary); T_t is the step's raw completions, O_t its tool observations and the
  *   evidence passages its tool calls retrieved. The row's entities are required.
  * - the judged response is the run's short answer, else its report; a run with neither scores
  *   R_ORM = 0 without asking the judges. Without a reference answer R_ORM is null, allowed only
@@ -71,6 +72,17 @@ export function matchText(text: string): string {
   return text.normalize("NFKC").toLowerCase().replace(/\s+/g, " ").trim();
 }
 
+/** Characters of scripts that separate words with spaces (and digits): their edges need a word boundary. */
+const SPACED = /[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{N}]/u;
+
+/** A matcher of `needle` (already {@link matchText}) as a whole word. */
+function entityPattern(needle: string): RegExp {
+  const escaped = needle.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const before = SPACED.test(needle.at(0) ?? "") ? "(?<![\\p{L}\\p{N}])" : "";
+  const after = SPACED.test(needle.at(-1) ?? "") ? "(?![\\p{L}\\p{N}])" : "";
+  return new RegExp(`${before}${escaped}${after}`, "u");
+}
+
 /** Eq. 8: coverage of `entities` over the steps' texts, and the first step (index) each appears in. */
 export function entityCoverage(
   entities: readonly string[],
@@ -80,8 +92,8 @@ export function entityCoverage(
     throw new DossierError("INPUT_INVALID", "entity coverage needs at least one entity");
   const texts = stepTexts.map((texts) => texts.map(matchText));
   const firstStep = entities.map((entity) => {
-    const needle = matchText(entity);
-    const t = texts.findIndex((step) => step.some((text) => text.includes(needle)));
+    const found = entityPattern(matchText(entity));
+    const t = texts.findIndex((step) => step.some((text) => found.test(text)));
     return t < 0 ? null : t;
   });
   return { coverage: firstStep.filter((t) => t !== null).length / entities.length, firstStep };
