@@ -17,11 +17,12 @@ const pairs = () =>
 describe("dpo export", () => {
   it("pairs the best and worst run of a question as prompt, chosen and rejected chats", () => {
     const { records, skipped } = dpoRecords(pairs());
-    // q1: run-0 (1, report) against run-1 (0, answer only); q2 has one run, no pair
+    // q1: run-0 (1) against run-1 (0), each by the answer its reward judged (run-0's report
+    // only wraps it); q2 has one run, no pair
     expect(records).toEqual([
       {
         prompt: [{ role: "user", content: ROW.prompt }],
-        chosen: [{ role: "assistant", content: "# Answer\n\nNew York City [1]." }],
+        chosen: [{ role: "assistant", content: "New York City" }],
         rejected: [{ role: "assistant", content: "Boston" }],
       },
     ]);
@@ -34,7 +35,7 @@ describe("dpo export", () => {
     const [standard] = dpoRecords(pairs(), { style: "standard" }).records;
     expect(standard).toEqual({
       prompt: ROW.prompt,
-      chosen: "# Answer\n\nNew York City [1].",
+      chosen: "New York City",
       rejected: "Boston",
     });
     expect(dpoStandardRecordSchema.parse(standard)).toEqual(standard);
@@ -63,6 +64,8 @@ describe("dpo export", () => {
       rejectedReward: 0,
     };
     expect(runOutput(empty)).toBeNull();
+    // a research run gives no short answer: its report is what was judged
+    expect(runOutput(groupRun(3, "", "# Report\n\nText [1]."))).toBe("# Report\n\nText [1].");
     expect(dpoRecords([pair])).toEqual({
       records: [],
       skipped: [{ runId: "run-1", reason: "the run has neither a report nor an answer" }],

@@ -2,8 +2,8 @@
  * The `dpo` export: one preference pair per line, `{"prompt", "chosen", "rejected"}`, the
  * preference dataset TRL's DPOTrainer reads (explicit prompt). Pairs come from the curation's
  * `dpoPairs` over scored runs of the same question (MindDR §5.4): the prompt is the question,
- * the chosen and rejected completions are the two runs' final outputs (the report, else the
- * short answer).
+ * the chosen and rejected completions are the two runs' final outputs as their rewards judged
+ * them (the short answer, else the report).
  *
  * - `conversational` (default): `prompt` is a chat (an optional system turn, then the question
  *   as the user turn), `chosen` and `rejected` are one assistant turn each.
@@ -70,10 +70,13 @@ export interface DpoOptions {
   metadata?: boolean;
 }
 
-/** A run's final output: its report, else its short answer, else null. */
+/**
+ * A run's final output as its rewards judge it: its short answer, else its report, else null
+ * (a short-answer run's report is only the engine's wrapper around the answer).
+ */
 export function runOutput(run: RecordedRun): string | null {
-  if (run.report !== null && run.report.trim() !== "") return run.report;
   if (run.answer !== null && run.answer.trim() !== "") return run.answer;
+  if (run.report !== null && run.report.trim() !== "") return run.report;
   return null;
 }
 

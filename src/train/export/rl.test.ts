@@ -73,12 +73,12 @@ describe("rl export", () => {
     ]);
   });
 
-  it("writes one line per run: the question as the chat, the report or answer as the completion", () => {
+  it("writes one line per run: the question as the chat, the judged answer (else the report) as the completion", () => {
     const { records } = rlRecords(scoredGroup(), { unit: "run", advantage: "rloo" });
     expect(records.map((r) => [r.id, r.completion, r.advantage])).toEqual([
-      ["run-0", "# Answer\n\nNew York City [1].", 0.5],
+      ["run-0", "New York City", 0.5],
       ["run-1", "Boston", -1],
-      ["run-2", "# Answer\n\nNew York.", 0.5],
+      ["run-2", "New York", 0.5],
       ["run-9", "Rochelle Slovin", 0],
     ]);
     expect(records[0]!.messages).toEqual([

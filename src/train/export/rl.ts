@@ -16,7 +16,7 @@
  *   be reinforced with the run's advantage. Every other call has `loss_mask` 1. Failed calls
  *   (no completion) are skipped.
  * - unit `run`: one line per run; `messages` is the question as a chat and `completion` the
- *   run's report, else its short answer, else "".
+ *   run's short answer, else its report, else "" (the output its reward judged).
  *
  * Every line names its rollout's `status` (`completed`, `failed`, `cancelled`: a failed
  * rollout is a sample with its reward); a call line also its `model` (the policy), its
