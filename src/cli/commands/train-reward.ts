@@ -25,6 +25,8 @@ export interface RewardFlags extends GlobalFlags {
   judge?: string;
   concurrency?: string;
   rescore?: boolean;
+  lambdas?: string;
+  schedule?: string;
   json?: boolean;
 }
 
@@ -37,6 +39,8 @@ export async function runTrainReward(io: CliIo, folder: string, flags: RewardFla
     { readRewardRecords },
     judges,
     { createJudgeClient },
+    lambdaFile,
+    { searchBatchMetrics },
   ] = await Promise.all([
     import("../../train/rewards/registry.ts"),
     import("../../train/rollouts/rollout-dir.ts"),
@@ -44,6 +48,8 @@ export async function runTrainReward(io: CliIo, folder: string, flags: RewardFla
     import("../../train/score/reward-file.ts"),
     import("../../train/judges/llm-judges.ts"),
     import("../../eval/rubric/judge-client.ts"),
+    import("../../train/score/lambda-schedule-file.ts"),
+    import("../../train/rewards/minddr-search.ts"),
   ]);
   if (!flags.reward)
     throw new DossierError("INPUT_INVALID", `--reward is required (one of ${score.RUN_REWARDS.join(", ")})`);
@@ -59,10 +65,21 @@ export async function runTrainReward(io: CliIo, folder: string, flags: RewardFla
   const dir = resolve(io.cwd, folder);
   const runs = readRolloutRuns(dir);
   score.checkRunsForReward(name, runs);
+  if ((flags.lambdas || flags.schedule) && name !== "minddr-search")
+    throw new DossierError(
+      "INPUT_INVALID",
+      "--lambdas and --schedule set minddr-search's coefficients (Eq. 9)",
+    );
+  if (flags.lambdas && flags.schedule)
+    throw new DossierError("INPUT_INVALID", "give --lambdas or --schedule, not both");
+  const schedulePath = flags.schedule ? resolve(io.cwd, flags.schedule) : undefined;
+  const state = schedulePath ? lambdaFile.readLambdaState(schedulePath) : undefined;
+  const lambdas = flags.lambdas ? lambdaFile.parseLambdas(flags.lambdas) : state?.lambdas;
 
   const loaded = loadCliConfig(io, flags);
   const judge = createJudgeClient({ config: loaded.config, ...(flags.judge ? { judge: flags.judge } : {}) });
-  const answer = judges.llmAnswerJudge(judge.client);
+  // The same judge at temperature 0 asked the same thing answers the same: asked once.
+  const answer = judges.onceEach(judges.llmAnswerJudge(judge.client));
   const path = rewardsPath(dir, name);
   const earlier = flags.rescore ? new Map() : new Map(readRewardRecords(path).map((r) => [r.runId, r]));
   const records = await score.scoreRuns(runs, {
@@ -79,12 +96,22 @@ export async function runTrainReward(io: CliIo, folder: string, flags: RewardFla
     dropUniformGroups: flags.dapo === true,
     concurrency,
     earlier,
+    ...(lambdas ? { lambdas } : {}),
     onScored: (done, total) => {
       if (!flags.json && !io.isTty) io.err(`reward: ${done}/${total} runs scored\n`);
     },
   });
   writeFileSync(`${path}.tmp`, records.map((r) => `${JSON.stringify(r)}\n`).join(""));
   renameSync(`${path}.tmp`, path);
+  // The batch's figures move the λ schedule, for the next scoring.
+  const next =
+    schedulePath && state
+      ? lambdaFile.advanceLambdaState(
+          schedulePath,
+          state,
+          searchBatchMetrics(records.map((r) => ({ ...r.details, components: r.components }) as never)),
+        )
+      : undefined;
 
   const groups = new Map<string, number[]>();
   for (const r of records) groups.set(r.groupId, [...(groups.get(r.groupId) ?? []), r.reward]);
@@ -99,6 +126,8 @@ export async function runTrainReward(io: CliIo, folder: string, flags: RewardFla
     droppedGroups: [...dropped],
     /** Runs whose reward was kept from an earlier scoring. */
     kept: records.filter((r) => earlier.get(r.runId)?.rewardName === name).length,
+    ...(lambdas ? { lambdas } : {}),
+    ...(next ? { schedule: { phase: next.phase, next: next.lambdas, batches: next.batches } } : {}),
     judge: judge.model,
     judgeCalls: usage.llmCalls,
     costUsd: usage.costUsd,
@@ -112,6 +141,11 @@ export async function runTrainReward(io: CliIo, folder: string, flags: RewardFla
         ([id, rewards]) =>
           `  ${id}: ${rewards.map((r) => r.toFixed(3)).join(" ")} (mean ${mean(rewards).toFixed(3)})${dropped.has(id) ? " dropped: all equal" : ""}`,
       ),
+      ...(next
+        ? [
+            `λ schedule: phase ${next.phase} after ${next.batches} batch(es); next scoring uses ${JSON.stringify(next.lambdas)}`,
+          ]
+        : []),
       `judge ${judge.model}: ${usage.llmCalls} calls, cost ${usage.costUsd === null ? "unknown" : `$${usage.costUsd.toFixed(4)}`}`,
       `rewards: ${path}`,
     ];
@@ -131,6 +165,14 @@ export function registerTrainReward(train: Command, io: CliIo): void {
     .option("--judge <provider:model>", "judge model (default: DOSSIER_MODEL_JUDGE, else DOSSIER_MODEL)")
     .option("--concurrency <n>", "runs scored at once (default 4)")
     .option("--rescore", "judge every run again (default: runs scored before keep their reward)")
+    .option(
+      "--lambdas <tool,format,prm>",
+      "minddr-search: Eq. 9's λ_tool, λ_format, λ_PRM (λ_ORM is the rest)",
+    )
+    .option(
+      "--schedule <file>",
+      "minddr-search: the λ schedule's state (JSON; created at phase 0): scored with its λ, then advanced by this batch",
+    )
     .option("--json", "print one JSON summary line")
     .action(async (dir: string, _opts: RewardFlags, cmd: Command) => {
       const code = await runTrainReward(io, dir, cmd.optsWithGlobals<RewardFlags>());

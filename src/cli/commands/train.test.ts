@@ -187,7 +187,8 @@ describe("dossier train in the research world", () => {
     };
     world = await startResearchWorld({
       override,
-      expectCalls: { "smtl-plan": 6, "smtl-step": 12, reader: [1, 6], "answer-judge": 6 },
+      // The judge is asked once per distinct answer: two per question ("Topic 2" and "Topic 9").
+      expectCalls: { "smtl-plan": 6, "smtl-step": 12, reader: [1, 6], "answer-judge": 4 },
     });
     writeRows(world);
     const args = ["train", "rollouts", "q.jsonl", "--strategy", "smtl", "--group", "3", "--out", "ro"];
@@ -238,7 +239,7 @@ describe("dossier train in the research world", () => {
       expect(seedOf({ messages: [], seed: run.calls[0]!.sampling.seed } as ChatBody) % 2).toBe(1 - correct);
     }
     expect(new Set(records.map((r) => r.reward))).toEqual(new Set([0, 1]));
-    // Rewards are kept: scoring again asks no judge (the script allows no 7th judge call).
+    // Rewards are kept: scoring again asks no judge (the script allows no 5th judge call).
     await cli(world, ["train", "reward", "ro", "--reward", "smtl", "--advantage", "rloo", "--dapo"]);
   }, 180_000);
 

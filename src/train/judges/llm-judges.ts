@@ -32,6 +32,25 @@ import type { RubricItemRater } from "../rewards/rubric.ts";
 import type { PipelineJudge } from "../rewards/warp-pipeline.ts";
 import { pipelineJudgeRequest } from "./pipeline-judge.ts";
 
+/**
+ * `judge` asked once per distinct input: the same question, reference and response share one
+ * verdict (a judge at temperature 0 gives the same answer; MindDR's three ORM judges of one
+ * model are then one call). A failed verdict is not kept.
+ */
+export function onceEach(judge: AnswerJudge): AnswerJudge {
+  const seen = new Map<string, ReturnType<AnswerJudge>>();
+  return (input) => {
+    const key = JSON.stringify([input.question, input.reference, input.response]);
+    let verdict = seen.get(key);
+    if (!verdict) {
+      verdict = judge(input);
+      seen.set(key, verdict);
+      verdict.catch(() => seen.delete(key));
+    }
+    return verdict;
+  };
+}
+
 /** The answer-equivalence judge of the evaluation toolkit, as an {@link AnswerJudge}. */
 export function llmAnswerJudge(client: LlmClient): AnswerJudge {
   return async ({ question, reference, response }) => {

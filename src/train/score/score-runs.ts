@@ -20,8 +20,9 @@ import { runAdvantages, runGroupId } from "../export/rl.ts";
 import { rowRaceCriteria, rowRubricItems } from "../question-row.ts";
 import type { RecordedRun } from "../recorded-run.ts";
 import type { AnswerJudge } from "../rewards/answer-judge.ts";
+import type { SearchLambdas } from "../rewards/minddr-lambdas.ts";
 import { minddrReportReward, type RaceScorer } from "../rewards/minddr-report.ts";
-import { minddrSearchReward } from "../rewards/minddr-search.ts";
+import { minddrSearchReward, searchComposite } from "../rewards/minddr-search.ts";
 import { REWARD_NAMES, type RewardName, rewardByName } from "../rewards/registry.ts";
 import { type RubricItemRater, rubricReward } from "../rewards/rubric.ts";
 import { smtlReward } from "../rewards/smtl.ts";
@@ -81,6 +82,12 @@ export interface ScoreRunsOptions {
   concurrency?: number;
   /** Records of an earlier scoring, by run id: those runs are not judged again. */
   earlier?: ReadonlyMap<string, RewardRecord>;
+  /**
+   * minddr-search: the Eq. 9 coefficients (default the schedule's initial ones). A run scored
+   * before with other coefficients gets its reward combined again from its kept components, with
+   * no judge asked.
+   */
+  lambdas?: SearchLambdas;
   signal?: AbortSignal;
   onScored?: (done: number, total: number) => void;
 }
@@ -133,12 +140,18 @@ export async function rewardOfRun(
   name: RewardName,
   run: RecordedRun,
   judges: RewardJudges,
+  lambdas?: SearchLambdas,
 ): Promise<{ reward: number; components: Record<string, unknown> } & Record<string, unknown>> {
   switch (name) {
     case "smtl":
       return { ...(await smtlReward(run, { judge: judge(judges.answer, "an answer judge") })) };
     case "minddr-search":
-      return { ...(await minddrSearchReward(run, { judges: judge(judges.orm, "ORM judges") })) };
+      return {
+        ...(await minddrSearchReward(run, {
+          judges: judge(judges.orm, "ORM judges"),
+          ...(lambdas ? { lambdas } : {}),
+        })),
+      };
     case "minddr-report":
       return { ...(await minddrReportReward(run, { race: judge(judges.race, "a RACE scorer") })) };
     case "warp":
@@ -163,12 +176,10 @@ export async function scoreRuns(
       const before = options.earlier?.get(run.runId);
       const scored =
         before && before.rewardName === name
-          ? { reward: before.reward, components: before.components, details: before.details }
-          : await rewardOfRun(name, run, options.judges).then(({ reward, components, ...details }) => ({
-              reward,
-              components,
-              details,
-            }));
+          ? kept(before, options.lambdas)
+          : await rewardOfRun(name, run, options.judges, options.lambdas).then(
+              ({ reward, components, ...details }) => ({ reward, components, details }),
+            );
       options.onScored?.(++done, runs.length);
       return scored;
     },
@@ -213,4 +224,24 @@ export async function scoreRuns(
       estimator: options.advantage ?? "grpo",
     }),
   );
+}
+
+/**
+ * A kept record's reward; a minddr-search reward scored with other coefficients is combined
+ * again (Eq. 9) from its components and per-step rewards, which the coefficients do not change.
+ */
+function kept(
+  before: RewardRecord,
+  lambdas: SearchLambdas | undefined,
+): { reward: number; components: Record<string, unknown>; details: Record<string, unknown> } {
+  const same = { reward: before.reward, components: before.components, details: before.details };
+  if (before.rewardName !== "minddr-search" || !lambdas) return same;
+  if (JSON.stringify(before.details.lambdas) === JSON.stringify(lambdas)) return same;
+  const c = before.components as { orm: number | null; prm: number };
+  const steps = (before.details.steps ?? []) as { tool: number; format: number }[];
+  const reward = searchComposite(
+    { orm: c.orm, prm: c.prm, tool: steps.map((t) => t.tool), format: steps.map((t) => t.format) },
+    lambdas,
+  );
+  return { reward, components: before.components, details: { ...before.details, lambdas: { ...lambdas } } };
 }
