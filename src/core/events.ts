@@ -102,6 +102,8 @@ export const eventPayloadSchemas = {
     role: z.string(),
     model: z.string(),
     step: z.number().int().positive(),
+    /** The tool call this call served (a page reader's summary): the engine's work, not an agent step. */
+    toolCallId: z.string().optional(),
     prefix: z.object({ callId: z.string(), count: z.number().int().positive() }).optional(),
     messages: z.array(
       z.object({
@@ -130,6 +132,8 @@ export const eventPayloadSchemas = {
     tool: z.string(),
     provider: z.string().optional(),
     args: z.unknown(),
+    /** The tool call this one serves (a page fetch inside a crawl): the engine's work, not the agent's. */
+    parentCallId: z.string().optional(),
   }),
   "tool-end": z.object({
     callId: z.string(),

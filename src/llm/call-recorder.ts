@@ -47,6 +47,8 @@ export interface CallRecord {
   finishReason?: string;
   /** True when the answer came from the run's journal (a resumed run). */
   replayed: boolean;
+  /** The tool call the call served, when it ran inside one (engine work, not an agent step). */
+  toolCallId?: string;
   startedAt: string;
   error?: { code: string; message: string; retryable?: boolean };
 }
@@ -92,7 +94,8 @@ export class CallRecorder {
       ...call.messages.map((m) => ({ role: m.role, content: m.content })),
     ];
     let step: number;
-    if (previous?.formatError) step = previous.step;
+    if (call.toolCallId) step = Math.max(1, this.#steps.get(scope) ?? 0);
+    else if (previous?.formatError) step = previous.step;
     else {
       step = (this.#steps.get(scope) ?? 0) + 1;
       this.#steps.set(scope, step);
@@ -121,6 +124,7 @@ export class CallRecorder {
       role: call.role,
       model: call.model,
       step,
+      ...(call.toolCallId ? { toolCallId: call.toolCallId } : {}),
       ...(previous && shared > 0 ? { prefix: { callId: previous.callId, count: shared } } : {}),
       messages: rest,
       ...(call.responseSchema && !sameSchema ? { responseSchema: call.responseSchema } : {}),

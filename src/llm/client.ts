@@ -13,6 +13,7 @@ import type { EventSink } from "../core/events.ts";
 import { createSequentialIds, type IdGenerator } from "../core/ids.ts";
 import { type StepJournal, StepKeyer } from "../core/journal.ts";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, withRetry } from "../core/retry.ts";
+import { currentToolCall } from "../core/tool-context.ts";
 import { type CallUsage, callUsageSchema, costOf } from "../core/usage.ts";
 import type { CallRecord, CallRecorder } from "./call-recorder.ts";
 import { classifyLlmError, toLlmError } from "./errors.ts";
@@ -327,6 +328,7 @@ export class LlmClient {
     const recorder = this.options.recorder;
     if (!recorder) return;
     const maxOutputTokens = outcome.maxOutputTokens;
+    const toolCallId = currentToolCall();
     try {
       recorder.record({
         callId: base.callId,
@@ -347,6 +349,7 @@ export class LlmClient {
         formatErrors: outcome.formatError ? [outcome.formatError] : [],
         ...(outcome.finishReason ? { finishReason: outcome.finishReason } : {}),
         replayed: outcome.replayed,
+        ...(toolCallId ? { toolCallId } : {}),
         startedAt: new Date(startedMs).toISOString(),
         ...(outcome.error ? { error: outcome.error } : {}),
       });

@@ -13,6 +13,7 @@ import type { EventSink } from "../core/events.ts";
 import { createSequentialIds, type IdGenerator } from "../core/ids.ts";
 import { type StepJournal, StepKeyer } from "../core/journal.ts";
 import { withRetry } from "../core/retry.ts";
+import { currentToolCall, withinToolCall } from "../core/tool-context.ts";
 import type { Cache } from "../store/types.ts";
 import { backOff, recover } from "./adaptive-limit.ts";
 import { toolCacheKey } from "./cache-key.ts";
@@ -98,7 +99,8 @@ export class ToolGateway {
     const key = toolCacheKey(call.tool, call.provider, call.args);
     const stepKey = this.#keys.next("tool", key.slice(key.lastIndexOf(":") + 1));
     const base = { callId, tool: call.tool, provider: call.provider };
-    emit?.({ type: "tool-start", ...base, args: call.args });
+    const parentCallId = currentToolCall();
+    emit?.({ type: "tool-start", ...base, args: call.args, ...(parentCallId ? { parentCallId } : {}) });
     /** Time spent waiting for a slot of the provider's queue (so waiting is told from working). */
     let queueMs = 0;
 
@@ -193,7 +195,7 @@ export class ToolGateway {
         const startedAt = this.#clock.now();
         queueMs = startedAt - queuedAt;
         try {
-          return await this.#attempts(call, state, startedAt);
+          return await withinToolCall(callId, () => this.#attempts(call, state, startedAt));
         } finally {
           await slot?.release();
         }

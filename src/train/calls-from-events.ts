@@ -86,6 +86,7 @@ function decodeCall(
       role: e.role,
       ...(e.scope ? { scope: e.scope } : {}),
       step: e.step,
+      ...(e.toolCallId ? { toolCallId: e.toolCallId } : {}),
       model: e.model,
       messages,
       ...(responseSchema ? { responseSchema } : {}),

@@ -88,6 +88,11 @@ export const recordedCallSchema = z
      * answer share their step.
      */
     step: z.number().int().positive(),
+    /**
+     * Set on a call made inside a tool call (a page reader's summary within `crawl_page`): the
+     * engine's work for that tool call, sharing the agent's step but not a step of its own.
+     */
+    toolCallId: z.string().min(1).optional(),
     /** `provider:model`. */
     model: z.string().min(1),
     messages: z.array(recordedMessageSchema).min(1),

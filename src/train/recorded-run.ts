@@ -21,6 +21,8 @@ export const recordedToolCallSchema = z.object({
   ok: z.boolean(),
   error: z.object({ code: z.string(), message: z.string() }).optional(),
   scope: z.string().min(1).optional(),
+  /** The tool call this one served (a page fetch inside a crawl): engine work, not the agent's call. */
+  parentCallId: z.string().min(1).optional(),
   /** The step of the model call that asked for it (same scope), when known. */
   step: z.number().int().positive().optional(),
   /** The observation text the tool returned to the model, when it was kept. */

@@ -95,6 +95,7 @@ export function recordedRunFromEvents(input: RunFromEventsInput): RecordedRun {
           error: { code: "CANCELLED", message: "the tool call never ended" },
           ...(event.scope ? { scope: event.scope } : {}),
           ...(step === undefined ? {} : { step }),
+          ...(event.parentCallId ? { parentCallId: event.parentCallId } : {}),
         });
         lastActionInScope.get(scope)?.toolCallIds.push(event.callId);
         break;

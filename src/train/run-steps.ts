@@ -3,7 +3,10 @@
  * H = {(T_t, A_t, O_t)}): the model calls of one scope that share a step number, the tool calls
  * they asked for, the reasoning T_t (their completions) and the observations O_t (what those
  * tool calls returned: the kept observation text and the evidence passages they retrieved).
- * Steps are ordered by their first call; a tool call without a step belongs to no step.
+ * Steps are ordered by their first call; a tool call without a step belongs to no step. The
+ * engine's work inside a tool call — a page reader's summary, a fetch within a crawl — is not
+ * the agent's: it is left out of the steps (T) and of their tool calls (c_t), its results reach
+ * the step through the tool call it served.
  */
 
 import { callFormatOk, type RecordedCall } from "./recorded-call.ts";
@@ -36,6 +39,7 @@ const key = (scope: string, step: number) => `${scope}\u0000${step}`;
 export function runSteps(run: RecordedRun, options: RunStepsOptions = {}): RunStep[] {
   const steps = new Map<string, RunStep>();
   for (const call of run.calls) {
+    if (call.toolCallId) continue;
     const scope = call.scope ?? "";
     if (options.scope && !options.scope(scope)) continue;
     const k = key(scope, call.step);
@@ -63,7 +67,7 @@ export function runSteps(run: RecordedRun, options: RunStepsOptions = {}): RunSt
     passages.set(e.retrievedBy.callId, list);
   }
   for (const tool of run.toolCalls) {
-    if (tool.step === undefined) continue;
+    if (tool.step === undefined || tool.parentCallId) continue;
     const step = steps.get(key(tool.scope ?? "", tool.step));
     if (!step) continue;
     step.toolCalls.push(tool);

@@ -25,6 +25,7 @@ import { dpoRecordSchema } from "../../train/export/dpo.ts";
 import { rlRecordSchema } from "../../train/export/rl.ts";
 import { sftRecordSchema } from "../../train/export/sft.ts";
 import { type RecordedRun, recordedRunSchema } from "../../train/recorded-run.ts";
+import { runSteps } from "../../train/run-steps.ts";
 import { type RewardRecord, rewardRecordSchema } from "../../train/score/score-runs.ts";
 
 let world: ResearchWorld | undefined;
@@ -230,6 +231,23 @@ describe("dossier train in the research world", () => {
           .filter((c) => c.role === "searcher")
           .every((c) => c.sampling.temperature === 1 && c.sampling.topP === 0.9),
       ).toBe(true);
+    }
+    // The page reader's summary and the fetch inside a crawl are the engine's work for that crawl:
+    // marked with it, and no agent step (T) or agent tool call (c_t) of their own.
+    expect(runs.flatMap((r) => r.calls).filter((c) => c.role === "reader").length).toBeGreaterThan(0);
+    for (const run of runs) {
+      const crawls = new Set(run.toolCalls.filter((t) => t.tool === "crawl_page").map((t) => t.callId));
+      const readers = run.calls.filter((c) => c.role === "reader");
+      const fetches = run.toolCalls.filter((t) => t.tool === "fetch_page");
+      for (const c of readers) expect(crawls.has(c.toolCallId ?? "")).toBe(true);
+      for (const t of fetches) expect(crawls.has(t.parentCallId ?? "")).toBe(true);
+      expect(run.calls.filter((c) => c.role === "searcher" && c.toolCallId)).toEqual([]);
+      const steps = runSteps(run);
+      expect(steps.flatMap((s) => s.calls).every((c) => c.role === "searcher")).toBe(true);
+      expect(steps.flatMap((s) => s.toolCalls).some((t) => t.tool === "fetch_page")).toBe(false);
+      expect(steps.map((s) => s.step)).toEqual([
+        ...new Set(run.calls.filter((c) => c.role === "searcher").map((c) => c.step)),
+      ]);
     }
     const byRun = new Map<string, RecordedRun>(runs.map((r) => [r.runId, r]));
     for (const record of records) {

@@ -83,7 +83,7 @@ export function curateSmtl(
     let reason: SmtlRejection | null = null;
     if (run.calls.some((c) => c.formatErrors.length > 0)) reason = "format";
     else if (tokens > maxTokens) reason = "too-long";
-    else if (minCalls !== null && (steps === 0 || run.toolCalls.length / steps < minCalls))
+    else if (minCalls !== null && (steps === 0 || agentToolCalls(run) / steps < minCalls))
       reason = "few-tool-calls";
     else if (!correct) reason = "incorrect";
     if (reason) rejected.push({ runId: run.runId, task, reason });
@@ -102,4 +102,9 @@ export function curateSmtl(
     for (const m of rest) rejected.push({ runId: m.run.runId, task, reason: "not-shortest" });
   }
   return { kept, rejected };
+}
+
+/** The agent's own tool calls (not a fetch made inside a crawl). */
+function agentToolCalls(run: RecordedRun): number {
+  return run.toolCalls.filter((t) => !t.parentCallId).length;
 }
