@@ -80,26 +80,7 @@ export interface WriteReportOptions {
 /** Writes, assembles and checks the report. */
 export async function writeReport(ctx: RunContext, options: WriteReportOptions): Promise<ReportDocument> {
   ctx.emit({ type: "phase", phase: "outlining" });
-  let planned = options.outline ?? null;
-  if (!planned) {
-    try {
-      planned = await ctx.inScope("outline", () =>
-        proposeOutline(ctx, {
-          trace: options.trace,
-          evidence: options.evidence,
-          language: options.language,
-          ...(options.guidance ? { guidance: options.guidance } : {}),
-        }),
-      );
-    } catch (error) {
-      if (isDossierError(error, "CANCELLED")) throw error;
-      ctx.emit({
-        type: "warning",
-        code: "OUTLINE_FALLBACK",
-        message: `outline failed (${isDossierError(error) ? error.code : "error"}); writing from the sub-reports`,
-      });
-    }
-  }
+  const planned = options.outline ?? (await proposeOrFallBack(ctx, options));
   if (!planned) return fromFallback(ctx, options);
   if (!options.outline)
     ctx.emit({ type: "outline-update", outline: planned.outline, reason: "report outline" });
@@ -107,80 +88,156 @@ export async function writeReport(ctx: RunContext, options: WriteReportOptions):
   const leaves = outlineLeaves(planned.outline);
   // Every writer's brief (findings and evidence) is chosen before any call is issued.
   const briefs = leaves.map((section) => ({ section, ...sectionBrief(options, planned, section) }));
-  const queue = new PQueue({ concurrency: ctx.options.concurrency });
-  const writeAll = () =>
-    Promise.all(
-      briefs.map(({ section, findings, evidence }) =>
-        queue.add(() =>
-          ctx.inScope(`section:${section.id}`, async () => {
-            if (evidence.length === 0)
-              ctx.emit({
-                type: "warning",
-                code: "SECTION_NO_EVIDENCE",
-                message: `section ${section.id} "${section.title}": no evidence of this run addresses it; its heading stands without text`,
-              });
-            const result = await writeSection(ctx, {
-              outline: planned.outline,
-              reportTitle: planned.title,
-              section,
-              evidence,
-              language: options.language,
-              findings,
-              ...(options.spec ? { spec: options.spec } : {}),
-              ...(options.guidance ? { guidance: options.guidance } : {}),
-            });
-            ctx.emit({
-              type: "section-written",
-              sectionId: section.id,
-              title: section.title,
-              chars: result.content.length,
-              citations: (result.content.match(/\bE\d+\b/g) ?? []).length,
-            });
-            return result;
-          }),
-        ),
-      ),
-    );
+  const { frame, sections } =
+    options.frame === "alongside"
+      ? await writeWithFramePass(ctx, options, planned, briefs)
+      : await writeThenCohere(ctx, options, planned, briefs);
+  return assembleReport(ctx, {
+    title: frame?.title ?? planned.title,
+    outline: planned.outline,
+    parts: reportParts(planned, sections, frame, options.language),
+    language: options.language,
+    stopReason: options.stopReason,
+  });
+}
 
-  let frame: Frame | null;
-  let sections: WrittenSection[];
-  if (options.frame === "alongside") {
-    ctx.emit({ type: "phase", phase: "writing", detail: `${leaves.length} sections and the report's frame` });
-    // Issued before the section calls and outside their queue: it waits for none of them.
-    const framing = ctx.inScope("coherence", () =>
-      framePass(ctx, {
-        title: planned.title,
-        sections: briefs.map(({ section, findings, evidence }) => ({
-          sectionId: section.id,
-          title: section.title,
-          plan: section.plan,
-          findings,
-          evidence,
-        })),
+/** One section's writer brief, chosen before any writer call is issued. */
+interface SectionBrief {
+  section: OutlineSection;
+  findings: Finding[];
+  evidence: Evidence[];
+}
+
+/** The written sections and the report's frame (null: no frame, e.g. nothing was written). */
+interface WrittenDraft {
+  frame: Frame | null;
+  sections: WrittenSection[];
+}
+
+/** The outline proposed from the trace; null (warning `OUTLINE_FALLBACK`) when the call fails. */
+async function proposeOrFallBack(
+  ctx: RunContext,
+  options: WriteReportOptions,
+): Promise<PlannedOutline | null> {
+  try {
+    return await ctx.inScope("outline", () =>
+      proposeOutline(ctx, {
+        trace: options.trace,
+        evidence: options.evidence,
         language: options.language,
         ...(options.guidance ? { guidance: options.guidance } : {}),
       }),
     );
-    const [written, framed] = await Promise.all([writeAll(), framing]);
-    // Nothing was written (every writer failed or wrote nothing): there is nothing to frame.
-    frame = written.some((w) => w.content.trim()) ? framed : null;
-    sections = written;
-  } else {
-    ctx.emit({ type: "phase", phase: "writing", detail: `${leaves.length} sections` });
-    const written = await writeAll();
-    ctx.emit({ type: "phase", phase: "editing" });
-    const coherence = await ctx.inScope("coherence", () =>
-      coherencePass(ctx, {
-        title: planned.title,
-        sections: written,
-        language: options.language,
-        ...(options.guidance ? { guidance: options.guidance } : {}),
-      }),
-    );
-    frame = coherence;
-    // The coherence pass may revise section openings and closings (citations kept intact).
-    sections = coherence?.sections ?? written;
+  } catch (error) {
+    if (isDossierError(error, "CANCELLED")) throw error;
+    ctx.emit({
+      type: "warning",
+      code: "OUTLINE_FALLBACK",
+      message: `outline failed (${isDossierError(error) ? error.code : "error"}); writing from the sub-reports`,
+    });
+    return null;
   }
+}
+
+/** One writer call per leaf section, concurrently (the run's concurrency), in outline order. */
+function writeSections(
+  ctx: RunContext,
+  options: WriteReportOptions,
+  planned: PlannedOutline,
+  briefs: readonly SectionBrief[],
+): Promise<WrittenSection[]> {
+  const queue = new PQueue({ concurrency: ctx.options.concurrency });
+  return Promise.all(
+    briefs.map(({ section, findings, evidence }) =>
+      queue.add(() =>
+        ctx.inScope(`section:${section.id}`, async () => {
+          if (evidence.length === 0)
+            ctx.emit({
+              type: "warning",
+              code: "SECTION_NO_EVIDENCE",
+              message: `section ${section.id} "${section.title}": no evidence of this run addresses it; its heading stands without text`,
+            });
+          const result = await writeSection(ctx, {
+            outline: planned.outline,
+            reportTitle: planned.title,
+            section,
+            evidence,
+            language: options.language,
+            findings,
+            ...(options.spec ? { spec: options.spec } : {}),
+            ...(options.guidance ? { guidance: options.guidance } : {}),
+          });
+          ctx.emit({
+            type: "section-written",
+            sectionId: section.id,
+            title: section.title,
+            chars: result.content.length,
+            citations: (result.content.match(/\bE\d+\b/g) ?? []).length,
+          });
+          return result;
+        }),
+      ),
+    ),
+  );
+}
+
+/** The frame written alongside the sections, by the frame pass reading what each writer was given. */
+async function writeWithFramePass(
+  ctx: RunContext,
+  options: WriteReportOptions,
+  planned: PlannedOutline,
+  briefs: readonly SectionBrief[],
+): Promise<WrittenDraft> {
+  ctx.emit({ type: "phase", phase: "writing", detail: `${briefs.length} sections and the report's frame` });
+  // Issued before the section calls and outside their queue: it waits for none of them.
+  const framing = ctx.inScope("coherence", () =>
+    framePass(ctx, {
+      title: planned.title,
+      sections: briefs.map(({ section, findings, evidence }) => ({
+        sectionId: section.id,
+        title: section.title,
+        plan: section.plan,
+        findings,
+        evidence,
+      })),
+      language: options.language,
+      ...(options.guidance ? { guidance: options.guidance } : {}),
+    }),
+  );
+  const [written, framed] = await Promise.all([writeSections(ctx, options, planned, briefs), framing]);
+  // Nothing was written (every writer failed or wrote nothing): there is nothing to frame.
+  return { frame: written.some((w) => w.content.trim()) ? framed : null, sections: written };
+}
+
+/** The sections first, then the coherence pass that reads the whole draft and writes the frame. */
+async function writeThenCohere(
+  ctx: RunContext,
+  options: WriteReportOptions,
+  planned: PlannedOutline,
+  briefs: readonly SectionBrief[],
+): Promise<WrittenDraft> {
+  ctx.emit({ type: "phase", phase: "writing", detail: `${briefs.length} sections` });
+  const written = await writeSections(ctx, options, planned, briefs);
+  ctx.emit({ type: "phase", phase: "editing" });
+  const coherence = await ctx.inScope("coherence", () =>
+    coherencePass(ctx, {
+      title: planned.title,
+      sections: written,
+      language: options.language,
+      ...(options.guidance ? { guidance: options.guidance } : {}),
+    }),
+  );
+  // The coherence pass may revise section openings and closings (citations kept intact).
+  return { frame: coherence, sections: coherence?.sections ?? written };
+}
+
+/** The report's parts: the introduction, every outline section under its heading, the conclusion. */
+function reportParts(
+  planned: PlannedOutline,
+  sections: readonly WrittenSection[],
+  frame: Frame | null,
+  language: string,
+): ReportPart[] {
   const byId = new Map(sections.map((w) => [w.sectionId, w]));
   const union = new Set(sections.flatMap((w) => [...w.allowed]));
   const parts: ReportPart[] = [];
@@ -195,16 +252,10 @@ export async function writeReport(ctx: RunContext, options: WriteReportOptions):
   }
   if (frame)
     parts.push({
-      text: `## ${reportLabel("conclusion", options.language)}\n\n${frame.conclusion}`,
+      text: `## ${reportLabel("conclusion", language)}\n\n${frame.conclusion}`,
       allowed: union,
     });
-  return assembleReport(ctx, {
-    title: frame?.title ?? planned.title,
-    outline: planned.outline,
-    parts,
-    language: options.language,
-    stopReason: options.stopReason,
-  });
+  return parts;
 }
 
 /**
