@@ -42,7 +42,7 @@ describe("rubric-generator: R_total = λ_pref R_pref + λ_llm R_llm + R_fmt (Eq.
   it("enforces the schema as a hard constraint: R_fmt = −1, R_pref = −1, R_llm = 0, no judge call", async () => {
     for (const bad of [
       "not json",
-      JSON.stringify(RUBRIC_ITEMS.slice(0, 6)), // 6 items < 7
+      "[]", // no rubric
       JSON.stringify(RUBRIC_ITEMS.map((i) => ({ ...i, weight: String(i.weight) }))),
       JSON.stringify(RUBRIC_ITEMS.map(({ title, weight }) => ({ title, weight }))),
     ]) {
@@ -55,5 +55,12 @@ describe("rubric-generator: R_total = λ_pref R_pref + λ_llm R_llm + R_fmt (Eq.
       expect(judge).not.toHaveBeenCalled();
     }
     expect(parseRubricCandidate(completion)).toEqual({ items: RUBRIC_ITEMS });
+  });
+
+  it("takes the schema as the whole format check: fewer items than the prompt asks for are well formed", async () => {
+    const six = JSON.stringify(RUBRIC_ITEMS.slice(0, 6));
+    const r = await rubricGeneratorReward(six, row, { rate: rate(), quality: quality(2) });
+    expect(r.components.fmt).toBe(0);
+    expect(parseRubricCandidate(six)).toEqual({ items: RUBRIC_ITEMS.slice(0, 6) });
   });
 });

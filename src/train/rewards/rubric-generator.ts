@@ -8,8 +8,9 @@
  *
  * over a preference row (q, r_acc, r_rej) and a generated rubric y (the generator's raw
  * completion). R_fmt is the hard schema constraint: −1 when the completion is not a JSON list
- * of rubric items with a title, a description and a numeric weight, else 0; the item count must
- * be 7–20 as the generator's prompt asks (Appendix C.1). R_llm = Judge(q, y) is the injected
+ * of rubric items with a title, a description and a numeric weight, else 0 — the schema is the
+ * paper's whole check: the 7–20 items the generator's prompt asks for (Appendix C.1) is guidance
+ * to the generator, not a format term (an empty list is no rubric and fails). R_llm = Judge(q, y) is the injected
  * meta-judge's quality score (the paper's scale is [0, 4]). λ_pref = λ_llm = 1 by default (the
  * paper's setting, Appendix D).
  *
@@ -34,8 +35,7 @@ export const rubricCandidateSchema = z
       weight: z.number().finite(),
     }),
   )
-  .min(7)
-  .max(20);
+  .min(1);
 
 /** The meta-judge's quality score of a rubric for a query (R_llm). */
 export type RubricQualityJudge = (input: {
