@@ -17,7 +17,7 @@ import type { PlanNode } from "../../core/plan-graph.ts";
 import type { Evidence } from "../../core/source.ts";
 import { type Observation, renderObservations } from "../../kit/observation.ts";
 import { NO_CALL_YET } from "../../kit/research-done.ts";
-import type { ResearchTools } from "../../kit/research-tools.ts";
+import type { ResearchToolName, ResearchTools } from "../../kit/research-tools.ts";
 import type { RunContext } from "../../kit/run-context.ts";
 import { ActionRunner, type SearchAction } from "../../kit/search-actions.ts";
 import { writeSubReport } from "../../kit/sub-reporter.ts";
@@ -133,9 +133,6 @@ export async function innerSearch(ctx: RunContext, given: InnerSearchInput): Pro
   const maxRounds = Math.min(input.maxRounds ?? INNER_LIMITS.rounds, INNER_LIMITS.rounds);
   const runner = new ActionRunner(ctx, tools, INNER_LIMITS.resultsPerQuery);
   const searchTools = tools.available.filter((t) => t === "web_search" || t === "local_search");
-  // Paper search is asked for by its own queries: arXiv allows one request every three seconds,
-  // so it never runs every query.
-  const paperSearch = tools.available.includes("academic_search");
   const history: Round[] = [];
   const queriesPerRound: number[] = [];
   let rubric: SearchCriterion[] = [];
@@ -149,57 +146,34 @@ export async function innerSearch(ctx: RunContext, given: InnerSearchInput): Pro
       stopReason = reason;
       break;
     }
-    let step: Step | undefined;
-    let failure: unknown;
-    try {
-      step = await planRound(ctx, input, {
-        round,
-        maxRounds,
-        rubric,
-        history,
-        searchTools,
-        evidence: runner.evidence,
-        ...(reasked && history.length === 0 ? { note: NO_CALL_YET } : {}),
-      });
-    } catch (error) {
-      if (isDossierError(error, "CANCELLED")) throw error;
-      failure = error;
-    }
+    const planned = await tryPlanRound(ctx, input, {
+      round,
+      maxRounds,
+      rubric,
+      history,
+      searchTools,
+      evidence: runner.evidence,
+      ...(reasked && history.length === 0 ? { note: NO_CALL_YET } : {}),
+    });
     if (clearance) {
       // No tool runs before the gate's verdict; a plan drafted for a revised node is discarded.
-      const cleared = await clearance;
+      const revised = await revisedByGate(ctx, node, clearance);
       clearance = undefined;
-      if (cleared.title !== node.title || cleared.goal !== node.goal) {
-        ctx.emit({
-          type: "warning",
-          code: "DRAFT_DISCARDED",
-          message: `${node.id}: its first round, planned while the critic checked the node, is discarded: the critic revised the node; planned again for the revision (the discarded call counts in the budget)`,
-        });
-        node = cleared;
+      if (revised) {
+        node = revised;
         input = { ...input, node };
         round--;
         continue;
       }
     }
+    let step = planned.step;
     if (!step) {
-      const code = isDossierError(failure) ? failure.code : "error";
-      ctx.emit({
-        type: "warning",
-        code: "INNER_STEP_FAILED",
-        message: `${node.id} round ${round}: planning failed (${code}); ${round === 1 ? "searching the node's goal" : "stopping"}`,
-      });
-      if (round > 1) {
-        stopReason = `error:${code}`;
+      const failed = reportFailedPlan(ctx, node, round, planned.failure);
+      if (failed) {
+        stopReason = failed;
         break;
       }
-      step = {
-        rubric: DEFAULT_RUBRIC,
-        state: "",
-        goal: node.goal,
-        queries: [node.goal],
-        read: [],
-        done: false,
-      };
+      step = goalStep(node);
     }
     if (step.rubric) rubric = step.rubric;
     ctx.emit({
@@ -207,26 +181,12 @@ export async function innerSearch(ctx: RunContext, given: InnerSearchInput): Pro
       kind: "search",
       rubric: { nodeId: node.id, round, items: rubric, state: step.state, goal: step.goal },
     });
-    const queries = step.queries.slice(0, INNER_LIMITS.queriesPerRound);
-    const papers = paperSearch ? (step.papers ?? []).slice(0, INNER_LIMITS.paperQueriesPerRound) : [];
-    const actions: SearchAction[] = [
-      ...queries.flatMap((query) => searchTools.map((tool) => ({ tool, query }) as SearchAction)),
-      ...papers.map((query) => ({ tool: "academic_search" as const, query })),
-      ...(tools.available.includes("read_page")
-        ? step.read
-            .slice(0, INNER_LIMITS.readsPerRound)
-            .map((url) => ({ tool: "read_page" as const, url, goal: node.goal }))
-        : []),
-    ];
+    const { queries, papers, actions } = roundActions(step, node, tools, searchTools);
     if (actions.length === 0) {
       // Finishing before the first tool call: asked once more (the same round); insisting ends the node.
       if (history.length === 0 && !reasked) {
         reasked = true;
-        ctx.emit({
-          type: "warning",
-          code: "NO_CALL_YET",
-          message: `${node.id}: the search agent finished before its first tool call; asked once more`,
-        });
+        askOnceMore(ctx, node);
         round--;
         continue;
       }
@@ -244,15 +204,12 @@ export async function innerSearch(ctx: RunContext, given: InnerSearchInput): Pro
       break;
     }
   }
-  const failures = history.flatMap((h) =>
-    h.observations.filter((o) => !o.ok).map((o) => `${o.action}: ${o.error?.code}`),
-  );
   input.onGathered?.(runner.evidence.map((e) => e.id));
   const summary = await writeSubReport(ctx, {
     subtask: { title: node.title, goal: node.goal },
     evidence: runner.evidence,
     language: input.language,
-    failures,
+    failures: failedCalls(history),
   });
   return {
     evidence: runner.evidence,
@@ -265,21 +222,121 @@ export async function innerSearch(ctx: RunContext, given: InnerSearchInput): Pro
   };
 }
 
-/** One planning call of the inner agent. */
-async function planRound(
+/** What one planning call reads besides the node's input. */
+interface RoundState {
+  round: number;
+  maxRounds: number;
+  rubric: SearchCriterion[];
+  history: Round[];
+  searchTools: readonly ResearchToolName[];
+  evidence: readonly Evidence[];
+  /** A line the prompt ends with. */
+  note?: string;
+}
+
+/** The round's plan, or why it could not be made; cancellation rethrows. */
+async function tryPlanRound(
   ctx: RunContext,
   input: InnerSearchInput,
-  state: {
-    round: number;
-    maxRounds: number;
-    rubric: SearchCriterion[];
-    history: Round[];
-    searchTools: string[];
-    evidence: readonly Evidence[];
-    /** A line the prompt ends with. */
-    note?: string;
-  },
-): Promise<Step> {
+  state: RoundState,
+): Promise<{ step?: Step; failure?: unknown }> {
+  try {
+    return { step: await planRound(ctx, input, state) };
+  } catch (error) {
+    if (isDossierError(error, "CANCELLED")) throw error;
+    return { failure: error };
+  }
+}
+
+/**
+ * The node as the gate revised it, once the gate's verdict is in; null when it runs unrevised.
+ * A revision discards the first round planned meanwhile (warning `DRAFT_DISCARDED`).
+ */
+async function revisedByGate(
+  ctx: RunContext,
+  node: PlanNode,
+  clearance: Promise<PlanNode>,
+): Promise<PlanNode | null> {
+  const cleared = await clearance;
+  if (cleared.title === node.title && cleared.goal === node.goal) return null;
+  ctx.emit({
+    type: "warning",
+    code: "DRAFT_DISCARDED",
+    message: `${node.id}: its first round, planned while the critic checked the node, is discarded: the critic revised the node; planned again for the revision (the discarded call counts in the budget)`,
+  });
+  return cleared;
+}
+
+/** The agent finished before its first tool call: it is asked once more (warning `NO_CALL_YET`). */
+function askOnceMore(ctx: RunContext, node: PlanNode): void {
+  ctx.emit({
+    type: "warning",
+    code: "NO_CALL_YET",
+    message: `${node.id}: the search agent finished before its first tool call; asked once more`,
+  });
+}
+
+/**
+ * A failed planning call (warning `INNER_STEP_FAILED`): the first round searches the node's
+ * goal instead (null), a later one stops the node (its stop reason).
+ */
+function reportFailedPlan(ctx: RunContext, node: PlanNode, round: number, failure: unknown): string | null {
+  const code = isDossierError(failure) ? failure.code : "error";
+  ctx.emit({
+    type: "warning",
+    code: "INNER_STEP_FAILED",
+    message: `${node.id} round ${round}: planning failed (${code}); ${round === 1 ? "searching the node's goal" : "stopping"}`,
+  });
+  return round > 1 ? `error:${code}` : null;
+}
+
+/** The first round's plan when the planning call fails: search the node's goal under the default rubric. */
+function goalStep(node: PlanNode): Step {
+  return {
+    rubric: DEFAULT_RUBRIC,
+    state: "",
+    goal: node.goal,
+    queries: [node.goal],
+    read: [],
+    done: false,
+  };
+}
+
+/**
+ * The round's tool calls, each kind within its cap: every query on every search tool, the
+ * paper queries (only when the run has paper search: arXiv allows one request every three
+ * seconds, so it never runs every query), and the pages to read with respect to the node's goal.
+ */
+function roundActions(
+  step: Step,
+  node: PlanNode,
+  tools: ResearchTools,
+  searchTools: readonly ResearchToolName[],
+): { queries: string[]; papers: string[]; actions: SearchAction[] } {
+  const paperSearch = tools.available.includes("academic_search");
+  const queries = step.queries.slice(0, INNER_LIMITS.queriesPerRound);
+  const papers = paperSearch ? (step.papers ?? []).slice(0, INNER_LIMITS.paperQueriesPerRound) : [];
+  const actions: SearchAction[] = [
+    ...queries.flatMap((query) => searchTools.map((tool) => ({ tool, query }) as SearchAction)),
+    ...papers.map((query) => ({ tool: "academic_search" as const, query })),
+    ...(tools.available.includes("read_page")
+      ? step.read
+          .slice(0, INNER_LIMITS.readsPerRound)
+          .map((url) => ({ tool: "read_page" as const, url, goal: node.goal }))
+      : []),
+  ];
+  return { queries, papers, actions };
+}
+
+/** The failed tool calls of every round, as the sub-report lists them. */
+function failedCalls(history: readonly Round[]): string[] {
+  return history.flatMap((h) =>
+    h.observations.filter((o) => !o.ok).map((o) => `${o.action}: ${o.error?.code}`),
+  );
+}
+
+/** One planning call of the inner agent. */
+async function planRound(ctx: RunContext, input: InnerSearchInput, state: RoundState): Promise<Step> {
   const { node } = input;
   const { round, history } = state;
   const recent = history.slice(-2);
