@@ -12,6 +12,7 @@ import { requireResearch } from "../../kit/research-done.ts";
 import { jsonInstruction } from "../../llm/structured.ts";
 import type { ResearchOutcome } from "../types.ts";
 import { answerFromEvidence, finishAnswer, type SmtlFigures } from "./answer.ts";
+import { decodeStep, jsonProtocol, jsonRequest } from "./json-protocol.ts";
 import {
   agentSystem,
   type MODE_LINES,
@@ -31,16 +32,8 @@ import {
   stepReplySchema,
 } from "./protocol.ts";
 import type { SmtlProtocol } from "./run.ts";
-import { answerFigures, SmtlState } from "./state.ts";
-import {
-  decodeStep,
-  jsonRequest,
-  pastContextBudget,
-  refuseJson,
-  resetConversation,
-  sampleReply,
-  toolStepCap,
-} from "./turn.ts";
+import { answerFigures, type SmtlState } from "./state.ts";
+import { sampleReply } from "./turn.ts";
 
 type PlanReply = ReturnType<typeof planReplySchema>["_output"];
 type StepReply = ReturnType<typeof stepReplySchema>["_output"];
@@ -145,29 +138,17 @@ async function refine(s: SmtlState, forced: boolean): Promise<void> {
   );
 }
 
-const contextSize = (s: SmtlState) =>
-  s.talk.size(`${system(s, "step")}\n\n${jsonInstruction(stepReplySchema(s.tools))}`);
-
 /** The short-answer mode in the JSON protocol. */
-export const jsonAnswerProtocol: SmtlProtocol<JsonAnswerAction> = {
-  start: (ctx, options) =>
-    new SmtlState(ctx, options, { task: taskMessage(ctx.query, null, 0), figures: answerFigures }),
-  limit: toolStepCap,
-  overContext: (s) => pastContextBudget(s, s.plan !== null, () => contextSize(s)),
-  async resetContext(s) {
-    const tokensBefore = contextSize(s);
-    await refine(s, true);
-    if (s.stopReason) return s.stopReason;
-    resetConversation(
-      s,
-      `${taskMessage(s.ctx.query, s.plan, s.retrieved.size)}\n\n${nextStepNote(s.figures.steps, s.maxSteps, false)}`,
-      tokensBefore,
-      () => contextSize(s),
-    );
-    return null;
-  },
+export const jsonAnswerProtocol: SmtlProtocol<JsonAnswerAction> = jsonProtocol<JsonAnswerAction>({
+  task: (query) => taskMessage(query, null, 0),
+  figures: answerFigures,
+  framed: (s) => s.plan !== null,
+  stepInstructions: (s) => `${system(s, "step")}\n\n${jsonInstruction(stepReplySchema(s.tools))}`,
+  beforeReset: (s) => refine(s, true),
+  resetMessage: (s) =>
+    `${taskMessage(s.ctx.query, s.plan, s.retrieved.size)}\n\n${nextStepNote(s.figures.steps, s.maxSteps, false)}`,
+  seen,
   codec: (s) => (s.plan ? stepCodec : planCodec),
-  refused: (s, error) => refuseJson(s, error, seen(s)),
   async act(s, action, raw) {
     if (action.kind === "plan") {
       s.plan = { goals: planFrom(action.value.goals), nextPaths: [] };
@@ -205,7 +186,7 @@ export const jsonAnswerProtocol: SmtlProtocol<JsonAnswerAction> = {
   refine: (s) => refine(s, false),
   done: (s) => s.answer !== null,
   finish,
-};
+});
 
 /** The end: the verified answer, or an answer written from the evidence gathered. */
 async function finish(s: SmtlState): Promise<ResearchOutcome> {

@@ -16,6 +16,7 @@ import { jsonInstruction } from "../../llm/structured.ts";
 import { estimateTokens } from "../../llm/token-estimate.ts";
 import type { ResearchOutcome } from "../types.ts";
 import { fitConversation } from "./answer.ts";
+import { decodeStep, jsonProtocol, jsonRequest } from "./json-protocol.ts";
 import type { SmtlCall } from "./protocol.ts";
 import {
   nextSubtaskNote,
@@ -33,15 +34,7 @@ import {
 } from "./research-protocol.ts";
 import { evidenceReport, researchOutcome } from "./research-report.ts";
 import type { SmtlProtocol } from "./run.ts";
-import { researchFigures, type SmtlResearchFigures, SmtlState } from "./state.ts";
-import {
-  decodeStep,
-  jsonRequest,
-  pastContextBudget,
-  refuseJson,
-  resetConversation,
-  toolStepCap,
-} from "./turn.ts";
+import { researchFigures, type SmtlResearchFigures, type SmtlState } from "./state.ts";
 
 type SubtaskList = (typeof subtaskListSchema)["_output"];
 
@@ -98,35 +91,23 @@ const stepCodec: JsonCodec<SmtlState, JsonResearchAction, SubtaskStep> = {
     ),
 };
 
-const contextSize = (s: SmtlState) =>
-  s.talk.size(`${system(s, "subtask")}\n\n${jsonInstruction(subtaskStepSchema(s.tools))}`);
-
 /** The deep-research mode in the JSON protocol. */
-export const jsonResearchProtocol: SmtlProtocol<JsonResearchAction> = {
-  start: (ctx, options) =>
-    new SmtlState(ctx, options, { task: researchTask(ctx.query, null, 0), figures: researchFigures }),
-  limit: toolStepCap,
-  overContext: (s) => pastContextBudget(s, s.subtasks !== null, () => contextSize(s)),
-  async resetContext(s) {
-    const subtasks = s.subtasks!;
-    const tokensBefore = contextSize(s);
-    resetConversation(
-      s,
-      `${researchTask(s.ctx.query, subtasks, s.current)}\n\n${nextSubtaskNote(subtasks, s.current).replace(/^Subtask answer recorded\. /, "Current: ")}`,
-      tokensBefore,
-      () => contextSize(s),
-    );
-    return null;
-  },
+export const jsonResearchProtocol: SmtlProtocol<JsonResearchAction> = jsonProtocol<JsonResearchAction>({
+  task: (query) => researchTask(query, null, 0),
+  figures: researchFigures,
+  framed: (s) => s.subtasks !== null,
+  stepInstructions: (s) => `${system(s, "subtask")}\n\n${jsonInstruction(subtaskStepSchema(s.tools))}`,
+  resetMessage: (s) =>
+    `${researchTask(s.ctx.query, s.subtasks, s.current)}\n\n${nextSubtaskNote(s.subtasks!, s.current).replace(/^Subtask answer recorded\. /, "Current: ")}`,
+  seen: (s) => ({ step: s.figures.steps }),
   codec: (s) => (s.subtasks ? stepCodec : listCodec),
-  refused: (s, error) => refuseJson(s, error, { step: s.figures.steps }),
   act,
   // The deep-research mode of this protocol keeps no plan of goals to refine.
   refineDue: () => false,
   refine: async () => {},
   done: (s) => s.subtasks !== null && s.current >= s.subtasks.length,
   finish,
-};
+});
 
 /** The subtask list, a step's parallel calls, or a subtask's answer. */
 async function act(s: SmtlState, action: JsonResearchAction, raw: string): Promise<boolean> {
