@@ -1,17 +1,19 @@
 /**
- * The graph strategy (seed: DuMate-DeepResearch; the default). Router → coarse phase (2–3
- * broad search nodes, then the outline node: the Writer builds the outline from the coarse
- * evidence — as soon as it is settled, while the survey's summaries are written — and it is fixed) → the persistent rubric and, at the same time, INITPLAN (the first
- * real DAG from the outline: search nodes covering every level-1 section) → planner loop: assess executed nodes, re-plan
- * the full DAG only for allowed reasons (legality-checked; an illegal plan is re-asked, then
- * repaired or rejected), pass frontier actions through the reflection gate (the critic sees
- * the executed nodes and their outcomes), run them concurrently (search nodes via inner Search
- * agents that see both rubrics, llm nodes consolidate), regenerate the ephemeral rubric from
- * the evidence (as soon as the batch's evidence is settled, alongside the nodes' summaries)
- * — until the frontier is empty, the planner asks for the report, the rubric
- * reports no gap, the iteration cap, or a budget. The Writer then writes from the fixed
- * outline conditioned on the persistent rubric only, each section with the findings of the
- * nodes that served it. Every role has a fallback (fallbacks.ts).
+ * The graph strategy (seed: DuMate-DeepResearch, Algorithm 1; the default). Router → coarse
+ * phase (§2.2.1: 2–3 broad search nodes, then the outline node: the Writer builds the outline
+ * from the coarse evidence — as soon as it is settled, while the survey's summaries are written —
+ * and it is fixed; line 2) → the persistent rubric and, at the same time, INITPLAN (line 3: the
+ * first real DAG from the outline: search nodes covering every level-1 section) → planner loop:
+ * assess executed nodes, re-plan the full DAG only for allowed reasons (legality-checked; an
+ * illegal plan is re-asked, then repaired or rejected; cycle.ts), pass frontier actions through
+ * the reflection gate (Algorithm 2; the critic sees the executed nodes and their outcomes), run
+ * them concurrently (search nodes via inner Search agents that see both rubrics, llm nodes
+ * consolidate), regenerate the ephemeral rubric from the evidence (as soon as the batch's
+ * evidence is settled, alongside the nodes' summaries; batch.ts) — until the frontier is empty,
+ * the planner asks for the report, the rubric reports no gap, the iteration cap, or a budget.
+ * The Writer then writes from the fixed outline conditioned on the persistent rubric only, each
+ * section with the findings of the nodes that served it (line 11; report.ts). Every role has a
+ * fallback (fallbacks.ts).
  */
 
 import { exceededLimit } from "../../core/budget.ts";
@@ -23,23 +25,21 @@ import {
   type PlanNode,
   readyFrontier,
   setNodeStatus,
-  updateNode,
 } from "../../core/plan-graph.ts";
 import { PLAN_DEFAULT_MAX_DEPTH } from "../../core/plan-graph-legality.ts";
 import { explorationGuard } from "../../kit/exploration-budget.ts";
+import type { PlannedOutline } from "../../kit/outliner.ts";
 import { requireResearch } from "../../kit/research-done.ts";
 import type { ResearchTools } from "../../kit/research-tools.ts";
-import { type ClarifyCallback, specToText } from "../../kit/router.ts";
+import { type ClarifyCallback, specToText, type TaskSpec } from "../../kit/router.ts";
 import type { RunContext } from "../../kit/run-context.ts";
 import type { ResearchOutcome } from "../types.ts";
-import { reflectionGate } from "./critic.ts";
-import { planCycle, refreshGaps } from "./cycle.ts";
-import { type ExecuteOptions, executeBatch, type NodeResult } from "./execute.ts";
+import { runGatedBatch } from "./batch.ts";
+import { type CycleInput, planCycle } from "./cycle.ts";
+import type { NodeResult } from "./execute.ts";
 import { fixOutline, frameTask, specBesideQuestion } from "./framing.ts";
-import { gapsForNode } from "./gaps.ts";
-import { initialPlan } from "./init.ts";
+import { type FirstPlan, type InitPlanInput, initialPlan } from "./init.ts";
 import { emptyPlanMessage } from "./plan-yield.ts";
-import { describeNode, RESULT_CHARS } from "./planner.ts";
 import {
   pendingReport,
   pruneWithReason,
@@ -49,6 +49,7 @@ import {
 } from "./readiness.ts";
 import { writeGraphReport } from "./report.ts";
 import type { EphemeralRubric } from "./rubricer.ts";
+import { type GraphRun, recordNode } from "./run-state.ts";
 import { runSurvey } from "./survey.ts";
 
 /** Options of the graph strategy. */
@@ -103,70 +104,33 @@ export function coarseGraph(broadQueries: readonly string[]): PlanGraph {
   ]);
 }
 
-/** Runs the graph strategy. */
+/**
+ * Runs the graph strategy (Algorithm 1): the router, the coarse phase and the fixed outline
+ * (line 2), INITGUIDANCE and INITPLAN (line 3), the plan loop — a planner turn, the actions
+ * through the reflection gate (Algorithm 2), their execution and UPDATEGUIDANCE — until a stop,
+ * then the Writer (line 11).
+ */
 export async function runGraph(ctx: RunContext, options: GraphOptions): Promise<ResearchOutcome> {
+  const { language } = options;
   const maxDepth = options.maxDepth ?? PLAN_DEFAULT_MAX_DEPTH;
   const shouldStop = explorationGuard(ctx, options.explorationShare, { outerLoopIterations: true });
-  const results = new Map<string, NodeResult>();
-
   ctx.emit({ type: "phase", phase: "framing" });
   const spec = await ctx.inScope("router", () =>
-    frameTask(ctx, { language: options.language, ...(options.clarify ? { clarify: options.clarify } : {}) }),
+    frameTask(ctx, { language, ...(options.clarify ? { clarify: options.clarify } : {}) }),
   );
   const specText = specToText(spec);
   // Prompts that open with the research question do not repeat it as the topic.
   const besideQuestion = specBesideQuestion(specText, spec.topic, ctx.query);
-  let graph = coarseGraph(spec.broadQueries);
-  ctx.emit({ type: "plan-update", iteration: 0, graph });
-  const record = (node: { id: string }, ok: boolean, result: NodeResult) => {
-    results.set(node.id, result);
-    graph = setNodeStatus(graph, node.id, ok ? "done" : "failed", result);
-  };
-  const base: ExecuteOptions = {
-    tools: options.tools,
-    language: options.language,
-    context: `Research question: ${ctx.query}\n${besideQuestion}`,
-    shouldStop,
-    results,
-  };
-  const survey = readyFrontier(graph);
-  ctx.emit({ type: "phase", phase: "surveying", detail: `${survey.length} broad searches` });
-  for (const n of survey) graph = setNodeStatus(graph, n.id, "running");
-  // The broad queries are direct tool calls (survey.ts); the Writer then builds the outline from
-  // their evidence (Algorithm 1, line 2).
-  await runSurvey(ctx, survey, options.tools, shouldStop, record);
-  const outlineNode = graph.nodes.find((n) => n.type === "outline")!;
-  ctx.emit({ type: "phase", phase: "outlining" });
-  graph = setNodeStatus(graph, outlineNode.id, "running");
-  ctx.emit({ type: "node-start", nodeId: outlineNode.id, nodeType: "outline", title: "Outline" });
-  const planned = await ctx.inScope("outline", () => fixOutline(ctx, spec, options.language));
-  ctx.emit({ type: "outline-update", outline: planned.outline, reason: "fixed outline from the survey" });
-  const sections = `${outlineLeaves(planned.outline).length} sections`;
-  ctx.emit({ type: "node-end", nodeId: outlineNode.id, status: "done", summary: sections });
-  graph = setNodeStatus(graph, outlineNode.id, "done", { summary: sections, evidenceIds: [] });
-  ctx.emit({ type: "plan-update", iteration: 0, graph });
-  const outlineText = flattenOutline(planned.outline)
-    .map((s) => `${s.id} ${s.title}`)
-    .join("; ");
-  base.context = `${base.context}\nOutline sections: ${outlineText}`;
-
-  // INITGUIDANCE and INITPLAN (Algorithm 1, line 3) both read only the topic and the outline:
-  // one planner call writes the persistent rubric, then the first plan and its first actions,
-  // chosen against that rubric (init.ts) — the first cycle needs no planner turn of its own.
-  ctx.emit({ type: "phase", phase: "planning", detail: "initial plan" });
-  const first = await ctx.inScope("planner", () =>
-    initialPlan(ctx, {
-      graph,
-      spec: besideQuestion,
-      outline: planned.outline,
-      language: options.language,
-      maxDepth,
-    }),
-  );
-  const persistent = first.persistent;
-  ctx.emit({ type: "rubric-update", kind: "persistent", rubric: persistent });
-  graph = first.graph;
-  base.persistentRubric = persistent;
+  const run = startRun(ctx, spec, `Research question: ${ctx.query}\n${besideQuestion}`, options, shouldStop);
+  await surveyBroadly(ctx, run, options.tools, shouldStop);
+  const planned = await outlineFromSurvey(ctx, run, spec, language);
+  const first = await initPlan(ctx, run, {
+    spec: besideQuestion,
+    outline: planned.outline,
+    language,
+    maxDepth,
+  });
+  const { persistent } = first;
   let firstActions: string[] | null = first.actions;
 
   let ephemeral: EphemeralRubric | null = null;
@@ -174,156 +138,217 @@ export async function runGraph(ctx: RunContext, options: GraphOptions): Promise<
   const assessed = new Set<string>();
   const maxIterations = options.maxIterations ?? 15;
   for (let iteration = 1; ; iteration++) {
-    if (iteration > maxIterations) {
-      stopReason = "iteration-cap";
-      break;
-    }
-    const guard = shouldStop();
-    if (guard) {
-      stopReason = guard;
-      break;
-    }
-    try {
-      ctx.budget.startIteration();
-    } catch (error) {
-      stopReason = `budget:${exceededLimit(error) ?? "iterations"}`;
-      break;
-    }
+    stopReason = iterationStop(ctx, iteration, maxIterations, shouldStop);
+    if (stopReason) break;
     // The first cycle runs INITPLAN's actions; every later one starts with a planner turn.
-    const chosenFirst = firstActions;
+    const step = firstActions
+      ? { graph: run.graph, actions: firstActions, synthesize: false }
+      : await plannerTurn(ctx, {
+          graph: run.graph,
+          spec: besideQuestion,
+          planned,
+          persistent,
+          ephemeral,
+          language,
+          maxDepth,
+          iteration,
+          assessed,
+        });
     firstActions = null;
-    if (!chosenFirst) ctx.emit({ type: "phase", phase: "planning", detail: `iteration ${iteration}` });
-    const step = chosenFirst
-      ? { graph, actions: chosenFirst, synthesize: false }
-      : await ctx.inScope("planner", () =>
-          planCycle(ctx, {
-            graph,
-            spec: besideQuestion,
-            planned,
-            persistent,
-            ephemeral,
-            language: options.language,
-            maxDepth,
-            iteration,
-            assessed,
-          }),
-        );
     if ("stop" in step) {
       stopReason = step.stop;
       break;
     }
-    graph = step.graph;
-    const frontier = readyFrontier(graph).filter((n) => n.type !== "report" && n.type !== "outline");
-    const waiting = waitingForReport(graph);
-    let actions: PlanNode[];
-    if (step.synthesize) {
-      // The report is written only when what it depends on has run: a pending dependency runs first.
-      const needed = frontier.filter((n) => waiting.some((w) => w.id === n.id));
-      if (waiting.length === 0 || needed.length === 0) {
-        stopReason = "planner-synthesize";
-        break;
-      }
-      ctx.emit({
-        type: "decision",
-        decision: "continue",
-        reason: `synthesis deferred: the report depends on ${waiting.length} pending node(s) (${waiting
-          .map((n) => n.id)
-          .join(", ")}); the ready ones run first`,
-      });
-      actions = needed;
-    } else {
-      if (frontier.length === 0) {
-        stopReason = "frontier-empty";
-        break;
-      }
-      const chosen = frontier.filter((n) => step.actions.includes(n.id));
-      actions = chosen.length > 0 ? chosen : frontier;
+    run.graph = step.graph;
+    const chosen = chooseActions(ctx, run.graph, step);
+    if ("stop" in chosen) {
+      stopReason = chosen.stop;
+      break;
     }
-
-    ctx.emit({ type: "phase", phase: "gating", detail: `${actions.length} actions` });
-    const executed = graph.nodes
-      .filter((n) => n.status === "done" || n.status === "failed")
-      .map((n) => describeNode(n, RESULT_CHARS.assessed));
-    // The reflection gate decides before any tool runs; the actions' first model calls (an inner
-    // agent's first plan, an llm node's note) are made meanwhile, each kept only when the gate
-    // lets its node run unrevised (execute.ts). A node is marked running once the gate has passed it.
-    const gated = ctx
-      .inScope("gate", () =>
-        reflectionGate(ctx, {
-          actions,
-          context: base.context,
-          executed: executed.join("\n"),
-          maxRounds: options.gateRounds ?? 2,
-        }),
-      )
-      .then((gate) => {
-        for (const r of gate.revised) graph = updateNode(graph, r.id, { title: r.title, goal: r.goal });
-        for (const a of gate.approved) graph = setNodeStatus(graph, a.id, "running");
-        ctx.emit({ type: "plan-update", iteration, graph });
-        ctx.emit({
-          type: "phase",
-          phase: "researching",
-          detail: `iteration ${iteration}: ${gate.approved.length} nodes`,
-        });
-        return new Map(gate.approved.map((a) => [a.id, a]));
-      });
-    const gaps = ephemeral;
-    // UPDATEGUIDANCE reads the evidence, not the nodes' summaries: it starts once every node of
-    // the batch has settled its evidence, while their summaries are still being written. An llm
-    // node retrieves nothing (its evidence is chosen at once), so a batch of llm nodes has its
-    // gaps checked alongside the gate; checked again if the gate's revision chose other evidence.
-    let refreshed = null as EphemeralRubric | null;
-    await executeBatch(
-      ctx,
-      actions,
-      {
-        ...base,
-        ...(options.innerRounds ? { innerRounds: options.innerRounds } : {}),
-        gapsFor: (node) => gapsForNode(gaps, node),
-        clearance: async (node) => (await gated).get(node.id)!,
-      },
-      record,
-      async (gathered, again) => {
-        if (again)
-          ctx.emit({
-            type: "warning",
-            code: "DRAFT_DISCARDED",
-            message: `iteration ${iteration}: the gap check read evidence a discarded note had chosen; it is discarded and the gaps checked again (the discarded call counts in the budget)`,
-          });
-        ctx.emit({ type: "phase", phase: "gap-check", detail: `iteration ${iteration}` });
-        const settled = new Map(results);
-        for (const [id, evidenceIds] of gathered)
-          if (!settled.has(id)) settled.set(id, { summary: "", evidenceIds });
-        refreshed = await ctx.inScope("rubric", () =>
-          refreshGaps(ctx, { graph, planned, spec: specText, results: settled, language: options.language }),
-        );
-        if (refreshed) ctx.emit({ type: "rubric-update", kind: "ephemeral", rubric: refreshed });
-      },
-    );
-    ctx.emit({ type: "plan-update", iteration, graph });
-    ephemeral = refreshed;
+    ephemeral = await runGatedBatch(ctx, run, chosen.actions, {
+      iteration,
+      ephemeral,
+      planned,
+      specText,
+      language,
+      ...(options.gateRounds !== undefined ? { gateRounds: options.gateRounds } : {}),
+      ...(options.innerRounds ? { innerRounds: options.innerRounds } : {}),
+    });
     if (ephemeral?.noFurtherRetrieval) {
       stopReason = "no-gaps";
       break;
     }
   }
   const finalReason = stopReason ?? "completed";
-  ctx.emit({ type: "decision", decision: "stop", reason: finalReason });
-  // Whatever the report still waits for will not run now: pruned, with the stop's reason.
-  const unrun = waitingForReport(graph);
-  if (unrun.length > 0) {
-    graph = pruneWithReason(
-      ctx,
-      graph,
-      unrun.map((n) => n.id),
-      stopPruneReason(finalReason),
-      "stop",
-    );
-    ctx.emit({ type: "plan-update", iteration: 0, graph });
-  }
+  stopAndPrune(ctx, run, finalReason);
+  return writeReportNode(ctx, run, { spec, planned, persistent, language, stopReason: finalReason });
+}
 
-  // No research (no tool call, no evidence): the run fails instead of writing an empty report.
-  requireResearch(ctx, { stopReason: finalReason });
+/** The run's start: the coarse plan (announced) and what every executor is given. */
+function startRun(
+  ctx: RunContext,
+  spec: TaskSpec,
+  context: string,
+  options: GraphOptions,
+  shouldStop: () => string | null,
+): GraphRun {
+  const graph = coarseGraph(spec.broadQueries);
+  ctx.emit({ type: "plan-update", iteration: 0, graph });
+  const results = new Map<string, NodeResult>();
+  return {
+    graph,
+    results,
+    base: { tools: options.tools, language: options.language, context, shouldStop, results },
+  };
+}
+
+/**
+ * The coarse phase's broad searches (§2.2.1): direct tool calls (survey.ts), whose evidence the
+ * Writer then builds the outline from (Algorithm 1, line 2).
+ */
+async function surveyBroadly(
+  ctx: RunContext,
+  run: GraphRun,
+  tools: ResearchTools,
+  shouldStop: () => string | null,
+): Promise<void> {
+  const survey = readyFrontier(run.graph);
+  ctx.emit({ type: "phase", phase: "surveying", detail: `${survey.length} broad searches` });
+  for (const n of survey) run.graph = setNodeStatus(run.graph, n.id, "running");
+  await runSurvey(ctx, survey, tools, shouldStop, (node, ok, result) => recordNode(run, node, ok, result));
+}
+
+/**
+ * The outline node (Algorithm 1, line 2): the Writer builds the outline from the survey's
+ * evidence, and it is fixed for the run; every executor is shown its sections from then on.
+ */
+async function outlineFromSurvey(
+  ctx: RunContext,
+  run: GraphRun,
+  spec: TaskSpec,
+  language: string,
+): Promise<PlannedOutline> {
+  const outlineNode = run.graph.nodes.find((n) => n.type === "outline")!;
+  ctx.emit({ type: "phase", phase: "outlining" });
+  run.graph = setNodeStatus(run.graph, outlineNode.id, "running");
+  ctx.emit({ type: "node-start", nodeId: outlineNode.id, nodeType: "outline", title: "Outline" });
+  const planned = await ctx.inScope("outline", () => fixOutline(ctx, spec, language));
+  ctx.emit({ type: "outline-update", outline: planned.outline, reason: "fixed outline from the survey" });
+  const sections = `${outlineLeaves(planned.outline).length} sections`;
+  ctx.emit({ type: "node-end", nodeId: outlineNode.id, status: "done", summary: sections });
+  run.graph = setNodeStatus(run.graph, outlineNode.id, "done", { summary: sections, evidenceIds: [] });
+  ctx.emit({ type: "plan-update", iteration: 0, graph: run.graph });
+  const outlineText = flattenOutline(planned.outline)
+    .map((s) => `${s.id} ${s.title}`)
+    .join("; ");
+  run.base.context = `${run.base.context}\nOutline sections: ${outlineText}`;
+  return planned;
+}
+
+/**
+ * INITGUIDANCE and INITPLAN (Algorithm 1, line 3) both read only the topic and the outline: one
+ * planner call writes the persistent rubric, then the first plan and its first actions, chosen
+ * against that rubric (init.ts) — the first cycle needs no planner turn of its own.
+ */
+async function initPlan(
+  ctx: RunContext,
+  run: GraphRun,
+  input: Omit<InitPlanInput, "graph">,
+): Promise<FirstPlan> {
+  ctx.emit({ type: "phase", phase: "planning", detail: "initial plan" });
+  const first = await ctx.inScope("planner", () => initialPlan(ctx, { graph: run.graph, ...input }));
+  ctx.emit({ type: "rubric-update", kind: "persistent", rubric: first.persistent });
+  run.graph = first.graph;
+  run.base.persistentRubric = first.persistent;
+  return first;
+}
+
+/** Why the loop stops before this iteration (the iteration cap, the exploration share, a budget limit); null: it runs, counted in the budget. */
+function iterationStop(
+  ctx: RunContext,
+  iteration: number,
+  maxIterations: number,
+  shouldStop: () => string | null,
+): string | null {
+  if (iteration > maxIterations) return "iteration-cap";
+  const guard = shouldStop();
+  if (guard) return guard;
+  try {
+    ctx.budget.startIteration();
+  } catch (error) {
+    return `budget:${exceededLimit(error) ?? "iterations"}`;
+  }
+  return null;
+}
+
+/** A planner turn: assessments, a legality-checked plan change, and the actions chosen (cycle.ts). */
+function plannerTurn(ctx: RunContext, input: CycleInput): ReturnType<typeof planCycle> {
+  ctx.emit({ type: "phase", phase: "planning", detail: `iteration ${input.iteration}` });
+  return ctx.inScope("planner", () => planCycle(ctx, input));
+}
+
+/**
+ * The actions to run from the ready frontier: the planner's choice (the whole frontier when it
+ * chose none that is ready). When the planner asks for the report, the report is written only
+ * when what it depends on has run: a pending dependency runs first (a `decision` event says so).
+ * A stop when there is nothing to run.
+ */
+function chooseActions(
+  ctx: RunContext,
+  graph: PlanGraph,
+  step: { actions: string[]; synthesize: boolean },
+): { actions: PlanNode[] } | { stop: string } {
+  const frontier = readyFrontier(graph).filter((n) => n.type !== "report" && n.type !== "outline");
+  if (!step.synthesize) {
+    if (frontier.length === 0) return { stop: "frontier-empty" };
+    const chosen = frontier.filter((n) => step.actions.includes(n.id));
+    return { actions: chosen.length > 0 ? chosen : frontier };
+  }
+  const waiting = waitingForReport(graph);
+  const needed = frontier.filter((n) => waiting.some((w) => w.id === n.id));
+  if (waiting.length === 0 || needed.length === 0) return { stop: "planner-synthesize" };
+  ctx.emit({
+    type: "decision",
+    decision: "continue",
+    reason: `synthesis deferred: the report depends on ${waiting.length} pending node(s) (${waiting
+      .map((n) => n.id)
+      .join(", ")}); the ready ones run first`,
+  });
+  return { actions: needed };
+}
+
+/** The stop decision; whatever the report still waits for will not run now: pruned, with the stop's reason. */
+function stopAndPrune(ctx: RunContext, run: GraphRun, stopReason: string): void {
+  ctx.emit({ type: "decision", decision: "stop", reason: stopReason });
+  const unrun = waitingForReport(run.graph);
+  if (unrun.length === 0) return;
+  run.graph = pruneWithReason(
+    ctx,
+    run.graph,
+    unrun.map((n) => n.id),
+    stopPruneReason(stopReason),
+    "stop",
+  );
+  ctx.emit({ type: "plan-update", iteration: 0, graph: run.graph });
+}
+
+/**
+ * The report node (Algorithm 1, line 11), once its dependencies have settled. No research (no
+ * tool call, no evidence): the run fails instead of writing an empty report.
+ */
+async function writeReportNode(
+  ctx: RunContext,
+  run: GraphRun,
+  input: {
+    spec: TaskSpec;
+    planned: PlannedOutline;
+    persistent: string;
+    language: string;
+    stopReason: string;
+  },
+): Promise<ResearchOutcome> {
+  const { graph } = run;
+  requireResearch(ctx, { stopReason: input.stopReason });
   const empty = emptyPlanMessage(graph);
   if (empty) ctx.emit({ type: "warning", code: "PLAN_GATHERED_NOTHING", message: empty });
   const report = pendingReport(graph);
@@ -334,16 +359,8 @@ export async function runGraph(ctx: RunContext, options: GraphOptions): Promise<
     );
   }
   if (report) ctx.emit({ type: "node-start", nodeId: report.id, nodeType: "report", title: report.title });
-  const doc = await writeGraphReport(ctx, {
-    spec,
-    planned,
-    graph,
-    results,
-    persistent,
-    language: options.language,
-    stopReason: finalReason,
-  });
-  requireResearch(ctx, { stopReason: finalReason, body: doc.body });
+  const doc = await writeGraphReport(ctx, { ...input, graph, results: run.results });
+  requireResearch(ctx, { stopReason: input.stopReason, body: doc.body });
   if (report)
     ctx.emit({
       type: "node-end",
