@@ -3,10 +3,10 @@
  * multi-agent Markov-state workflow. The run's whole state is ⟨memory, plan, report⟩, and every
  * prompt is rebuilt from it — there is no chat history.
  *
- * 1. Search agent (role `searcher`): reads the state, rewrites the plan (a Markdown list) and
- *    issues 1–5 tool calls that run at once, or an empty list to finish. At most `maxTurns`
- *    (default 10) tool-calling turns; once they are spent (or the tool-call budget is) its
- *    prompt says so and asks for the final plan, and no tool runs again.
+ * 1. Search agent (role `searcher`; search-agent.ts): reads the state, rewrites the plan (a
+ *    Markdown list) and issues 1–5 tool calls that run at once, or an empty list to finish. At
+ *    most `maxTurns` (default 10) tool-calling turns; once they are spent (or the tool-call
+ *    budget is) its prompt says so and asks for the final plan, and no tool runs again.
  * 2. The turn's raw observation — every search result, and the text of every page read (the
  *    page itself, split into paragraph-bounded passages, each an evidence id; no reader model
  *    condenses it) — is split on paragraph boundaries into chunks of at most `chunkTokens`
@@ -23,35 +23,24 @@
  * report update keeps the report (`REPORT_FALLBACK`); calls past the per-turn cap are not run
  * (`CALLS_CAPPED`); a report update that only appends is counted (`REPORT_APPENDED`); a run
  * that ends without a report lists the evidence gathered (`EXTRACTIVE_REPORT`). At a budget
- * limit exploration stops and the report is finished from the state.
+ * limit exploration stops and the report is finished from the state. The run in progress (the
+ * state, the figures, the limits) is run-state.ts.
  */
 
 import { exceededLimit } from "../../core/budget.ts";
-import { explorationGuard } from "../../kit/exploration-budget.ts";
-import { guardedAction } from "../../kit/guarded-action.ts";
-import { NO_CALL_YET, requireResearch } from "../../kit/research-done.ts";
+import type { Observation } from "../../kit/observation.ts";
+import { requireResearch } from "../../kit/research-done.ts";
 import type { ResearchTools } from "../../kit/research-tools.ts";
 import type { RunContext } from "../../kit/run-context.ts";
 import { describeAction, runAction } from "../../kit/search-actions.ts";
 import { extractive } from "../../kit/section-writer.ts";
-import { estimateTokens } from "../../llm/token-estimate.ts";
 import type { ResearchOutcome } from "../types.ts";
-import { type ChunkRun, updateFromChunk } from "./chunk-update.ts";
-import { emptyFigures } from "./figures.ts";
-import { DEFAULT_PAGE_TOKENS, readPageText } from "./page-text.ts";
-import { searchPrompt, searchSystem } from "./prompts.ts";
-import {
-  chunkObservation,
-  DEFAULT_CHUNK_TOKENS,
-  DEFAULT_MAX_CALLS_PER_TURN,
-  DEFAULT_MAX_TURNS,
-  DEFAULT_MEMORY_TOKENS,
-  type MamsState,
-  planAsList,
-  type SearchReply,
-  searchReplySchema,
-} from "./protocol.ts";
+import { updateFromChunk } from "./chunk-update.ts";
+import { readPageText } from "./page-text.ts";
+import { chunkObservation, planAsList, type SearchReply } from "./protocol.ts";
 import { finishMamsReport } from "./report.ts";
+import { type MamsRun, startMamsRun, stopRun } from "./run-state.ts";
+import { askFinalPlan, askForCalls, callRoom } from "./search-agent.ts";
 import { observationBlocks, turnLines } from "./turn-observation.ts";
 
 export type { MamsFigures } from "./figures.ts";
@@ -85,213 +74,141 @@ export async function runMams(ctx: RunContext, options: MamsOptions): Promise<Re
 }
 
 async function mamsLoop(ctx: RunContext, options: MamsOptions): Promise<ResearchOutcome> {
-  const maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
-  const maxCalls = options.maxCallsPerTurn ?? DEFAULT_MAX_CALLS_PER_TURN;
-  const chunkWindow = options.chunkChars ?? options.chunkTokens ?? DEFAULT_CHUNK_TOKENS;
-  const chunkSize = options.chunkChars ? (t: string) => t.length : estimateTokens;
-  const memoryBudget = options.memoryTokens ?? DEFAULT_MEMORY_TOKENS;
-  const maxPageTokens = options.maxPageTokens ?? DEFAULT_PAGE_TOKENS;
-  const topK = options.topK ?? 5;
-  const { tools, language } = options;
-  const guard = explorationGuard(ctx, options.explorationShare ?? 0.9);
-  const state: MamsState = { memory: [], plan: "", report: "" };
-  const figures = emptyFigures();
-  /** Evidence ids shown to the report agent: the only ones the report may cite. */
-  const shown = new Set<string>();
-  const made = new Set<string>();
-  let lastTurn: string[] = [];
-  /** Evidence ids the last turn's calls returned (what the next search step saw, in chunks). */
-  let lastObserved: string[] = [];
-  let stopReason: string | null = null;
-  let step = 0;
-
-  const stop = (reason: string) => {
-    stopReason ??= reason;
-  };
-  const record = (action: string, before: Record<string, unknown>, answer: unknown) =>
-    ctx.emit({ type: "trajectory-step", step: ++step, action, state: before, answer });
-  /** One model action; a budget limit stops exploration (null), cancellation rethrows. */
-  const act = guardedAction(ctx, stop);
-  const chunkRun: ChunkRun = { ctx, state, figures, shown, act, record, language, memoryBudget };
-  /** Web pages found and not read yet (the newest 20), when the run may read pages. */
-  const unread = () =>
-    tools.available.includes("read_page")
-      ? ctx.evidence
-          .sources()
-          .filter((s) => s.kind === "web" && s.url && !made.has(`read_page ${s.url}`.toLowerCase()))
-          .slice(-20)
-          .map((s) => `- ${s.title} — ${s.url}`)
-      : [];
-  /** Tool calls the budget still allows this turn. */
-  const callRoom = () => {
-    const { limits, used } = ctx.budget.snapshot();
-    const left = limits.maxToolCalls === undefined ? maxCalls : limits.maxToolCalls - used.toolCalls;
-    return Math.max(0, Math.min(maxCalls, left));
-  };
-  const system = searchSystem({
-    tools: tools.available,
-    currentDate: ctx.currentDate,
-    maxTurns,
-    maxCallsPerTurn: maxCalls,
-  });
-
-  /** One search-agent call with `turnsLeft` turns left (0: the allowance is spent). */
-  const askSearch = async (
-    turnsLeft: number,
-    callsThisTurn: number,
-    note?: string,
-  ): Promise<SearchReply | null> => {
-    figures.searchCalls++;
-    const prompt = searchPrompt(ctx.query, state, {
-      turnsLeft,
-      maxTurns,
-      callsThisTurn,
-      lastTurn,
-      unread: unread(),
-      ...(note ? { note } : {}),
-    });
-    const before = {
-      turnsLeft,
-      memory: state.memory.length,
-      reportChars: state.report.length,
-      observations: lastObserved,
-    };
-    const reply = await act("SEARCH_FALLBACK", "search agent failed; finishing the report", () =>
-      ctx.inScope("search", () =>
-        ctx.structured({
-          role: "searcher",
-          schema: searchReplySchema(tools.available),
-          system,
-          prompt,
-          maxOutputTokens: 1500,
-        }),
-      ),
-    );
-    if (reply) record(turnsLeft > 0 ? "search" : "final-plan", before, reply.value);
-    return reply?.value ?? null;
-  };
-
+  const run = startMamsRun(ctx, options);
   ctx.emit({ type: "phase", phase: "researching" });
   for (;;) {
     // A spent tool-call budget spends the allowance: the agent is told and asked for its final plan.
-    const budgetStop = guard();
+    const budgetStop = run.guard();
     if (budgetStop && budgetStop !== "budget:toolCalls") {
-      stop(budgetStop);
+      stopRun(run, budgetStop);
       break;
     }
-    const room = callRoom();
-    const turnsLeft = room === 0 ? 0 : maxTurns - figures.turns;
+    const room = callRoom(run);
+    const turnsLeft = room === 0 ? 0 : run.maxTurns - run.figures.turns;
     if (turnsLeft <= 0) {
       // The allowance is spent: the agent states its final plan; no tool runs again.
-      const final = await askSearch(0, 0);
-      if (final) {
-        state.plan = planAsList(final.plan);
-        if (final.calls.length)
-          ctx.emit({
-            type: "warning",
-            code: "CALLS_CAPPED",
-            message: `${final.calls.length} call(s) after the tool-call allowance was spent were not run`,
-          });
-      }
-      stop(room === 0 && figures.turns < maxTurns ? "budget:toolCalls" : "iteration-cap");
+      await askFinalPlan(run);
+      stopRun(run, room === 0 && run.figures.turns < run.maxTurns ? "budget:toolCalls" : "iteration-cap");
       break;
     }
-    try {
-      ctx.budget.startIteration();
-    } catch (error) {
-      const limit = exceededLimit(error);
-      if (!limit) throw error;
-      stop(`budget:${limit}`);
+    const limit = turnLimit(ctx);
+    if (limit) {
+      stopRun(run, limit);
       break;
     }
-    let reply = await askSearch(turnsLeft, room);
-    if (reply && reply.calls.length === 0 && figures.toolCalls === 0) {
-      // Finishing before the first tool call: asked once more; insisting ends the run as no research.
-      ctx.emit({
-        type: "warning",
-        code: "NO_CALL_YET",
-        message: "the search agent finished before its first tool call; asked once more",
-      });
-      reply = await askSearch(turnsLeft, room, NO_CALL_YET);
-      if (reply && reply.calls.length === 0) {
-        ctx.emit({
-          type: "decision",
-          decision: "stop",
-          reason: "no-research: the search agent finished twice before its first tool call",
-        });
-        stop("no-research");
-        break;
-      }
-    }
-    if (!reply) {
-      stop("search-fallback");
+    // 1. The search agent rewrites the plan and issues the turn's calls (none: it has finished).
+    const asked = await askForCalls(run, turnsLeft, room);
+    if ("stop" in asked) {
+      stopRun(run, asked.stop);
       break;
     }
-    state.plan = planAsList(reply.plan);
-    if (reply.calls.length === 0) {
+    run.state.plan = planAsList(asked.reply.plan);
+    if (asked.reply.calls.length === 0) {
       ctx.emit({ type: "decision", decision: "stop", reason: "answered: the search agent finished" });
-      stop("completed");
+      stopRun(run, "completed");
       break;
     }
-    const fresh = reply.calls.filter((c) => !made.has(describeAction(c).toLowerCase()));
-    const repeats = reply.calls.filter((c) => !fresh.includes(c));
-    const batch = fresh.slice(0, room);
-    if (fresh.length > batch.length)
-      ctx.emit({
-        type: "warning",
-        code: "CALLS_CAPPED",
-        message: `turn ${figures.turns + 1}: ${fresh.length - batch.length} call(s) past the cap of ${room} not run`,
-      });
-    figures.turns++;
-    const turn = figures.turns;
-    for (const c of batch) {
-      made.add(describeAction(c).toLowerCase());
-      if (c.tool === "read_page") made.add(`read_page ${c.url}`.toLowerCase());
-    }
-    ctx.emit({ type: "phase", phase: "searching", detail: `turn ${turn}: ${batch.length} calls` });
-    const observations = await Promise.all(
-      batch.map((c) =>
-        c.tool === "read_page" && tools.fetchPage
-          ? readPageText(ctx, tools, c, maxPageTokens)
-          : runAction(ctx, tools, c, topK),
-      ),
-    );
-    figures.toolCalls += batch.length;
-    figures.callsByTurn.push(batch.length);
-    ctx.emit({
-      type: "step-end",
-      step: turn,
-      toolCalls: batch.length,
-      failed: observations.filter((o) => !o.ok).length,
-    });
-    lastTurn = turnLines(observations, repeats, fresh.slice(batch.length));
-    lastObserved = [...new Set(observations.flatMap((o) => o.evidence.map((e) => e.id)))];
-
-    const chunks = chunkObservation(observationBlocks(ctx, observations), chunkWindow, chunkSize);
-    for (const [i, chunk] of chunks.entries()) {
-      // A long page makes many chunks: the budget is checked before each (the first always runs).
-      const spent = i > 0 ? guard() : null;
-      if (spent) stop(spent);
-      if (stopReason) break;
-      await updateFromChunk(chunkRun, chunk, i + 1, chunks.length);
-    }
-    if (stopReason) break;
+    // 2. The calls run at once; their raw observation is split into chunks.
+    const { turn, observations } = await runTurn(run, asked.reply.calls, room);
+    const chunks = chunkObservation(observationBlocks(ctx, observations), run.chunkWindow, run.chunkSize);
+    // 3. Each chunk updates the memory and the plan, and is integrated into the report (Eq. 4–5).
+    await updateFromChunks(run, chunks);
+    if (run.stopReason) break;
     ctx.emit({
       type: "decision",
       decision: "continue",
       reason: `turn ${turn} done (${chunks.length} chunk(s))`,
     });
   }
+  // 4. The report is finished from the state.
+  return finishReport(run);
+}
 
-  const reason: string = stopReason ?? "completed";
+/** The budget counts the turn as an iteration; a limit it meets is the stop (`budget:<limit>`), anything else rethrows. */
+function turnLimit(ctx: RunContext): string | null {
+  try {
+    ctx.budget.startIteration();
+    return null;
+  } catch (error) {
+    const limit = exceededLimit(error);
+    if (!limit) throw error;
+    return `budget:${limit}`;
+  }
+}
+
+/**
+ * Runs a turn's calls at once — those not made before, up to the turn's room (the rest
+ * `CALLS_CAPPED`) — and keeps what the next search step is told; returns the turn's number and
+ * its observations.
+ */
+async function runTurn(
+  run: MamsRun,
+  calls: SearchReply["calls"],
+  room: number,
+): Promise<{ turn: number; observations: Observation[] }> {
+  const { ctx, figures, made, tools } = run;
+  const fresh = calls.filter((c) => !made.has(describeAction(c).toLowerCase()));
+  const repeats = calls.filter((c) => !fresh.includes(c));
+  const batch = fresh.slice(0, room);
+  if (fresh.length > batch.length)
+    ctx.emit({
+      type: "warning",
+      code: "CALLS_CAPPED",
+      message: `turn ${figures.turns + 1}: ${fresh.length - batch.length} call(s) past the cap of ${room} not run`,
+    });
+  figures.turns++;
+  const turn = figures.turns;
+  for (const c of batch) {
+    made.add(describeAction(c).toLowerCase());
+    if (c.tool === "read_page") made.add(`read_page ${c.url}`.toLowerCase());
+  }
+  ctx.emit({ type: "phase", phase: "searching", detail: `turn ${turn}: ${batch.length} calls` });
+  const observations = await Promise.all(
+    batch.map((c) =>
+      c.tool === "read_page" && tools.fetchPage
+        ? readPageText(ctx, tools, c, run.maxPageTokens)
+        : runAction(ctx, tools, c, run.topK),
+    ),
+  );
+  figures.toolCalls += batch.length;
+  figures.callsByTurn.push(batch.length);
+  ctx.emit({
+    type: "step-end",
+    step: turn,
+    toolCalls: batch.length,
+    failed: observations.filter((o) => !o.ok).length,
+  });
+  run.lastTurn = turnLines(observations, repeats, fresh.slice(batch.length));
+  run.lastObserved = [...new Set(observations.flatMap((o) => o.evidence.map((e) => e.id)))];
+  return { turn, observations };
+}
+
+/** The chunks in order, each through the state and report agents (chunk-update.ts), until exploration stops. */
+async function updateFromChunks(run: MamsRun, chunks: readonly string[]): Promise<void> {
+  for (const [i, chunk] of chunks.entries()) {
+    // A long page makes many chunks: the budget is checked before each (the first always runs).
+    const spent = i > 0 ? run.guard() : null;
+    if (spent) stopRun(run, spent);
+    if (run.stopReason) break;
+    await updateFromChunk(run, chunk, i + 1, chunks.length);
+  }
+}
+
+/**
+ * The stop decision (with the run's figures), then the report the report agent wrote; when it
+ * wrote none, the evidence gathered is listed (`EXTRACTIVE_REPORT`). No research: the run fails.
+ */
+function finishReport(run: MamsRun): ResearchOutcome {
+  const { ctx, shown } = run;
+  const reason: string = run.stopReason ?? "completed";
   ctx.emit({
     type: "decision",
     decision: "stop",
     reason: `${reason}: finishing the report`,
-    details: figures,
+    details: run.figures,
   });
   ctx.emit({ type: "phase", phase: "writing", detail: reason });
-  let text = state.report;
+  let text = run.state.report;
   let notice: string | undefined;
   if (!text.trim()) {
     const gathered = [...shown].map((id) => ctx.evidence.getEvidence(id)).filter((e) => e !== undefined);
@@ -310,7 +227,7 @@ async function mamsLoop(ctx: RunContext, options: MamsOptions): Promise<Research
   const outcome = finishMamsReport(ctx, {
     text,
     allowed: shown,
-    language,
+    language: run.language,
     stopReason: reason,
     ...(notice ? { notice } : {}),
   });
