@@ -49,8 +49,41 @@ export interface MinddrOptions {
 export async function runMinddr(ctx: RunContext, options: MinddrOptions): Promise<ResearchOutcome> {
   const xot = new XotMemory({ onAppend: (entry) => ctx.emit({ type: "xot-add", ...entry }) });
   const shouldStop = explorationGuard(ctx, options.explorationShare);
-  let stopReason: string | null = null;
+  // 1. Planning: intent, constraints and 3–8 independent subtasks (§3.1).
+  const plan = await planning(ctx, options, xot);
+  const run: SearchState = { graph: initialGraph(plan.subtasks), stopReason: null };
+  ctx.emit({ type: "plan-update", iteration: 0, graph: run.graph });
+  // 2. One DeepSearch agent per subtask, concurrently, over the shared XoT memory.
+  ctx.emit({ type: "phase", phase: "searching", detail: `${plan.subtasks.length} subtasks` });
+  const queue = new PQueue({ concurrency: ctx.options.concurrency });
+  const results = await Promise.all(
+    plan.subtasks.map((subtask, i) =>
+      queue.add(() => searchSubtask(ctx, options, { subtask, index: i, xot, shouldStop, run })),
+    ),
+  );
+  const guard = shouldStop();
+  if (!run.stopReason && guard) run.stopReason = guard;
+  ctx.emit({
+    type: "decision",
+    decision: "stop",
+    reason: run.stopReason ? `exploration stopped: ${run.stopReason}` : "all subtasks finished",
+  });
+  ctx.emit({ type: "plan-update", iteration: 1, graph: run.graph });
+  // 3. The Report agent over the XoT and tool memories.
+  const stopReason = run.stopReason ?? "completed";
+  // No research (no tool call, no evidence): the run fails instead of writing an empty report.
+  requireResearch(ctx, { stopReason });
+  return { stopReason, report: await reportAgent(ctx, options, { plan, xot, results, stopReason }) };
+}
 
+/** The plan graph as the agents move it, and the first budget limit one of them reached. */
+interface SearchState {
+  graph: PlanGraph;
+  stopReason: string | null;
+}
+
+/** The Planning agent: the plan (or its fallback), its rationale in the XoT memory, the framed task. */
+async function planning(ctx: RunContext, options: MinddrOptions, xot: XotMemory): Promise<ResearchPlan> {
   ctx.emit({ type: "phase", phase: "planning" });
   const plan = await ctx.inScope("planner", async () => {
     const p = await planOrFallback(ctx, options);
@@ -69,59 +102,60 @@ export async function runMinddr(ctx: RunContext, options: MinddrOptions): Promis
       subtasks: plan.subtasks,
     },
   });
+  return plan;
+}
 
-  let graph = initialGraph(plan.subtasks);
-  ctx.emit({ type: "plan-update", iteration: 0, graph });
-
-  ctx.emit({ type: "phase", phase: "searching", detail: `${plan.subtasks.length} subtasks` });
-  const queue = new PQueue({ concurrency: ctx.options.concurrency });
-  const results = await Promise.all(
-    plan.subtasks.map((subtask, i) =>
-      queue.add(
-        (): Promise<DeepSearchResult> =>
-          ctx.inScope(`search:T-${i + 1}`, async () => {
-            const nodeId = `T-${i + 1}`;
-            ctx.emit({ type: "node-start", nodeId, nodeType: "search", title: subtask.title });
-            graph = setNodeStatus(graph, nodeId, "running");
-            // The agent checks the exploration guard before each model step; its seed step always runs.
-            const result = await searchOrNothing(ctx, nodeId, subtask, () =>
-              deepSearch(ctx, {
-                nodeId,
-                subtask,
-                tools: options.tools,
-                xot,
-                language: options.language,
-                ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
-                shouldStop,
-              }),
-            );
-            if (result.stopReason.startsWith("budget:") && !stopReason) stopReason = result.stopReason;
-            const failed = result.evidence.length === 0;
-            graph = setNodeStatus(graph, nodeId, failed ? "failed" : "done", {
-              evidence: result.evidence.length,
-            });
-            ctx.emit({
-              type: "node-end",
-              nodeId,
-              status: failed ? "failed" : "done",
-              summary: `${result.evidence.length} evidence, ${result.toolCalls} tool calls (${result.failedCalls} failed), ${result.steps} steps, stop: ${result.stopReason}`,
-            });
-            return result;
-          }),
-      ),
-    ),
-  );
-  const guard = shouldStop();
-  if (!stopReason && guard) stopReason = guard;
-  ctx.emit({
-    type: "decision",
-    decision: "stop",
-    reason: stopReason ? `exploration stopped: ${stopReason}` : "all subtasks finished",
+/** One DeepSearch agent on its subtask, as node `T-<i+1>` of the plan graph. */
+function searchSubtask(
+  ctx: RunContext,
+  options: MinddrOptions,
+  input: {
+    subtask: Subtask;
+    index: number;
+    xot: XotMemory;
+    shouldStop: () => string | null;
+    run: SearchState;
+  },
+): Promise<DeepSearchResult> {
+  const { subtask, xot, shouldStop, run } = input;
+  const nodeId = `T-${input.index + 1}`;
+  return ctx.inScope(`search:${nodeId}`, async () => {
+    ctx.emit({ type: "node-start", nodeId, nodeType: "search", title: subtask.title });
+    run.graph = setNodeStatus(run.graph, nodeId, "running");
+    // The agent checks the exploration guard before each model step; its seed step always runs.
+    const result = await searchOrNothing(ctx, nodeId, subtask, () =>
+      deepSearch(ctx, {
+        nodeId,
+        subtask,
+        tools: options.tools,
+        xot,
+        language: options.language,
+        ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
+        shouldStop,
+      }),
+    );
+    if (result.stopReason.startsWith("budget:") && !run.stopReason) run.stopReason = result.stopReason;
+    const failed = result.evidence.length === 0;
+    run.graph = setNodeStatus(run.graph, nodeId, failed ? "failed" : "done", {
+      evidence: result.evidence.length,
+    });
+    ctx.emit({
+      type: "node-end",
+      nodeId,
+      status: failed ? "failed" : "done",
+      summary: `${result.evidence.length} evidence, ${result.toolCalls} tool calls (${result.failedCalls} failed), ${result.steps} steps, stop: ${result.stopReason}`,
+    });
+    return result;
   });
-  ctx.emit({ type: "plan-update", iteration: 1, graph });
+}
 
-  // No research (no tool call, no evidence): the run fails instead of writing an empty report.
-  requireResearch(ctx, { stopReason: stopReason ?? "completed" });
+/** The Report agent: outline, sections, coherence pass and the citation checks, as the last node. */
+async function reportAgent(
+  ctx: RunContext,
+  options: MinddrOptions,
+  input: { plan: ResearchPlan; xot: XotMemory; results: readonly DeepSearchResult[]; stopReason: string },
+) {
+  const { plan, xot, results, stopReason } = input;
   const reportNode = `T-${plan.subtasks.length + 1}`;
   ctx.emit({ type: "node-start", nodeId: reportNode, nodeType: "report", title: "Report" });
   const report = await writeReport(ctx, {
@@ -136,16 +170,16 @@ export async function runMinddr(ctx: RunContext, options: MinddrOptions): Promis
       text: r.subReport,
       allowed: new Set(r.evidence.map((e) => e.id)),
     })),
-    stopReason: stopReason ?? "completed",
+    stopReason,
   });
-  requireResearch(ctx, { stopReason: stopReason ?? "completed", body: report.body });
+  requireResearch(ctx, { stopReason, body: report.body });
   ctx.emit({
     type: "node-end",
     nodeId: reportNode,
     status: "done",
     summary: `${report.references.length} references`,
   });
-  return { stopReason: stopReason ?? "completed", report };
+  return report;
 }
 
 /** The sub-reports as findings for the writers: each writer sees the ones relevant to its section. */
