@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
@@ -14,14 +14,25 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const COMPILED = new Set(["ts", "typescript", "js", "javascript"]);
 const SKIP = /^\s*\/\/\s*not compiled:\s*\S/;
 
-/** Each package.json export maps to its source entry, so snippets resolve without a build. */
-const SUBPATHS: Record<string, string> = {
-  dossier: "src/index.ts",
-  "dossier/server": "src/entries/server.ts",
-  "dossier/mcp": "src/entries/mcp.ts",
-  "dossier/eval": "src/entries/eval.ts",
-  "dossier/train": "src/train/index.ts",
-};
+/**
+ * Each export of package.json ("./server" → ./dist/entries/server.js) maps to its source entry
+ * (src/entries/server.ts), so snippets resolve without a build and a new subpath is covered at once.
+ */
+function subpaths(): Record<string, string> {
+  const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
+    name: string;
+    exports: Record<string, string | { default?: string }>;
+  };
+  const out: Record<string, string> = {};
+  for (const [key, target] of Object.entries(pkg.exports)) {
+    const built = typeof target === "string" ? target : target.default;
+    if (!built?.startsWith("./dist/") || !built.endsWith(".js")) continue; // ./package.json
+    const source = `src/${built.slice("./dist/".length, -".js".length)}.ts`;
+    if (!existsSync(join(root, source))) throw new Error(`package.json exports ${key}: no ${source}`);
+    out[key === "." ? pkg.name : `${pkg.name}${key.slice(1)}`] = source;
+  }
+  return out;
+}
 
 interface Snippet {
   doc: string;
@@ -93,7 +104,11 @@ describe("code snippets in README.md and docs/", () => {
       writeFileSync(join(dir, name), `${s.code}\nexport {};\n`);
     }
     const rel = (p: string) => relative(dir, join(root, p)).split("\\").join("/");
-    const paths = Object.fromEntries(Object.entries(SUBPATHS).map(([k, v]) => [k, [rel(v)]]));
+    const mapped = subpaths();
+    expect(Object.keys(mapped)).toEqual(
+      expect.arrayContaining(["dossier", "dossier/server", "dossier/train"]),
+    );
+    const paths = Object.fromEntries(Object.entries(mapped).map(([k, v]) => [k, [rel(v)]]));
     writeFileSync(
       join(dir, "tsconfig.json"),
       JSON.stringify({
@@ -110,7 +125,7 @@ describe("code snippets in README.md and docs/", () => {
       encoding: "utf8",
       timeout: 170_000,
     });
-    const output = `${r.stdout}${r.stderr}`;
+    const output = `${r.stdout ?? ""}${r.stderr ?? ""}${r.error ? `\ntsc did not finish: ${r.error.message}` : ""}`;
     if (r.status !== 0) {
       const reports = output
         .split("\n")
