@@ -298,6 +298,63 @@ describe("dossier train in the research world", () => {
     });
   }, 120_000);
 
+  it("a refused reply reaches every training file as a violation: reward 0, masked in rl, absent from sft", async () => {
+    // Each rollout's first step is refused by the protocol (an answer citing evidence never
+    // retrieved, which a schema cannot see); the next steps go on.
+    const refusedSeeds = new Set<number>();
+    const override = (role: string, body: ChatBody): Reply | undefined => {
+      if (role !== "smtl-step" || refusedSeeds.has(seedOf(body))) return undefined;
+      refusedSeeds.add(seedOf(body));
+      const unseen = { goal: "G1", evidence: ["E99"] };
+      const answer = {
+        text: "Topic 2 [E99]",
+        citations: ["E99"],
+        verification: [unseen, { ...unseen, goal: "G2" }],
+      };
+      return { kind: "text", text: JSON.stringify({ thought: "done", calls: [], answer }) };
+    };
+    world = await startResearchWorld({
+      override,
+      expectCalls: { "smtl-plan": 2, "smtl-step": 6, reader: [1, 2] },
+    });
+    writeFileSync(join(world.home, "q.jsonl"), `${JSON.stringify(ROWS[0])}\n`);
+    const args = ["train", "rollouts", "q.jsonl", "--strategy", "smtl", "--group", "2", "--out", "ro"];
+    await cli(world, [...args, "--date", "2026-03-01"]);
+    const runs = lines(join(world.home, "ro", "runs.jsonl")).map((r) => recordedRunSchema.parse(r));
+    const refused = runs.flatMap((r) => r.calls.filter((c) => c.formatErrors.length > 0));
+    expect(runs.map((r) => r.status)).toEqual(["completed", "completed"]);
+    expect(refused).toHaveLength(2);
+    // SMTL's 0 on a format violation, without asking the judge (the script allows none).
+    await cli(world, ["train", "reward", "ro", "--reward", "smtl"]);
+    const records = lines(join(world.home, "ro", "rewards-smtl.jsonl")).map((r) =>
+      rewardRecordSchema.parse(r),
+    );
+    expect(records.map((r) => [r.reward, r.components.formatValid])).toEqual([
+      [0, 0],
+      [0, 0],
+    ]);
+    const out = (format: string) => {
+      const file = join(world!.home, `out.${format}.jsonl`);
+      return cli(world!, ["train", "export", "ro", "--format", format, "--out", file]).then(() =>
+        lines(file),
+      );
+    };
+    const rl = (await out("rl")).map((l) => rlRecordSchema.parse(l));
+    expect(
+      rl
+        .filter((r) => r.loss_mask === 0)
+        .map((r) => r.call_id)
+        .sort(),
+    ).toEqual(refused.map((c) => c.callId).sort());
+    for (const r of rl) expect(r.loss_mask).toBe((r.format_errors ?? []).length > 0 ? 0 : 1);
+    const sft = (await out("sft")).map((l) => sftRecordSchema.parse(l));
+    const taught = new Set(sft.map((r) => JSON.stringify(r.messages.at(-1)!.content)));
+    for (const c of refused) expect(taught.has(JSON.stringify(c.completion))).toBe(false);
+    expect(sft.length).toBe(
+      runs.reduce((n, r) => n + r.calls.filter((c) => !c.error && !c.formatErrors.length).length, 0),
+    );
+  }, 120_000);
+
   it("warp: 2 × 3 rollouts with three forced expansions, the warp reward with GRPO, four exports", async () => {
     // An odd seed writes each section from its first passage only: fewer citations, a lower score.
     const override = (role: string, body: ChatBody): Reply | undefined => {
