@@ -3,6 +3,7 @@
  * budget set aside for exploration is spent — the rest is kept for writing the report.
  */
 
+import { exceededLimit } from "../core/budget.ts";
 import type { RunContext } from "./run-context.ts";
 
 /** Default share of tokens, cost and wall time that exploration may use. */
@@ -33,4 +34,16 @@ export function explorationGuard(
     if (limits.maxWallMs !== undefined && used.wallMs >= share * limits.maxWallMs) return "budget:wallTime";
     return null;
   };
+}
+
+/** Counts one more iteration of a strategy's loop; the budget limit it reaches (`budget:<limit>`), or null. */
+export function startIteration(ctx: Pick<RunContext, "budget">): string | null {
+  try {
+    ctx.budget.startIteration();
+    return null;
+  } catch (error) {
+    const limit = exceededLimit(error);
+    if (!limit) throw error;
+    return `budget:${limit}`;
+  }
 }

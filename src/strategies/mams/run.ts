@@ -27,7 +27,7 @@
  * state, the figures, the limits) is run-state.ts.
  */
 
-import { exceededLimit } from "../../core/budget.ts";
+import { startIteration } from "../../kit/exploration-budget.ts";
 import type { Observation } from "../../kit/observation.ts";
 import { requireResearch } from "../../kit/research-done.ts";
 import type { ResearchTools } from "../../kit/research-tools.ts";
@@ -91,7 +91,7 @@ async function mamsLoop(ctx: RunContext, options: MamsOptions): Promise<Research
       stopRun(run, room === 0 && run.figures.turns < run.maxTurns ? "budget:toolCalls" : "iteration-cap");
       break;
     }
-    const limit = turnLimit(ctx);
+    const limit = startIteration(ctx);
     if (limit) {
       stopRun(run, limit);
       break;
@@ -122,18 +122,6 @@ async function mamsLoop(ctx: RunContext, options: MamsOptions): Promise<Research
   }
   // 4. The report is finished from the state.
   return finishReport(run);
-}
-
-/** The budget counts the turn as an iteration; a limit it meets is the stop (`budget:<limit>`), anything else rethrows. */
-function turnLimit(ctx: RunContext): string | null {
-  try {
-    ctx.budget.startIteration();
-    return null;
-  } catch (error) {
-    const limit = exceededLimit(error);
-    if (!limit) throw error;
-    return `budget:${limit}`;
-  }
 }
 
 /**

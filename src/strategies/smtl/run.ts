@@ -19,11 +19,11 @@
  * or sampled again (tags).
  */
 
+import { startIteration } from "../../kit/exploration-budget.ts";
 import type { Codec } from "../../kit/protocol/codec.ts";
 import type { RunContext } from "../../kit/run-context.ts";
 import type { ResearchOutcome } from "../types.ts";
 import type { SmtlOptions, SmtlState } from "./state.ts";
-import { startIteration } from "./steps.ts";
 import { sampleReply } from "./turn.ts";
 
 /** One protocol of smtl in one mode: its codecs and what each decoded reply does. */

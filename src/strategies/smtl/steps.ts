@@ -5,7 +5,6 @@
  * the evidence the agent may cite (`retrieved`), and every step ends with a `step-end` event.
  */
 
-import { exceededLimit } from "../../core/budget.ts";
 import type { Observation } from "../../kit/observation.ts";
 import type { PageWindow, ResearchTools } from "../../kit/research-tools.ts";
 import type { RunContext } from "../../kit/run-context.ts";
@@ -116,18 +115,6 @@ export class SmtlSteps {
     ];
     const results = renderStep(step, batch.map(describeCall), observations, this.#ctx.evidence);
     return notes.length ? `${results}\n${notes.join("\n")}` : results;
-  }
-}
-
-/** Counts one more model step of a loop; the budget limit it reaches (`budget:<limit>`), or null. */
-export function startIteration(ctx: Pick<RunContext, "budget">): string | null {
-  try {
-    ctx.budget.startIteration();
-    return null;
-  } catch (error) {
-    const limit = exceededLimit(error);
-    if (!limit) throw error;
-    return `budget:${limit}`;
   }
 }
 
