@@ -7,7 +7,9 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { DossierEvent, EventOf } from "../../src/core/events.ts";
 import { createDossier, type Dossier } from "../../src/runtime/dossier.ts";
+import type { ResearchOptions } from "../../src/runtime/research-handle.ts";
 import { type ScriptedCall, type ScriptStep, scriptedModel } from "../scripted/scripted-model.ts";
 
 /** Instruction markers of the warp actions (and of the rubric scorer's calls). */
@@ -138,4 +140,30 @@ export function warpDossier(steps: ScriptStep[], files = 8) {
   });
   open.push(dossier);
   return { dossier, model, docs };
+}
+
+/** The question every warp test researches. */
+export const WARP_QUESTION = "How do heat pumps perform in cold climates?";
+
+/** The events of one type, typed. */
+export const eventsOf = <T extends DossierEvent["type"]>(events: DossierEvent[], type: T) =>
+  events.filter((e): e is EventOf<T> => e.type === type);
+
+/** A warp run over the notes `docs` only, its events collected; `research` adds any option. */
+export async function researchWarp(
+  dossier: Dossier,
+  docs: string,
+  strategyOptions: Record<string, unknown> = {},
+  research: Omit<ResearchOptions, "strategy" | "strategyOptions" | "docs" | "sources" | "onEvent"> = {},
+) {
+  const events: DossierEvent[] = [];
+  const result = await dossier.research(WARP_QUESTION, {
+    strategy: "warp",
+    strategyOptions,
+    docs,
+    sources: "local-only",
+    ...research,
+    onEvent: (e) => events.push(e),
+  }).done;
+  return { result, events };
 }

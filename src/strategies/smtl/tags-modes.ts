@@ -49,29 +49,36 @@ function closeFigures(s: SmtlState): SmtlFigures {
   return figures;
 }
 
-/** The prompts and the final step of each mode. */
-export const tagModes: Record<"answer" | "research", (ctx: RunContext, options: SmtlOptions) => TagMode> = {
-  answer: (ctx, options) => {
-    const system = nativeSystem(promptOptions(ctx, options));
-    return {
-      name: "smtl-native",
-      system,
-      task: nativeTask(ctx.query),
-      resetMessage: (summary) => resetMessage(ctx.query, summary),
-      finish: (s) => finishShortAnswer(s, system),
-    };
+/** What tells the modes apart: their prompts and their final step. */
+const MODES = {
+  answer: {
+    name: "smtl-native",
+    system: nativeSystem,
+    task: nativeTask,
+    reset: resetMessage,
+    finish: finishShortAnswer,
   },
-  research: (ctx, options) => {
-    const system = nativeResearchSystem(promptOptions(ctx, options));
-    return {
-      name: "smtl-native-research",
-      system,
-      task: nativeResearchTask(ctx.query),
-      resetMessage: (summary) => nativeResearchReset(ctx.query, summary),
-      finish: (s) => finishReport(s, system),
-    };
+  research: {
+    name: "smtl-native-research",
+    system: nativeResearchSystem,
+    task: nativeResearchTask,
+    reset: nativeResearchReset,
+    finish: finishReport,
   },
-};
+} as const;
+
+/** The prompts and the final step of a mode, for a run. */
+export function tagMode(mode: keyof typeof MODES, ctx: RunContext, options: SmtlOptions): TagMode {
+  const spec = MODES[mode];
+  const system = spec.system(promptOptions(ctx, options));
+  return {
+    name: spec.name,
+    system,
+    task: spec.task(ctx.query),
+    resetMessage: (summary) => spec.reset(ctx.query, summary),
+    finish: (s) => spec.finish(s, system),
+  };
+}
 
 async function finishShortAnswer(s: SmtlState, system: string): Promise<ResearchOutcome> {
   const { ctx } = s;

@@ -31,7 +31,7 @@ import { CONTINUE_MESSAGE, SUMMARY_NUDGE } from "./native-prompts.ts";
 import type { SmtlProtocol } from "./run.ts";
 import { answerFigures, SmtlState } from "./state.ts";
 import { runTagCalls } from "./tags-calls.ts";
-import { type TagMode, tagModes } from "./tags-modes.ts";
+import { type TagMode, tagMode } from "./tags-modes.ts";
 import { countMalformed, resetConversation, sampleReply } from "./turn.ts";
 
 /** A decoded reply of the tag protocol. */
@@ -119,7 +119,7 @@ export function tagProtocol(modeName: "answer" | "research"): SmtlProtocol<TagAc
   let step: TextCodec<SmtlState, TagAction> | undefined;
   return {
     start(ctx, options) {
-      current = tagModes[modeName](ctx, options);
+      current = tagMode(modeName, ctx, options);
       step = stepCodec(current);
       return new SmtlState(ctx, options, { task: current.task, figures: answerFigures });
     },

@@ -11,15 +11,17 @@ import {
   cleanup,
   drafts,
   keywords,
+  eventsOf as of,
   outline,
   passageIds,
+  researchWarp,
   step,
   terminate,
   warpDossier,
   write,
 } from "../../../test/warp/kit.ts";
 import { type NativeModel, nativeDossier, startNativeModel, tagged } from "../../../test/warp/native-kit.ts";
-import type { DossierEvent, EventOf } from "../../core/events.ts";
+import type { DossierEvent } from "../../core/events.ts";
 import type { Dossier } from "../../runtime/dossier.ts";
 
 let model: NativeModel | undefined;
@@ -29,20 +31,8 @@ afterEach(async () => {
   model = undefined;
 });
 
-const question = "How do heat pumps perform in cold climates?";
-const of = <T extends DossierEvent["type"]>(events: DossierEvent[], type: T) =>
-  events.filter((e): e is EventOf<T> => e.type === type);
-
 async function research(dossier: Dossier, docs: string, strategyOptions: Record<string, unknown>) {
-  const events: DossierEvent[] = [];
-  const result = await dossier.research(question, {
-    strategy: "warp",
-    strategyOptions,
-    docs,
-    sources: "local-only",
-    recordCalls: true,
-    onEvent: (e) => events.push(e),
-  }).done;
+  const { result, events } = await researchWarp(dossier, docs, strategyOptions, { recordCalls: true });
   expect(result.status).toBe("completed");
   return events;
 }

@@ -3,47 +3,40 @@ import type { ScriptedCall } from "../../../test/scripted/scripted-model.ts";
 import {
   cleanup,
   drafts,
+  eventsOf,
   expand,
   keywords,
   MARK,
   outline,
   passageIds,
   passageTexts,
+  researchWarp,
   step,
   terminate,
+  WARP_QUESTION,
   warpDossier,
   write,
 } from "../../../test/warp/kit.ts";
 import { citedNumbers } from "../../core/citations.ts";
-import type { DossierEvent, EventOf } from "../../core/events.ts";
+import type { DossierEvent } from "../../core/events.ts";
 import { flattenOutline, type Outline, validateOutline } from "../../core/outline.ts";
 import { bestIndex } from "./pruning.ts";
 import { citedEvidenceIds, cjkShare, contentProblems } from "./writer.ts";
 
 afterEach(cleanup);
 
-const question = "How do heat pumps perform in cold climates?";
+const question = WARP_QUESTION;
 const written = (events: DossierEvent[]) =>
   events.flatMap((e) => (e.type === "section-written" ? [e.sectionId] : []));
-const of = <T extends DossierEvent["type"]>(events: DossierEvent[], type: T) =>
-  events.filter((e): e is EventOf<T> => e.type === type);
+const of = eventsOf;
 
-async function run(
+function run(
   dossier: ReturnType<typeof warpDossier>["dossier"],
   docs: string,
   strategyOptions: Record<string, unknown> = {},
   budget: Record<string, number> = {},
 ) {
-  const events: DossierEvent[] = [];
-  const result = await dossier.research(question, {
-    strategy: "warp",
-    strategyOptions,
-    docs,
-    sources: "local-only",
-    budget,
-    onEvent: (e) => events.push(e),
-  }).done;
-  return { result, events };
+  return researchWarp(dossier, docs, strategyOptions, { budget });
 }
 
 describe("warp protocol", () => {

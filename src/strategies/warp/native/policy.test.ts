@@ -4,7 +4,7 @@
  */
 
 import { afterEach, describe, expect, it } from "vitest";
-import { cleanup } from "../../../../test/warp/kit.ts";
+import { cleanup, eventsOf, WARP_QUESTION } from "../../../../test/warp/kit.ts";
 import {
   bibkeys,
   type NativeModel,
@@ -15,7 +15,7 @@ import {
   userMessage,
 } from "../../../../test/warp/native-kit.ts";
 import { citedNumbers } from "../../../core/citations.ts";
-import type { DossierEvent, EventOf } from "../../../core/events.ts";
+import type { DossierEvent } from "../../../core/events.ts";
 import { NO_CALL_YET } from "../../../kit/research-done.ts";
 
 let model: NativeModel | undefined;
@@ -25,9 +25,8 @@ afterEach(async () => {
   model = undefined;
 });
 
-const question = "How do heat pumps perform in cold climates?";
-const of = <T extends DossierEvent["type"]>(events: DossierEvent[], type: T) =>
-  events.filter((e): e is EventOf<T> => e.type === type);
+const question = WARP_QUESTION;
+const of = eventsOf;
 const written = (events: DossierEvent[]) =>
   events.flatMap((e) => (e.type === "section-written" ? [e.sectionId] : []));
 
