@@ -42,6 +42,22 @@ describe("LlmClient", () => {
     });
   });
 
+  it("sends each role's stated sampling where a request sets none, and a request's own over it", async () => {
+    const { client, model } = setup(
+      [{ text: "a" }, { text: "b" }, { text: "c" }],
+      { sampling: { planner: { temperature: 1, topP: 0.9, maxOutputTokens: 8192 } } },
+    );
+    await client.generate({ role: "planner", prompt: "x" });
+    await client.generate({ role: "planner", prompt: "y", temperature: 0.2, maxOutputTokens: 100 });
+    await client.generate({ role: "writer", prompt: "z" });
+    const sent = model.calls.map((c) => [c.options.temperature, c.options.topP, c.options.maxOutputTokens]);
+    expect(sent).toEqual([
+      [1, 0.9, 8192],
+      [0.2, 0.9, 100],
+      [undefined, undefined, 4096],
+    ]);
+  });
+
   it("keeps unknown token counts and unknown prices as null, never 0", async () => {
     const { client } = setup([
       { text: "a", usage: null },

@@ -19,6 +19,7 @@ import type { CallRecord, CallRecorder } from "./call-recorder.ts";
 import { classifyLlmError, toLlmError } from "./errors.ts";
 import type { Role } from "./model-spec.ts";
 import { pricePerToken } from "./prices.ts";
+import { type RoleSampling, withRoleSampling } from "./role-sampling.ts";
 import { callProvider, type ProviderCallOutcome } from "./provider-call.ts";
 import type { ModelRegistry, ResolvedModel } from "./registry.ts";
 import { estimatePromptTokens } from "./token-estimate.ts";
@@ -95,6 +96,11 @@ export interface LlmClientOptions {
   /** The sampling seed sent with every call (rollouts); the provider's default when absent. */
   seed?: number;
   /**
+   * Sampling per role (a strategy's stated settings): fills the temperature, top-p and output
+   * cap a request leaves unset.
+   */
+  sampling?: RoleSampling;
+  /**
    * The AI SDK telemetry of a call (OpenTelemetry spans; see telemetry/run-trace.ts), asked
    * for each attempt that reaches the provider; none when it returns undefined.
    */
@@ -143,10 +149,11 @@ export class LlmClient {
    * the result and the inspector's verdict.
    */
   async call(
-    request: GenerateRequest,
+    asked: GenerateRequest,
     inspect?: AnswerInspector,
   ): Promise<{ result: GenerateResult; formatError: string | null }> {
     const { signal, emit, budget, journal } = this.options;
+    const request = withRoleSampling(asked, this.options.sampling);
     throwIfAborted(signal);
     const resolved = this.resolve(request.role);
     const messages: ChatMessage[] = request.messages ?? [{ role: "user", content: request.prompt ?? "" }];

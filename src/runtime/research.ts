@@ -41,6 +41,7 @@ import {
 import { createResearchTools, READER_POLICY } from "./research-tools.ts";
 import { type RunHandle, type StartRunOptions, startRun } from "./run.ts";
 import { createRunId } from "./run-id.ts";
+import { samplingOf } from "./strategy-sampling.ts";
 
 /** What a research run needs around it. */
 export interface ResearchEnvironment {
@@ -289,7 +290,7 @@ export function startResearch(
     ...(env.signal ? { signal: env.signal } : {}),
     runId: prepared.runId,
     ...(resume ? { resume } : {}),
-    ...(env.llm ? { llm: env.llm } : {}),
+    llm: { ...env.llm, ...samplingOf(prepared.definition, prepared.strategyOptions) },
     ...(env.config.baseUrl ? { modelEndpoint: env.config.baseUrl } : {}),
     telemetry: telemetrySettings(env.config, env.env ?? {}),
     strategy: async (ctx) => {

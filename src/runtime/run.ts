@@ -55,7 +55,7 @@ export interface StartRunOptions<T extends StrategyOutcome> {
   /** An outside signal that cancels the run when it aborts. */
   signal?: AbortSignal;
   /** Passed to the LLM client (retry policy, timeouts, jitter). */
-  llm?: Pick<LlmClientOptions, "retry" | "timeoutMs" | "random" | "defaultMaxOutputTokens">;
+  llm?: Pick<LlmClientOptions, "retry" | "timeoutMs" | "random" | "defaultMaxOutputTokens" | "sampling">;
   /** The model endpoint, named (without secrets) when the model cannot be reached. */
   modelEndpoint?: string;
   /**

@@ -11,6 +11,7 @@ import type { ResearchTools } from "../kit/research-tools.ts";
 import type { ClarifyCallback } from "../kit/router.ts";
 import type { RunContext } from "../kit/run-context.ts";
 import type { Role } from "../llm/model-spec.ts";
+import type { RoleSampling } from "../llm/role-sampling.ts";
 
 /**
  * Why a strategy stopped exploring. `completed` is a run that did its whole protocol; a
@@ -100,6 +101,12 @@ export interface StrategyDefinition<O = Record<string, unknown>> {
   capabilities: StrategyCapabilities;
   /** The expected call structure. */
   estimate(input: EstimateInput<O>): StrategyEstimate;
+  /**
+   * The sampling its paper or released code states, per role, for these options (the options'
+   * own `temperature` / `topP` over it). The LLM client sends it with every call of the role
+   * that does not set its own; a role left out gets the provider's defaults.
+   */
+  sampling?(options: O): RoleSampling;
   /** Runs the strategy. */
   run(ctx: RunContext, input: StrategyRunInput<O>): Promise<ResearchOutcome>;
 }
