@@ -43,10 +43,9 @@ describe("LlmClient", () => {
   });
 
   it("sends each role's stated sampling where a request sets none, and a request's own over it", async () => {
-    const { client, model } = setup(
-      [{ text: "a" }, { text: "b" }, { text: "c" }],
-      { sampling: { planner: { temperature: 1, topP: 0.9, maxOutputTokens: 8192 } } },
-    );
+    const { client, model } = setup([{ text: "a" }, { text: "b" }, { text: "c" }], {
+      sampling: { planner: { temperature: 1, topP: 0.9, maxOutputTokens: 8192 } },
+    });
     await client.generate({ role: "planner", prompt: "x" });
     await client.generate({ role: "planner", prompt: "y", temperature: 0.2, maxOutputTokens: 100 });
     await client.generate({ role: "writer", prompt: "z" });

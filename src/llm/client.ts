@@ -19,9 +19,9 @@ import type { CallRecord, CallRecorder } from "./call-recorder.ts";
 import { classifyLlmError, toLlmError } from "./errors.ts";
 import type { Role } from "./model-spec.ts";
 import { pricePerToken } from "./prices.ts";
-import { type RoleSampling, withRoleSampling } from "./role-sampling.ts";
 import { callProvider, type ProviderCallOutcome } from "./provider-call.ts";
 import type { ModelRegistry, ResolvedModel } from "./registry.ts";
+import { type RoleSampling, withRoleSampling } from "./role-sampling.ts";
 import { estimatePromptTokens } from "./token-estimate.ts";
 
 /** A chat message of a prompt. */
