@@ -8,6 +8,7 @@
  */
 
 import { z } from "zod";
+import { overrideSampling, type RoleSampling } from "../../llm/role-sampling.ts";
 import type { EstimatedCall, Range, StrategyDefinition, StrategyEstimate } from "../types.ts";
 
 /** Options of the smtl strategy. */
@@ -46,7 +47,13 @@ export const smtlOptionsSchema = z
       .describe(
         "the models' context window in tokens, for models the table does not know (default: the seed's 131072); sizes the reset and the page window",
       ),
-    topK: z.number().int().min(1).max(20).default(5).describe("results per web search"),
+    topK: z
+      .number()
+      .int()
+      .min(1)
+      .max(20)
+      .optional()
+      .describe("results per web search (default: 20 in the native protocol, as the seed's code; 5 in json)"),
     protocol: z
       .enum(["json", "native"])
       .default("json")
@@ -58,13 +65,13 @@ export const smtlOptionsSchema = z
       .min(0)
       .max(2)
       .optional()
-      .describe("sampling temperature of the agent's calls (native default 1.0; json: the provider's)"),
+      .describe("sampling temperature of the agent's calls (default: the seed's 1.0)"),
     topP: z
       .number()
       .gt(0)
       .max(1)
       .optional()
-      .describe("nucleus sampling of the agent's calls (native default 0.9; json: the provider's)"),
+      .describe("nucleus sampling of the agent's calls (default: the seed's 0.9)"),
     mode: z
       .enum(["research", "answer", "search"])
       .default("research")
@@ -73,6 +80,15 @@ export const smtlOptionsSchema = z
       ),
   })
   .strict();
+
+/**
+ * The seed's sampling of the agent's calls (its inference defaults: temperature 1.0, top-p 0.9,
+ * 8,192 output tokens), in either protocol; the page reader's is not stated (provider defaults).
+ */
+export const SMTL_SAMPLING: RoleSampling = { searcher: { temperature: 1, topP: 0.9, maxOutputTokens: 8192 } };
+
+/** Results per web search by protocol: the seed's code asks for 20. */
+export const DEFAULT_TOP_K = { native: 20, json: 5 } as const;
 
 /** Steps the estimate assumes a question takes, at most (the seed's runs average about 60 of 100). */
 const TYPICAL_STEPS = 20;
@@ -85,6 +101,7 @@ export const smtlStrategy: StrategyDefinition<z.infer<typeof smtlOptionsSchema>>
   optionsSchema: smtlOptionsSchema,
   roles: ["searcher", "reader"],
   capabilities: { needsModel: true, web: true, local: true },
+  sampling: (options) => overrideSampling(SMTL_SAMPLING, options),
   estimate({ options, webReading }): StrategyEstimate {
     const steps = [1, Math.min(options.maxSteps, Math.max(TYPICAL_STEPS, 1))] as const;
     const reads: Range = webReading ? [0, steps[1] * 2] : [0, 0];
@@ -121,7 +138,7 @@ export const smtlStrategy: StrategyDefinition<z.infer<typeof smtlOptionsSchema>>
       errorBudget,
       ...(contextTokens === undefined ? {} : { contextTokens }),
       ...(contextWindow === undefined ? {} : { contextWindow }),
-      topK,
+      topK: topK ?? DEFAULT_TOP_K[protocol],
       ...(input.options.temperature === undefined ? {} : { temperature: input.options.temperature }),
       ...(input.options.topP === undefined ? {} : { topP: input.options.topP }),
       refineEvery,

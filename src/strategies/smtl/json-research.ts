@@ -3,7 +3,8 @@
  * (no tool runs before it); then the subtasks in order, every reply opening with an analysis,
  * 1–5 parallel calls per step until the subtask is answerable, then its answer, which must cite
  * evidence retrieved in the run; at the context budget a reset to the task, the subtasks and the
- * answers given so far; after the last subtask (or at the step cap, the error budget or a budget
+ * answers given so far; every `refineEvery` tool steps and before each reset a refinement of the
+ * pending subtasks (json-research-refine.ts); after the last subtask (or at the step cap, the error budget or a budget
  * limit) the report, written over the conversation and the subtask answers. A refused reply is
  * fed back with its reason. Fallback: a failed report call leaves a report made of the subtask
  * answers (`REPORT_FALLBACK`).
@@ -17,6 +18,7 @@ import { estimateTokens } from "../../llm/token-estimate.ts";
 import type { ResearchOutcome } from "../types.ts";
 import { fitConversation } from "./answer.ts";
 import { decodeStep, jsonProtocol, jsonRequest } from "./json-protocol.ts";
+import { refineResearch } from "./json-research-refine.ts";
 import type { SmtlCall } from "./protocol.ts";
 import {
   nextSubtaskNote,
@@ -102,9 +104,10 @@ export const jsonResearchProtocol: SmtlProtocol<JsonResearchAction> = jsonProtoc
   seen: (s) => ({ step: s.figures.steps }),
   codec: (s) => (s.subtasks ? stepCodec : listCodec),
   act,
-  // The deep-research mode of this protocol keeps no plan of goals to refine.
-  refineDue: () => false,
-  refine: async () => {},
+  beforeReset: (s) => refineResearch(s, true),
+  refineDue: (s) =>
+    s.subtasks !== null && s.figures.steps % s.refineEvery === 0 && s.figures.steps < s.maxSteps,
+  refine: (s) => refineResearch(s, false),
   done: (s) => s.subtasks !== null && s.current >= s.subtasks.length,
   finish,
 });

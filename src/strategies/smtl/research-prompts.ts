@@ -16,6 +16,7 @@ export const RESEARCH_MODE_LINES = {
   subtasks: "Now break the question down into its list of subtasks; no tool call yet.",
   subtask: "Now work on the current subtask: your analysis first, then tool calls, or the subtask's answer.",
   report: "Now write the final report from the subtask answers and the evidence.",
+  refine: "Now refine the subtasks: what is established, and the subtasks still to do; no tool call.",
 } as const;
 
 /** The tools as the deep-research prompt lists them (searching and reading are worded for pages). */

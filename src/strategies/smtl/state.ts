@@ -47,6 +47,8 @@ export interface SmtlResearchFigures {
   toolCalls: number;
   callsByStep: number[];
   modelTurns: number;
+  /** Plan refinements made (periodic and forced before a reset). */
+  refinements: number;
   contextResets: number;
   malformedActions: number;
   contextTokens: number;
@@ -81,6 +83,7 @@ export function researchFigures(windows: SmtlWindows): SmtlResearchFigures {
     toolCalls: 0,
     callsByStep: [],
     modelTurns: 0,
+    refinements: 0,
     contextResets: 0,
     malformedActions: 0,
     contextTokens: windows.contextTokens,
