@@ -21,6 +21,23 @@ export interface Observation {
    * URL), so a result and its snippet are one line instead of two.
    */
   heads?: Record<string, string>;
+  /**
+   * A search's results as the provider returned them, in order (with the evidence id a result
+   * became, if any): for agents that show results in their own layout.
+   */
+  results?: ObservedResult[];
+  /** A page read as the reader returned it: for agents that show it in their own layout. */
+  reading?: { url: string; title: string; rationale: string; evidence: string[]; summary: string };
+}
+
+/** One search result of an {@link Observation}. */
+export interface ObservedResult {
+  title: string;
+  url: string;
+  snippet: string;
+  publishedAt?: string;
+  /** The evidence the result became; absent when it had no snippet. */
+  evidenceId?: string;
 }
 
 const head = (o: Observation, id: string) => (o.heads?.[id] ? ` ${o.heads[id]}` : "");

@@ -7,7 +7,7 @@ import { z } from "zod";
 import type { Evidence } from "../core/source.ts";
 import { type SearchResult, timeRangeSchema } from "../tools/types.ts";
 import { recordLocalResults, recordPageReading, recordSearchResultsPaired } from "./evidence-recorder.ts";
-import type { Observation } from "./observation.ts";
+import type { Observation, ObservedResult } from "./observation.ts";
 import type { PageWindow, ResearchToolName, ResearchTools } from "./research-tools.ts";
 import type { RunContext } from "./run-context.ts";
 
@@ -94,14 +94,22 @@ function searchObservation<R extends SearchResult>(
   const evidence: Evidence[] = [];
   const heads: Record<string, string> = {};
   const lines: string[] = [];
+  const results: ObservedResult[] = [];
   for (const { result, evidence: e } of paired) {
+    results.push({
+      title: result.title,
+      url: result.url,
+      snippet: result.snippet,
+      ...(result.publishedAt ? { publishedAt: result.publishedAt } : {}),
+      ...(e ? { evidenceId: e.id } : {}),
+    });
     if (!e) lines.push(describe(result));
     else if (!heads[e.id]) {
       evidence.push(e);
       heads[e.id] = describe(result);
     }
   }
-  return { action, ok: true, evidence, lines, heads };
+  return { action, ok: true, evidence, lines, heads, results };
 }
 
 /** Runs one action and records its evidence; never throws. `window` sizes a page read. */
@@ -137,6 +145,13 @@ export async function runAction(
         ok: true,
         evidence,
         lines: r.value.summary ? [`summary: ${r.value.summary}`] : [],
+        reading: {
+          url: r.value.finalUrl || r.value.url,
+          title: r.value.title,
+          rationale: r.value.rationale,
+          evidence: r.value.evidence,
+          summary: r.value.summary,
+        },
       };
     }
     case "local_search": {

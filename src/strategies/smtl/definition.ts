@@ -8,6 +8,7 @@
  */
 
 import { z } from "zod";
+import { DossierError } from "../../core/errors.ts";
 import { overrideSampling, type RoleSampling } from "../../llm/role-sampling.ts";
 import type { EstimatedCall, Range, StrategyDefinition, StrategyEstimate } from "../types.ts";
 
@@ -72,6 +73,13 @@ export const smtlOptionsSchema = z
       .max(1)
       .optional()
       .describe("nucleus sampling of the agent's calls (default: the seed's 0.9)"),
+    systemPrompt: z
+      .object({ searcher: z.string().min(1).describe("file holding the agent's system prompt") })
+      .strict()
+      .optional()
+      .describe(
+        "native protocol: a file per role whose text replaces Dossier's system prompt (a checkpoint's own prompt)",
+      ),
     mode: z
       .enum(["research", "answer", "search"])
       .default("research")
@@ -145,7 +153,19 @@ export const smtlStrategy: StrategyDefinition<z.infer<typeof smtlOptionsSchema>>
     };
     const research = mode === "research";
     const { runSmtlLoop } = await import("./run.ts");
+    if (input.options.systemPrompt && protocol !== "native")
+      throw new DossierError(
+        "INPUT_INVALID",
+        "smtl: systemPrompt applies to the native protocol (--option protocol=native)",
+      );
     if (protocol === "native") {
+      if (input.options.systemPrompt) {
+        const { readSystemPromptFile } = await import("../../kit/system-prompt-file.ts");
+        const path = input.options.systemPrompt.searcher;
+        Object.assign(options, {
+          systemPrompt: await readSystemPromptFile(path, "smtl systemPrompt.searcher"),
+        });
+      }
       const { tagProtocol } = await import("./tags.ts");
       return runSmtlLoop(ctx, options, tagProtocol(research ? "research" : "answer"));
     }

@@ -1,39 +1,63 @@
 /**
  * SMTL's own tag protocol (seed: SMTL's inference code, summarised in the project's seed-code
- * survey §2.2–2.3), for the released checkpoints: a reply is free reasoning followed by
- * `<plan>…</plan>` (the first step), `<summary>…</summary>` (when asked for), one or more
- * `<tool_call>{json}</tool_call>` blocks, or `<answer>…</answer>`. A reply is well formed when
- * every one of those tags is balanced and the reply ends with one of their closing tags; tool
- * results go back as one user message of `<tool_response>{json}</tool_response>` blocks.
+ * survey §2.2–2.3, and App. D.1 of the paper), for the released checkpoints. Deep search (the
+ * answer mode): a reply is free reasoning followed by `<plan>…</plan>` (the first step),
+ * `<summary>…</summary>` (when asked for), one or more `<tool_call>{json}</tool_call>` blocks, or
+ * `<answer>…</answer>`. Deep research adds `<subtask_list>`, `<subtask>`, `<analysis>` and
+ * `<subtask_answer>`. A reply is well formed when every tag of its mode is balanced, it writes no
+ * `<tool_response>` of its own, and it ends with one of the mode's closing tags; tool results go
+ * back as one user message of `<tool_response>{json}</tool_response>` blocks.
  */
 
 import type { ResearchToolName } from "../../kit/research-tools.ts";
 import type { SmtlCall } from "./protocol.ts";
 
-/** The tags of the protocol. */
+/** The tags of the deep-search (answer) mode. */
 export const NATIVE_TAGS = ["tool_call", "summary", "plan", "answer"] as const;
+/**
+ * The tags of the deep-research mode (seed: SMTL App. D.1), with `<summary>` for the periodic
+ * request to summarise the task's status.
+ */
+export const RESEARCH_TAGS = [
+  "subtask_list",
+  "subtask",
+  "analysis",
+  "plan",
+  "tool_call",
+  "subtask_answer",
+  "summary",
+  "answer",
+] as const;
+/** A tag of either mode. */
+export type NativeTag = (typeof RESEARCH_TAGS)[number];
 
 /** The seed's sampling for its checkpoints: temperature 1.0, top-p 0.9, 8,192 output tokens. */
 export const NATIVE_SAMPLING = { temperature: 1.0, topP: 0.9 } as const;
 /** Output cap of one native call. */
 export const NATIVE_MAX_OUTPUT_TOKENS = 8192;
 
-/** Why a reply is malformed, or null (see the module comment). */
-export function formatProblem(reply: string): string | null {
+const listed = (tags: readonly string[]) =>
+  `${tags
+    .slice(0, -1)
+    .map((t) => `</${t}>`)
+    .join(", ")} or </${tags.at(-1)}>`;
+
+/** Why a reply is malformed, or null (see the module comment); `tags` are the mode's. */
+export function formatProblem(reply: string, tags: readonly NativeTag[] = NATIVE_TAGS): string | null {
   const text = reply.trim();
   if (!text) return "the reply is empty";
-  for (const tag of NATIVE_TAGS) {
+  for (const tag of tags) {
     const open = text.split(`<${tag}>`).length - 1;
     const close = text.split(`</${tag}>`).length - 1;
     if (open !== close) return `<${tag}> is opened ${open} time(s) and closed ${close} time(s)`;
   }
-  if (!NATIVE_TAGS.some((tag) => text.endsWith(`</${tag}>`)))
-    return "the reply must end with </tool_call>, </summary>, </plan> or </answer>";
+  if (text.includes("<tool_response>")) return "a reply never writes <tool_response>: the tools do";
+  if (!tags.some((tag) => text.endsWith(`</${tag}>`))) return `the reply must end with ${listed(tags)}`;
   return null;
 }
 
 /** The text inside the first `<tag>…</tag>` of a reply, or null. */
-export function tagContent(reply: string, tag: (typeof NATIVE_TAGS)[number]): string | null {
+export function tagContent(reply: string, tag: NativeTag): string | null {
   const m = new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`).exec(reply);
   return m ? m[1]!.trim() : null;
 }

@@ -41,7 +41,14 @@ const PLAN = [
 ].join("\n");
 const ofType = <T extends DossierEvent["type"]>(events: DossierEvent[], type: T) =>
   events.filter((e): e is EventOf<T> => e.type === type);
-const lastIds = (call: ScriptedCall) => [...call.lastUser.matchAll(/\[(E\d+)\]/g)].map((m) => m[1]!);
+/** The links of the pages the latest tool responses listed or read, in order. */
+const lastUrls = (call: ScriptedCall) => [
+  ...new Set(
+    [...call.lastUser.matchAll(/\]\((http[^)\s]+)\)|Page 1 \[(http[^\]\s]+)\]/g)].map((m) => (m[1] ?? m[2])!),
+  ),
+];
+/** An answer citing a page as the checkpoints do: a number and a References entry. */
+const citing = (text: string, url: string) => `${text} [1]\n\nReferences:\n[1]. ${url} - Station 3`;
 
 async function ask(steps: ScriptStep[], strategyOptions: Record<string, unknown> = {}) {
   kit = await startSmtlKit(steps);
@@ -64,14 +71,14 @@ describe("smtl, native protocol", () => {
         `Two searches at once.\n${toolCall("web_search", { query: "station 3 opened 1903" })}\n${toolCall("web_search", { query: "station 5 architect" })}`,
       ),
       native((call) => {
-        const url = /\] Station 3 — (\S+?)\\n/.exec(call.lastUser)?.[1];
+        const url = /\[Station 3\]\((\S+?)\)/.exec(call.lastUser)?.[1];
         return {
           text: `Read the page of station 3.\n${toolCall("crawl_page", { url: url!, query: "who designed it" })}`,
         };
       }),
       reader,
       native((call) => ({
-        text: `Both goals are verified by the page.\n<answer>Mara Vell [${lastIds(call)[0]}]</answer>`,
+        text: `Both goals are verified by the page.\n<answer>${citing("Mara Vell", lastUrls(call)[0]!)}</answer>`,
       })),
     ]);
     const nativeCalls = calls.filter((c) => c.system.includes(NATIVE_MARKER));
@@ -93,9 +100,15 @@ describe("smtl, native protocol", () => {
       "search",
       "answer",
     ]);
-    // The tool results came back as one message of <tool_response> blocks, in the seed's shape.
+    // The tool results came back as one message of <tool_response> blocks, in the seed's shape:
+    // the search server's listing, no evidence ids.
     expect(nativeCalls[3]!.lastUser).toMatch(
-      /^<tool_response>\n\{"name":"web_search","arguments":\{"query":"station 3 opened 1903"\},"observation":"\[E\d+\] Station \d+ — /,
+      /^<tool_response>\n\{"name":"web_search","arguments":\{"query":"station 3 opened 1903"\},"observation":"# Search Summary\\nTotal results: 3\\n\\n## Query: 'station 3 opened 1903'\\n3 results:\\n\\n1\. \[Station 3\]\(http/,
+    );
+    expect(nativeCalls[3]!.lastUser).not.toMatch(/\bE\d+\b/);
+    // The page read came back as the crawl server's summary JSON.
+    expect(nativeCalls[4]!.lastUser).toMatch(
+      /"observation":"Page 1 \[http[^\]]+\/page\/3\] Summary:\\n\{\\n {2}\\"rationale\\": /,
     );
     expect(nativeCalls[3]!.lastUser.match(/<tool_response>/g)).toHaveLength(2);
     expect(ofType(events, "step-end").map((e) => e.toolCalls)).toEqual([2, 1]);
@@ -124,7 +137,7 @@ describe("smtl, native protocol", () => {
       native((call) => {
         expect(call.lastUser).toBe(CONTINUE_MESSAGE);
         return {
-          text: `<answer>Mara Vell [${/\[(E\d+)\]/.exec(call.prompt.split("<tool_response>").at(-1)!)![1]}]</answer>`,
+          text: `<answer>${citing("Mara Vell", /\]\((http[^)\s]+)\)/.exec(call.prompt.split("<tool_response>").at(-1)!)![1]!)}</answer>`,
         };
       }),
     );
@@ -164,7 +177,7 @@ describe("smtl, native protocol", () => {
       [
         native(PLAN),
         native(toolCall("web_search", { query: "station 3 opened 1903" })),
-        native((call) => ({ text: `<answer>Mara Vell [${lastIds(call)[0]}]</answer>` })),
+        native((call) => ({ text: `<answer>${citing("Mara Vell", lastUrls(call)[0]!)}</answer>` })),
       ],
       { temperature: 0.2, topP: 0.5 },
     );

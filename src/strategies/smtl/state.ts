@@ -37,6 +37,8 @@ export interface SmtlOptions {
   topP?: number;
   /** Share of the token, cost and time budget the loop may use before answering. Default 0.9. */
   explorationShare?: number;
+  /** The agent's system prompt in the native protocol, when the user supplied a checkpoint's own. */
+  systemPrompt?: string;
 }
 
 /** Figures of a deep-research run in the JSON protocol (in the `decision` event that ends the loop). */

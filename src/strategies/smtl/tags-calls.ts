@@ -7,7 +7,7 @@
 
 import type { NativeCall } from "./native-format.ts";
 import { toolResponse } from "./native-format.ts";
-import { observationText } from "./native-prompts.ts";
+import { nativeObservation } from "./native-observation.ts";
 import { describeCall } from "./protocol.ts";
 import type { SmtlState } from "./state.ts";
 
@@ -35,7 +35,11 @@ export async function runTagCalls(s: SmtlState, calls: readonly NativeCall[]): P
   return batch
     .map((p) => {
       const o = p.run ? observations[next++] : undefined;
-      return toolResponse(p.c.name, p.c.arguments, o ? observationText(o, s.ctx.evidence) : p.note);
+      return toolResponse(
+        p.c.name,
+        p.c.arguments,
+        o && p.c.ok ? nativeObservation(o, p.c.call, s.ctx.evidence) : p.note,
+      );
     })
     .join("\n");
 }

@@ -10,6 +10,7 @@ import { requireResearch } from "../../kit/research-done.ts";
 import type { RunContext } from "../../kit/run-context.ts";
 import type { ResearchOutcome } from "../types.ts";
 import { finishAnswer, type SmtlFigures } from "./answer.ts";
+import { NATIVE_TAGS, type NativeTag, RESEARCH_TAGS } from "./native-format.ts";
 import { NATIVE_FINAL_REQUEST, nativeSystem, nativeTask, resetMessage } from "./native-prompts.ts";
 import {
   NATIVE_REPORT_REQUEST,
@@ -17,15 +18,19 @@ import {
   nativeResearchSystem,
   nativeResearchTask,
 } from "./native-research-prompts.ts";
-import { evidenceIdsIn } from "./protocol.ts";
 import { evidenceReport, researchOutcome } from "./research-report.ts";
 import type { SmtlOptions, SmtlState } from "./state.ts";
 import { finalFromConversation } from "./tags-final.ts";
+import { evidenceByUrl, resolveUrlCitations, type UrlCitations } from "./url-citations.ts";
 
 /** What a mode gives the tag protocol. */
 export interface TagMode {
   /** `task-framed` spec mode (`smtl-native`, `smtl-native-research`). */
   name: string;
+  /** True in the deep-research mode (App. D.1's tags). */
+  research: boolean;
+  /** The tags of the mode. */
+  tags: readonly NativeTag[];
   system: string;
   /** The first user message. */
   task: string;
@@ -70,9 +75,12 @@ const MODES = {
 /** The prompts and the final step of a mode, for a run. */
 export function tagMode(mode: keyof typeof MODES, ctx: RunContext, options: SmtlOptions): TagMode {
   const spec = MODES[mode];
-  const system = spec.system(promptOptions(ctx, options));
+  // A checkpoint's own system prompt, when the user supplied it, replaces Dossier's wording.
+  const system = options.systemPrompt ?? spec.system(promptOptions(ctx, options));
   return {
     name: spec.name,
+    research: mode === "research",
+    tags: mode === "research" ? RESEARCH_TAGS : NATIVE_TAGS,
     system,
     task: spec.task(ctx.query),
     resetMessage: (summary) => spec.reset(ctx.query, summary),
@@ -96,8 +104,8 @@ async function finishShortAnswer(s: SmtlState, system: string): Promise<Research
       figures,
     });
   if (s.answer !== null) {
-    const cited = evidenceIdsIn(s.answer.text);
-    const verified = cited.length > 0 && cited.every((id) => s.retrieved.has(id));
+    const cites = citeRetrieved(s, s.answer.text);
+    const verified = cites.cited.length > 0;
     ctx.emit({
       type: "decision",
       decision: "stop",
@@ -110,7 +118,7 @@ async function finishShortAnswer(s: SmtlState, system: string): Promise<Research
       stopReason: "answered",
       why: "the agent answered twice before its first tool call",
     });
-    return finish(s.answer.text, verified, "answered");
+    return finish(cites.text, verified, "answered");
   }
   const reason = s.stopReason ?? "step-cap";
   ctx.emit({
@@ -126,7 +134,7 @@ async function finishShortAnswer(s: SmtlState, system: string): Promise<Research
   ctx.emit({ type: "phase", phase: "answering", detail: reason });
   const final = await finalFromConversation(s, { system, request: NATIVE_FINAL_REQUEST });
   s.record("final-answer", { turn: s.replies, observations: s.steps.lastObserved, reason }, final);
-  return finish(final ?? "", false, reason);
+  return finish(citeRetrieved(s, final ?? "").text, false, reason);
 }
 
 async function finishReport(s: SmtlState, system: string): Promise<ResearchOutcome> {
@@ -154,5 +162,21 @@ async function finishReport(s: SmtlState, system: string): Promise<ResearchOutco
     text = await finalFromConversation(s, { system, request: NATIVE_REPORT_REQUEST });
     s.record("final-answer", { turn: s.replies, observations: s.steps.lastObserved, reason }, text);
   }
-  return researchOutcome(s, text || evidenceReport(s), reason);
+  return researchOutcome(s, text ? citeRetrieved(s, text).text : evidenceReport(s), reason);
+}
+
+/**
+ * The numbered citations of the agent's text resolved through its References' URLs to the
+ * evidence the run retrieved there (url-citations.ts); numbers that resolve to nothing are
+ * named in a `CITATION_UNRESOLVED` warning and left for the citation pass to drop and count.
+ */
+function citeRetrieved(s: SmtlState, text: string): UrlCitations {
+  const cites = resolveUrlCitations(text, evidenceByUrl(s.retrieved, s.ctx.evidence));
+  if (cites.unresolved.length)
+    s.ctx.emit({
+      type: "warning",
+      code: "CITATION_UNRESOLVED",
+      message: `citation(s) ${cites.unresolved.map((n) => `[${n}]`).join(", ")} name no page the run retrieved; dropped`,
+    });
+  return cites;
 }

@@ -39,7 +39,22 @@ export type TagAction =
   | { kind: "answer"; text: string }
   | { kind: "calls"; calls: NativeCall[] }
   | { kind: "plan"; text: string }
-  | { kind: "summary"; text: string };
+  | { kind: "summary"; text: string }
+  | { kind: "note"; tags: NoteTag[]; text: string };
+
+/** The deep-research tags a reply without calls or an answer may hold (App. D.1). */
+const NOTE_TAGS = ["subtask_list", "subtask", "analysis", "plan", "subtask_answer", "summary"] as const;
+type NoteTag = (typeof NOTE_TAGS)[number];
+
+/** The trajectory action of a research-mode note: named by its weightiest tag. */
+const NOTE_ACTION: Record<NoteTag, string> = {
+  subtask_answer: "subtask-answer",
+  subtask_list: "subtask-list",
+  summary: "summary",
+  plan: "plan",
+  subtask: "subtask",
+  analysis: "analysis",
+};
 
 /** The sampling of a run: the user's over the seed's. */
 export const tagSampling = (s: SmtlState) => ({
@@ -64,12 +79,20 @@ function stepCodec(mode: TagMode): TextCodec<SmtlState, TagAction> {
     name: "smtl-tags",
     request: (s) => request(s, mode),
     decode(reply, s) {
-      const problem = formatProblem(reply);
+      const problem = formatProblem(reply, mode.tags);
       if (problem) return refused(problem);
       const answer = tagContent(reply, "answer");
       if (answer !== null) return decoded({ kind: "answer", text: answer });
       const calls = parseToolCalls(reply, s.tools);
       if (calls.length) return decoded({ kind: "calls", calls });
+      if (mode.research) {
+        const tags = NOTE_TAGS.filter((t) => tagContent(reply, t) !== null);
+        if (!tags.length)
+          return refused(
+            `a reply without tool calls or an answer holds one of ${NOTE_TAGS.map((t) => `<${t}>`).join(", ")}`,
+          );
+        return decoded({ kind: "note", tags, text: tagContent(reply, tags.at(-1)!)! });
+      }
       const plan = tagContent(reply, "plan");
       const summary = tagContent(reply, "summary");
       if ((plan === null) === (summary === null))
@@ -88,10 +111,13 @@ function summaryCodec(mode: TagMode): TextCodec<SmtlState, string> {
     name: "smtl-tags",
     request: (s) => request(s, mode, SUMMARY_NUDGE),
     decode(reply) {
-      const summary = formatProblem(reply) === null ? tagContent(reply, "summary") : null;
-      return summary
-        ? decoded(summary)
-        : refused(formatProblem(reply) ?? "the reply to the summary request holds no <summary>");
+      const problem = formatProblem(reply, mode.tags);
+      if (problem) return refused(problem);
+      const kept = mode.research
+        ? (["summary", "plan", "subtask_list", "analysis"] as const)
+        : (["summary"] as const);
+      const summary = kept.map((t) => tagContent(reply, t)).find((text) => text);
+      return summary ? decoded(summary) : refused("the reply to the summary request holds no <summary>");
     },
   };
 }
@@ -151,6 +177,18 @@ async function resetContext(s: SmtlState, mode: TagMode): Promise<string | null>
   return s.stopReason;
 }
 
+/** The trajectory action of a note: its weightiest tag's. */
+function noteAction(tags: readonly NoteTag[]): string {
+  const order = Object.keys(NOTE_ACTION) as NoteTag[];
+  return NOTE_ACTION[order.find((t) => tags.includes(t))!];
+}
+
+/** The plan a framing reply gives: the subtask list in research mode. */
+function planText(action: TagAction, raw: string): string {
+  if (action.kind === "note") return tagContent(raw, "subtask_list") ?? action.text;
+  return action.kind === "plan" ? action.text : "";
+}
+
 /** An accepted reply: the answer, the calls run at once, or the plan or summary noted. */
 async function act(s: SmtlState, mode: TagMode, action: TagAction, raw: string): Promise<boolean> {
   s.talk.accept(raw);
@@ -180,10 +218,12 @@ async function act(s: SmtlState, mode: TagMode, action: TagAction, raw: string):
     s.talk.tell(responses);
     return true;
   }
-  if (action.kind === "summary") (s.figures as SmtlFigures).refinements++;
-  s.record(action.kind, seen(s), raw);
-  if (action.kind === "plan" && s.figures.steps === 0)
-    s.ctx.emit({ type: "task-framed", spec: { mode: mode.name, plan: action.text, ...s.windows } });
+  const summary = action.kind === "summary" || (action.kind === "note" && action.tags.includes("summary"));
+  if (summary) (s.figures as SmtlFigures).refinements++;
+  s.record(action.kind === "note" ? noteAction(action.tags) : action.kind, seen(s), raw);
+  const framing = action.kind === "plan" || (action.kind === "note" && action.tags.includes("subtask_list"));
+  if (framing && s.figures.steps === 0)
+    s.ctx.emit({ type: "task-framed", spec: { mode: mode.name, plan: planText(action, raw), ...s.windows } });
   s.talk.tell(CONTINUE_MESSAGE);
   return false;
 }
