@@ -33,17 +33,6 @@ const native = (reply: ScriptReply | ((call: ScriptedCall) => ScriptReply)): Scr
 const reader: ScriptStep = { match: (prompt: string) => prompt.includes(READER), reply: readerReply };
 const toolCall = (name: string, args: Record<string, string>) =>
   `<tool_call>\n${JSON.stringify({ name, arguments: args })}\n</tool_call>`;
-const PLAN = [
-  "Two strands: when the stations opened, and who designed and rebuilt them.",
-  "<plan>",
-  "## Subtask 1: When the stations opened",
-  "- Step 1.1: search the opening years of the line's stations",
-  "- Done when: a source gives the opening years",
-  "## Subtask 2: Who designed and rebuilt them",
-  "- Step 2.1: read a station's page",
-  "- Done when: a page names the architect and the rebuilding",
-  "</plan>",
-].join("\n");
 const ofType = <T extends DossierEvent["type"]>(events: DossierEvent[], type: T) =>
   events.filter((e): e is EventOf<T> => e.type === type);
 

@@ -16,45 +16,17 @@
  *   NO_CALL_YET line. The step cap counts replies, as in the seed.
  */
 
-import { decoded, refused, type TextCodec } from "../../kit/protocol/codec.ts";
+import type { TextCodec } from "../../kit/protocol/codec.ts";
 import { NO_CALL_YET } from "../../kit/research-done.ts";
 import type { SmtlFigures } from "./answer.ts";
-import {
-  formatProblem,
-  NATIVE_MAX_OUTPUT_TOKENS,
-  NATIVE_SAMPLING,
-  type NativeCall,
-  parseToolCalls,
-  tagContent,
-} from "./native-format.ts";
+import { NATIVE_MAX_OUTPUT_TOKENS, NATIVE_SAMPLING } from "./native-format.ts";
 import { CONTINUE_MESSAGE, SUMMARY_NUDGE } from "./native-prompts.ts";
 import type { SmtlProtocol } from "./run.ts";
 import { answerFigures, SmtlState } from "./state.ts";
 import { runTagCalls } from "./tags-calls.ts";
+import { decodeSummaryReply, decodeTagReply, noteAction, planText, type TagAction } from "./tags-decode.ts";
 import { type TagMode, tagMode } from "./tags-modes.ts";
 import { countMalformed, resetConversation, sampleReply } from "./turn.ts";
-
-/** A decoded reply of the tag protocol. */
-export type TagAction =
-  | { kind: "answer"; text: string }
-  | { kind: "calls"; calls: NativeCall[] }
-  | { kind: "plan"; text: string }
-  | { kind: "summary"; text: string }
-  | { kind: "note"; tags: NoteTag[]; text: string };
-
-/** The deep-research tags a reply without calls or an answer may hold (App. D.1). */
-const NOTE_TAGS = ["subtask_list", "subtask", "analysis", "plan", "subtask_answer", "summary"] as const;
-type NoteTag = (typeof NOTE_TAGS)[number];
-
-/** The trajectory action of a research-mode note: named by its weightiest tag. */
-const NOTE_ACTION: Record<NoteTag, string> = {
-  subtask_answer: "subtask-answer",
-  subtask_list: "subtask-list",
-  summary: "summary",
-  plan: "plan",
-  subtask: "subtask",
-  analysis: "analysis",
-};
 
 /** The sampling of a run: the user's over the seed's. */
 export const tagSampling = (s: SmtlState) => ({
@@ -78,29 +50,7 @@ function stepCodec(mode: TagMode): TextCodec<SmtlState, TagAction> {
     kind: "text",
     name: "smtl-tags",
     request: (s) => request(s, mode),
-    decode(reply, s) {
-      const problem = formatProblem(reply, mode.tags);
-      if (problem) return refused(problem);
-      const answer = tagContent(reply, "answer");
-      if (answer !== null) return decoded({ kind: "answer", text: answer });
-      const calls = parseToolCalls(reply, s.tools);
-      if (calls.length) return decoded({ kind: "calls", calls });
-      if (mode.research) {
-        const tags = NOTE_TAGS.filter((t) => tagContent(reply, t) !== null);
-        if (!tags.length)
-          return refused(
-            `a reply without tool calls or an answer holds one of ${NOTE_TAGS.map((t) => `<${t}>`).join(", ")}`,
-          );
-        return decoded({ kind: "note", tags, text: tagContent(reply, tags.at(-1)!)! });
-      }
-      const plan = tagContent(reply, "plan");
-      const summary = tagContent(reply, "summary");
-      if ((plan === null) === (summary === null))
-        return refused("a reply without tool calls or an answer holds exactly one <plan> or <summary>");
-      return plan !== null
-        ? decoded({ kind: "plan", text: plan })
-        : decoded({ kind: "summary", text: summary! });
-    },
+    decode: (reply, s) => decodeTagReply(reply, mode, s.tools),
   };
 }
 
@@ -110,15 +60,7 @@ function summaryCodec(mode: TagMode): TextCodec<SmtlState, string> {
     kind: "text",
     name: "smtl-tags",
     request: (s) => request(s, mode, SUMMARY_NUDGE),
-    decode(reply) {
-      const problem = formatProblem(reply, mode.tags);
-      if (problem) return refused(problem);
-      const kept = mode.research
-        ? (["summary", "plan", "subtask_list", "analysis"] as const)
-        : (["summary"] as const);
-      const summary = kept.map((t) => tagContent(reply, t)).find((text) => text);
-      return summary ? decoded(summary) : refused("the reply to the summary request holds no <summary>");
-    },
+    decode: (reply) => decodeSummaryReply(reply, mode),
   };
 }
 
@@ -175,18 +117,6 @@ async function resetContext(s: SmtlState, mode: TagMode): Promise<string | null>
   } else malformed(s, r.error, r.raw);
   resetConversation(s, mode.resetMessage(summary), tokensBefore, () => contextSize(s, mode));
   return s.stopReason;
-}
-
-/** The trajectory action of a note: its weightiest tag's. */
-function noteAction(tags: readonly NoteTag[]): string {
-  const order = Object.keys(NOTE_ACTION) as NoteTag[];
-  return NOTE_ACTION[order.find((t) => tags.includes(t))!];
-}
-
-/** The plan a framing reply gives: the subtask list in research mode. */
-function planText(action: TagAction, raw: string): string {
-  if (action.kind === "note") return tagContent(raw, "subtask_list") ?? action.text;
-  return action.kind === "plan" ? action.text : "";
 }
 
 /** An accepted reply: the answer, the calls run at once, or the plan or summary noted. */
