@@ -48,8 +48,27 @@ describe("the program", () => {
       options: { properties?: object };
     }[];
     expect(listed.map((s) => s.name)).toEqual(createStrategyRegistry().names());
-    expect(Object.keys(listed.find((s) => s.name === "minddr")!.options.properties ?? {})).toEqual([
+    expect(Object.keys(listed.find((s) => s.name === "minddr")!.options.properties ?? {})).toContain(
       "maxSteps",
+    );
+  });
+
+  it("lists the sampling each strategy states, per protocol and role", async () => {
+    const io = recordingIo({ cwd: tmpdir() });
+    expect(await runCli(["strategies", "--json"], io)).toBe(0);
+    const listed = JSON.parse(io.stdout) as {
+      name: string;
+      sampling: { protocol: string | null; roles: object }[];
+    }[];
+    const smtl = listed.find((s) => s.name === "smtl")!;
+    expect(smtl.sampling).toEqual([
+      { protocol: "json", roles: { searcher: { temperature: 1, topP: 0.9, maxOutputTokens: 8192 } } },
+      { protocol: "native", roles: { searcher: { temperature: 1, topP: 0.9, maxOutputTokens: 8192 } } },
     ]);
+    const text = recordingIo({ cwd: tmpdir() });
+    expect(await runCli(["strategies"], text)).toBe(0);
+    expect(text.stdout).toContain(
+      "sampling (protocol native): searcher temperature 1, top-p 0.9, 8192 output tokens",
+    );
   });
 });

@@ -6,6 +6,7 @@
 import type { Command } from "commander";
 import { z } from "zod";
 import { createStrategyRegistry } from "../../strategies/registry.ts";
+import { type ProtocolSampling, samplingTable } from "../../strategies/sampling-table.ts";
 import type { StrategyDefinition } from "../../strategies/types.ts";
 import type { CliIo } from "../io.ts";
 import { commandEntry } from "./catalog.ts";
@@ -20,6 +21,8 @@ export interface StrategyListing {
   local: boolean;
   /** The options' JSON schema. */
   options: unknown;
+  /** The sampling it states per protocol and role (its paper's or released code's). */
+  sampling: ProtocolSampling[];
 }
 
 /** The listing of one definition. */
@@ -30,7 +33,27 @@ export function listStrategy(definition: StrategyDefinition<unknown>): StrategyL
     roles: [...definition.roles],
     ...definition.capabilities,
     options: z.toJSONSchema(definition.optionsSchema, { io: "input", unrepresentable: "any" }),
+    sampling: samplingTable(definition),
   };
+}
+
+/** One line per protocol: each role's stated temperature, top-p and output cap. */
+function samplingLines(listing: StrategyListing): string[] {
+  if (!listing.roles.length) return [];
+  const stated = listing.sampling.filter((p) => Object.keys(p.roles).length);
+  if (!stated.length) return ["  sampling: the provider's defaults (none stated)"];
+  return listing.sampling.map((p) => {
+    const roles = Object.entries(p.roles).map(([role, s]) => {
+      const parts = [
+        s.temperature === undefined ? null : `temperature ${s.temperature}`,
+        s.topP === undefined ? null : `top-p ${s.topP}`,
+        s.maxOutputTokens === undefined ? null : `${s.maxOutputTokens} output tokens`,
+      ].filter(Boolean);
+      return `${role} ${parts.join(", ")}`;
+    });
+    const where = p.protocol === null ? "" : ` (protocol ${p.protocol})`;
+    return `  sampling${where}: ${roles.length ? roles.join("; ") : "the provider's defaults"}`;
+  });
 }
 
 function optionNames(listing: StrategyListing): string {
@@ -60,6 +83,7 @@ export function registerStrategiesCommand(program: Command, io: CliIo): void {
           `  sources: ${[s.web ? "web" : null, s.local ? "local" : null].filter(Boolean).join(", ")}`,
         );
         lines.push(`  options: ${optionNames(s)}`);
+        lines.push(...samplingLines(s));
         lines.push("");
       }
       io.out(lines.join("\n"));

@@ -16,7 +16,7 @@ import { decodeSummaryReply, decodeTagReply, type TagAction } from "./tags-decod
 const ANSWER_MODE = { research: false, tags: NATIVE_TAGS };
 const RESEARCH_MODE = { research: true, tags: RESEARCH_TAGS };
 const TOOLS = ["web_search", "read_page"] as const;
-const action = (d: Decoded<TagAction>) => {
+const action = <A = TagAction>(d: Decoded<A>): A => {
   if (!d.ok) throw new Error(`refused: ${d.error}`);
   return d.action;
 };
