@@ -62,13 +62,19 @@ describe("the program", () => {
     }[];
     const smtl = listed.find((s) => s.name === "smtl")!;
     expect(smtl.sampling).toEqual([
-      { protocol: "json", roles: { searcher: { temperature: 1, topP: 0.9, maxOutputTokens: 8192 } } },
-      { protocol: "native", roles: { searcher: { temperature: 1, topP: 0.9, maxOutputTokens: 8192 } } },
+      {
+        protocol: "json",
+        roles: { searcher: { temperature: 1, topP: 0.9, maxOutputTokens: 8192 }, reader: { temperature: 0 } },
+      },
+      {
+        protocol: "native",
+        roles: { searcher: { temperature: 1, topP: 0.9, maxOutputTokens: 8192 }, reader: { temperature: 0 } },
+      },
     ]);
     const text = recordingIo({ cwd: tmpdir() });
     expect(await runCli(["strategies"], text)).toBe(0);
     expect(text.stdout).toContain(
-      "sampling (protocol native): searcher temperature 1, top-p 0.9, 8192 output tokens",
+      "sampling (protocol native): searcher temperature 1, top-p 0.9, 8192 output tokens; reader temperature 0",
     );
   });
 });

@@ -1,11 +1,13 @@
 /**
- * The sampling a strategy states, per protocol and role, read from its definition: what
- * `dossier strategies` lists and what every call of a run with the default options is sent.
+ * The sampling a strategy states, per protocol and role, read from its definition (and the page
+ * reader's, a tool every strategy shares): what `dossier strategies` lists and what every call
+ * of a run with the default options is sent.
  */
 
 import { z } from "zod";
 import type { Role } from "../llm/model-spec.ts";
 import type { CallSampling } from "../llm/role-sampling.ts";
+import { READER_SAMPLING } from "../tools/crawl/crawl-page.ts";
 import type { StrategyDefinition } from "./types.ts";
 
 /** The stated sampling of one protocol (null: the strategy has no protocol option). */
@@ -30,6 +32,8 @@ export function samplingTable(definition: StrategyDefinition<unknown>): Protocol
     const stated = definition.sampling?.(options) ?? {};
     const roles: Partial<Record<Role, CallSampling>> = {};
     for (const role of definition.roles) if (stated[role]) roles[role] = stated[role];
+    // The page reader is a tool of every strategy: its own sampling, whatever the table says.
+    if (definition.roles.includes("reader")) roles.reader = { ...READER_SAMPLING };
     return { protocol, roles };
   });
 }

@@ -18,6 +18,12 @@ import { CRAWL_SYSTEM_PROMPT, type CrawlAnswer, crawlAnswerSchema, crawlUserProm
 import { truncateHeadTail } from "./truncate.ts";
 import { verifyExcerpts } from "./verbatim.ts";
 
+/**
+ * The page reader's sampling, in every run: temperature 0, so that what a page is taken to say
+ * does not vary from run to run (Dossier's choice; no seed states the reader's sampling).
+ */
+export const READER_SAMPLING = { temperature: 0 } as const;
+
 /** Default token budget of the page text shown to the reader. */
 export const DEFAULT_MAX_PAGE_TOKENS = 12_000;
 
@@ -138,7 +144,7 @@ async function readPage(
         truncated: shown.truncated,
       }),
       schema: crawlAnswerSchema,
-      temperature: 0,
+      ...READER_SAMPLING,
     });
   } catch (error) {
     const e = toDossierError(error);

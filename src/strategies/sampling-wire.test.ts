@@ -1,0 +1,65 @@
+/**
+ * The sampling each strategy states reaches the wire: every strategy the loopback research world
+ * can run, with its default options, is run with one model per role, and every chat request the
+ * model server receives carries the temperature and top-p the strategy's table states for that
+ * role (none when none is stated) and an output cap within the stated one. The table is what
+ * `dossier strategies` lists and docs/strategies.md shows (checked against the docs below).
+ */
+
+import { readFileSync } from "node:fs";
+import { afterEach, describe, expect, it } from "vitest";
+import { type ResearchWorld, startResearchWorld } from "../../test/research/world.ts";
+import { ROLES, type Role } from "../llm/model-spec.ts";
+import { createStrategyRegistry } from "./registry.ts";
+import { samplingTable } from "./sampling-table.ts";
+
+let world: ResearchWorld | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+const registry = createStrategyRegistry();
+/** Each role its own model, so a request names the role it was made for. */
+const MODELS = Object.fromEntries(ROLES.map((r) => [r, `openai-compatible:wire-${r}`]));
+const roleOf = (body: { model: string }) => body.model.replace(/^wire-/, "") as Role;
+
+/** What the world's scripted model answers: these strategies, protocols and modes. */
+const CASES: { strategy: string; protocol: string | null; strategyOptions: Record<string, unknown> }[] = [
+  { strategy: "graph", protocol: null, strategyOptions: {} },
+  { strategy: "minddr", protocol: null, strategyOptions: {} },
+  { strategy: "smtl", protocol: "json", strategyOptions: { mode: "answer", maxSteps: 4 } },
+];
+
+describe("sampling on the wire", () => {
+  for (const c of CASES) {
+    it(`${c.strategy}${c.protocol ? ` (${c.protocol})` : ""}: every request carries its role's stated sampling`, async () => {
+      world = await startResearchWorld({ config: { models: MODELS } });
+      const result = await world.research({
+        query: "Which topic saw measured growth in the 2025 survey?",
+        strategy: c.strategy,
+        strategyOptions: { ...c.strategyOptions, ...(c.protocol ? { protocol: c.protocol } : {}) },
+        currentDate: "2026-03-01",
+        formats: ["md"],
+      });
+      expect(result.record.status).toBe("completed");
+      const table = samplingTable(registry.get(c.strategy)).find((p) => p.protocol === c.protocol)!;
+      const chats = world.model.requests.filter((r) => r.path.endsWith("/chat/completions"));
+      expect(chats.length).toBeGreaterThan(2);
+      for (const request of chats) {
+        const body = request.body as {
+          model: string;
+          temperature?: number;
+          top_p?: number;
+          max_tokens?: number;
+        };
+        const stated = table.roles[roleOf(body)];
+        const where = `${c.strategy} ${roleOf(body)}`;
+        expect(body.temperature, where).toBe(stated?.temperature);
+        expect(body.top_p, where).toBe(stated?.topP);
+        if (stated?.maxOutputTokens)
+          expect(body.max_tokens, where).toBeLessThanOrEqual(stated.maxOutputTokens);
+      }
+    });
+  }
+});
