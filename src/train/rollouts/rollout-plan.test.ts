@@ -27,16 +27,11 @@ describe("the rollout plan", () => {
     }
   });
 
-  it("samples as the paper does, smtl in its short-answer mode, under the user's options", () => {
-    expect(rolloutStrategyOptions("smtl")).toEqual({ temperature: 1, topP: 0.9, mode: "answer" });
-    expect(rolloutStrategyOptions("warp", { forceExpand: 3 })).toEqual({
-      temperature: 0.7,
-      topP: 0.8,
-      forceExpand: 3,
-    });
+  it("runs smtl in its short-answer mode under the user's options; sampling comes from the definitions", () => {
+    expect(rolloutStrategyOptions("smtl")).toEqual({ mode: "answer" });
+    expect(rolloutStrategyOptions("warp", { forceExpand: 3 })).toEqual({ forceExpand: 3 });
     expect(rolloutStrategyOptions("smtl", { temperature: 0.6, mode: "research" })).toEqual({
       temperature: 0.6,
-      topP: 0.9,
       mode: "research",
     });
     expect(rolloutStrategyOptions("graph")).toEqual({});

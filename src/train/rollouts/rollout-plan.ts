@@ -5,9 +5,9 @@
  * - Seeds are derived from the base seed, the question id and the group index (the first 31
  *   bits of a SHA-256), so a re-run draws the same seeds and the rollouts of one question never
  *   share one.
- * - Sampling: SMTL samples its agent at temperature 1.0 and top-p 0.9 (§5); AgentCPM-Report
- *   (warp) at 0.7 and 0.8. Other strategies keep the provider's default. A temperature or
- *   top-p the user gives wins.
+ * - Sampling: each strategy's definition states its paper's (SMTL 1.0 / 0.9, AgentCPM-Report
+ *   0.7 / 0.8, MaMs 1.0 / 1.0; see `dossier strategies`), and every run sends it; a
+ *   temperature or top-p the user gives as an option wins.
  * - smtl runs in its deep-search mode (`mode: "answer"`, a short answer), the mode whose reward
  *   (the judge on the answer) the paper trains with, unless another mode is asked for.
  */
@@ -15,12 +15,6 @@
 import { createHash } from "node:crypto";
 import { DossierError } from "../../core/errors.ts";
 import type { QuestionRow } from "../question-row.ts";
-
-/** The paper's sampling of each strategy's policy, where the paper gives one. */
-export const ROLLOUT_SAMPLING: Readonly<Record<string, { temperature: number; topP: number }>> = {
-  smtl: { temperature: 1.0, topP: 0.9 },
-  warp: { temperature: 0.7, topP: 0.8 },
-};
 
 /** One rollout of the plan. */
 export interface PlannedRollout {
@@ -53,13 +47,12 @@ export function planRollouts(rows: readonly QuestionRow[], group: number, baseSe
   });
 }
 
-/** The strategy options of every rollout: the paper's sampling and smtl's search mode under the user's. */
+/** The strategy options of every rollout: smtl's search mode under the user's. */
 export function rolloutStrategyOptions(
   strategy: string,
   user: Readonly<Record<string, unknown>> = {},
 ): Record<string, unknown> {
   return {
-    ...(ROLLOUT_SAMPLING[strategy] ?? {}),
     ...(strategy === "smtl" ? { mode: "answer" } : {}),
     ...user,
   };
