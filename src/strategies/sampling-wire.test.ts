@@ -63,3 +63,39 @@ describe("sampling on the wire", () => {
     });
   }
 });
+
+/** The rows of the sampling table in docs/strategies.md. */
+function documentedTable(): Map<string, { temperature?: number; topP?: number; maxOutputTokens?: number }> {
+  const docs = readFileSync(new URL("../../docs/strategies.md", import.meta.url), "utf8");
+  const section = docs.slice(
+    docs.indexOf("## Sampling"),
+    docs.indexOf("\n## ", docs.indexOf("## Sampling") + 3),
+  );
+  const rows = new Map<string, { temperature?: number; topP?: number; maxOutputTokens?: number }>();
+  for (const line of section.split("\n")) {
+    const cells = /^\| `([^`]+)` \| (?:`([^`]+)`|—) \| `([^`]+)` \| ([^|]+) \| ([^|]+) \| ([^|]+) \|/.exec(
+      line,
+    );
+    if (!cells) continue;
+    const num = (cell: string) => (cell.trim() === "—" ? undefined : Number(cell.trim()));
+    const [temperature, topP, maxOutputTokens] = [num(cells[4]!), num(cells[5]!), num(cells[6]!)];
+    rows.set(`${cells[1]} ${cells[2] ?? "-"} ${cells[3]}`, {
+      ...(temperature === undefined ? {} : { temperature }),
+      ...(topP === undefined ? {} : { topP }),
+      ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }),
+    });
+  }
+  return rows;
+}
+
+describe("the sampling table of docs/strategies.md", () => {
+  it("is the strategies' table: every strategy, protocol and role, no more, no less", () => {
+    const documented = documentedTable();
+    const stated = new Map<string, object>();
+    for (const definition of registry.list())
+      for (const p of samplingTable(definition))
+        for (const [role, sampling] of Object.entries(p.roles))
+          stated.set(`${definition.name} ${p.protocol ?? "-"} ${role}`, sampling);
+    expect(Object.fromEntries(documented)).toEqual(Object.fromEntries(stated));
+  });
+});
