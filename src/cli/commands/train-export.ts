@@ -96,7 +96,7 @@ export function registerTrainExport(train: Command, io: CliIo): void {
     .option("--format <format>", "sft, dpo, rl or verl (required)")
     .option("--out <file>", "the file to write (required)")
     .option("--reward <name>", "the rewards to use (default: the folder's only rewards file)")
-    .option("--unit <unit>", "sft: call (default) or trajectory; rl: call (default) or run")
+    .option("--unit <unit>", "sft: call (default) or trajectory; rl: call (default), trajectory or run")
     .option("--roles <list>", "sft and rl: only calls of these model roles (comma list)")
     .option("--top-k <n>", "sft: each question's n best runs by reward (Self-SFT)")
     .option("--min-reward <x>", "sft: only runs with at least this reward")

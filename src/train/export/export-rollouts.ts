@@ -133,8 +133,6 @@ export function exportRollouts(dir: string, options: ExportRolloutsOptions): Rol
       reward: rewards.name,
     };
   }
-  if (options.unit === "trajectory")
-    throw new DossierError("INPUT_INVALID", "an rl export is per call or per run");
   // By default the advantages are those `train reward` computed (its groups dropped by DAPO's
   // filter stay out); --advantage or --dapo here computes them again.
   const recompute = options.advantage !== undefined || options.dropUniformGroups === true;
@@ -148,7 +146,7 @@ export function exportRollouts(dir: string, options: ExportRolloutsOptions): Rol
       reward: { reward: record.reward, components: record.components },
     })),
     {
-      unit: options.unit === "run" ? "run" : "call",
+      unit: options.unit ?? "call",
       ...(estimator ? { advantage: estimator } : {}),
       dropUniformGroups: options.dropUniformGroups === true,
       ...roles,

@@ -15,6 +15,8 @@
  *   sees it, with `loss_mask` 0: its completion is not the policy's accepted action and must not
  *   be reinforced with the run's advantage. Every other call has `loss_mask` 1. Failed calls
  *   (no completion) are skipped.
+ * - unit `trajectory`: one line per agent conversation, its assistant turns masked one by one
+ *   (rl-trajectory.ts): the history once instead of once per call.
  * - unit `run`: one line per run; `messages` is the question as a chat and `completion` the
  *   run's short answer, else its report, else "" (the output its reward judged).
  *
@@ -47,6 +49,7 @@ import {
 } from "./chat-format.ts";
 import { runOutput } from "./dpo.ts";
 import type { ExportResult, ExportSkip } from "./export-result.ts";
+import { type TrajectoryLine, trajectoryLines } from "./rl-trajectory.ts";
 
 /** A reward function's result, as the rewards return it: the scalar and its components. */
 export interface RewardLike {
@@ -65,13 +68,17 @@ export const rlRecordSchema = z
   .strictObject({
     /** `runId` (unit run) or `runId/callId` (unit call). */
     id: z.string().min(1),
-    unit: z.enum(["call", "run"]),
+    unit: z.enum(["call", "trajectory", "run"]),
     run_id: z.string().min(1),
     question_id: z.string().min(1),
     strategy: z.string().min(1),
     group_id: z.string().min(1),
     group_index: z.number().int().nonnegative().nullable(),
     call_id: z.string().min(1).optional(),
+    /** Unit trajectory: the conversation's calls, in order. */
+    call_ids: z.array(z.string().min(1)).min(1).optional(),
+    /** Unit trajectory: per assistant turn of `messages`, 1 to train on it, 0 not. */
+    assistant_loss_mask: z.array(z.union([z.literal(0), z.literal(1)])).optional(),
     role: z.string().min(1).optional(),
     scope: z.string().min(1).optional(),
     step: z.number().int().positive().optional(),
@@ -99,8 +106,8 @@ export type RlRecord = z.infer<typeof rlRecordSchema>;
 
 /** Options of {@link rlRecords}. */
 export interface RlOptions {
-  /** One line per model call (default) or per run. */
-  unit?: "call" | "run";
+  /** One line per model call (default), per agent conversation or per run. */
+  unit?: "call" | "trajectory" | "run";
   /** Group advantage: GRPO (default) or RLOO. */
   advantage?: "grpo" | "rloo";
   /** GRPO's options (ε, sample or population std, scaling). */
@@ -195,9 +202,20 @@ export function rlRecords(scored: readonly ScoredRun[], options: RlOptions = {})
       );
       continue;
     }
-    for (const call of run.calls) {
-      if (options.roles && !options.roles.includes(call.role)) continue;
-      if (options.scope && !options.scope(call.scope ?? "")) continue;
+    const selected = run.calls.filter(
+      (call) =>
+        (!options.roles || options.roles.includes(call.role)) &&
+        (!options.scope || options.scope(call.scope ?? "")),
+    );
+    if (options.unit === "trajectory") {
+      for (const line of trajectoryLines(selected)) {
+        const made = trajectoryRecord(run.runId, line, { ...common, ...scores }, options);
+        if ("reason" in made) skipped.push(made);
+        else records.push(made);
+      }
+      continue;
+    }
+    for (const call of selected) {
       const skip = (reason: string) => skipped.push({ runId: run.runId, callId: call.callId, reason });
       if (call.error) {
         skip(`the call failed (${call.error.code})`);
@@ -234,4 +252,43 @@ export function rlRecords(scored: readonly ScoredRun[], options: RlOptions = {})
     }
   }
   return { records, skipped };
+}
+
+/** The record of one conversation (unit trajectory), or why it is skipped. */
+function trajectoryRecord(
+  runId: string,
+  line: TrajectoryLine,
+  common: Omit<RlRecord, "id" | "unit" | "messages" | "completion" | "loss_mask">,
+  options: RlOptions,
+): RlRecord | ExportSkip {
+  const { last } = line;
+  let messages: ChatMessage[];
+  try {
+    messages = toChatMessages(last.messages, options.toolArguments);
+  } catch (error) {
+    if (!(error instanceof ToolArgumentsNotObject)) throw error;
+    return { runId, callId: last.callId, reason: error.message };
+  }
+  const parsed = rlRecordSchema.safeParse({
+    id: `${runId}/${line.calls[0]!.callId}`,
+    unit: "trajectory",
+    ...common,
+    call_id: last.callId,
+    call_ids: line.calls.map((c) => c.callId),
+    role: last.role,
+    ...(last.scope === undefined ? {} : { scope: last.scope }),
+    step: last.step,
+    messages,
+    ...(last.tools && last.tools.length > 0 ? { tools: toChatTools(last.tools) } : {}),
+    completion: last.completion,
+    model: last.model,
+    sampling: last.sampling,
+    ...(last.finishReason ? { finish_reason: last.finishReason } : {}),
+    format_errors: line.members.flatMap((c) => c.formatErrors),
+    assistant_loss_mask: line.assistantMask,
+    loss_mask: line.lossMask,
+  });
+  return parsed.success
+    ? parsed.data
+    : { runId, callId: last.callId, reason: z.prettifyError(parsed.error).replace(/\s*\n\s*/g, "; ") };
 }

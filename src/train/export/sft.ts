@@ -96,7 +96,9 @@ function selectedCalls(run: RecordedRun, options: SftOptions): RecordedCall[] {
 }
 
 /** The calls ending a conversation, each with the earlier calls of its scope it continues. */
-function conversations(calls: readonly RecordedCall[]): { last: RecordedCall; members: RecordedCall[] }[] {
+export function conversations(
+  calls: readonly RecordedCall[],
+): { last: RecordedCall; members: RecordedCall[] }[] {
   const byScope = new Map<string, RecordedCall[]>();
   for (const call of calls) {
     const list = byScope.get(call.scope ?? "") ?? [];
