@@ -99,6 +99,15 @@ export interface RolloutOptions {
   signal?: AbortSignal;
   onProgress?: (progress: BatchProgress) => void;
   onItem?: (item: BatchItem) => void;
+  /**
+   * Rounds of retry for rollouts that failed outside the agent (the endpoint unreachable, a
+   * timeout, the store): each round resumes them from their journals. Default 2.
+   */
+  infraRetries?: number;
+  /** Wait before retry round k (1-based): `retryDelayMs · 2^(k−1)`. Default 2,000 ms. */
+  retryDelayMs?: number;
+  /** Told before each retry round, with the rollouts it takes up. */
+  onRetry?: (retry: { round: number; of: number; keys: string[]; delayMs: number }) => void;
   /** The manifest's creation time (default now). */
   now?: () => string;
 }
@@ -113,6 +122,8 @@ export interface RolloutResult {
   unrecorded: { key: string; runId?: string; error: string }[];
   /** Rollouts that failed by the agent's behaviour and were recorded as samples (their keys). */
   failedSamples: string[];
+  /** Retry rounds run for rollouts that failed outside the agent. */
+  retryRounds: number;
   runsFile: string;
 }
 
@@ -194,20 +205,26 @@ export async function runRollouts(options: RolloutOptions): Promise<RolloutResul
 
   const { runBatch } = await import("../../runtime/batch.ts");
   const articles = rolloutPath(dir, "articles");
-  const result = await runBatch({
-    questions: plan.map((p) => ({
-      id: p.key,
-      prompt: p.row.prompt,
-      ...(typeof p.row.language === "string" && p.row.language ? { language: p.row.language } : {}),
-    })),
-    out: articles,
-    dossier: researcher,
-    concurrency: options.concurrency ?? 2,
-    research: { ...options.research, strategy: options.strategy, strategyOptions: manifest.strategyOptions },
-    ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-    ...(options.onItem ? { onItem: options.onItem } : {}),
-  });
+  const batchOnce = () =>
+    runBatch({
+      questions: plan.map((p) => ({
+        id: p.key,
+        prompt: p.row.prompt,
+        ...(typeof p.row.language === "string" && p.row.language ? { language: p.row.language } : {}),
+      })),
+      out: articles,
+      dossier: researcher,
+      concurrency: options.concurrency ?? 2,
+      research: {
+        ...options.research,
+        strategy: options.strategy,
+        strategyOptions: manifest.strategyOptions,
+      },
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      ...(options.onItem ? { onItem: options.onItem } : {}),
+    });
+  const { result, rounds } = await withInfraRetries(batchOnce, failedSamples, options);
 
   // A rollout that finished but was not recorded (the process stopped in between, or the
   // recording failed): recorded again from the store, with the report its article holds.
@@ -235,8 +252,56 @@ export async function runRollouts(options: RolloutOptions): Promise<RolloutResul
     progress: result.progress,
     unrecorded,
     failedSamples: [...failedSamples],
+    retryRounds: rounds,
     runsFile,
   };
+}
+
+type BatchOutcome = Awaited<ReturnType<typeof import("../../runtime/batch.ts").runBatch>>;
+
+/**
+ * Runs the batch, then again while some rollout failed outside the agent (not a recorded
+ * sample), at most `infraRetries` more times with a growing wait; each round resumes those
+ * rollouts from their journals and skips the finished ones. The items are the latest outcome of
+ * each rollout over the rounds.
+ */
+async function withInfraRetries(
+  once: () => Promise<BatchOutcome>,
+  samples: ReadonlySet<string>,
+  options: Pick<RolloutOptions, "infraRetries" | "retryDelayMs" | "onRetry" | "signal">,
+): Promise<{ result: BatchOutcome; rounds: number }> {
+  const limit = options.infraRetries ?? 2;
+  const first = await once();
+  const latest = new Map(first.items.map((item) => [String(item.id), item]));
+  let last = first;
+  let rounds = 0;
+  let costUsd = first.progress.costUsd;
+  const infra = () =>
+    [...latest.values()]
+      .filter((i) => i.status === "failed" && !samples.has(String(i.id)))
+      .map((i) => String(i.id));
+  while (rounds < limit && infra().length && !options.signal?.aborted) {
+    rounds++;
+    const delayMs = (options.retryDelayMs ?? 2000) * 2 ** (rounds - 1);
+    options.onRetry?.({ round: rounds, of: limit, keys: infra(), delayMs });
+    await new Promise((r) => setTimeout(r, delayMs));
+    last = await once();
+    costUsd = costUsd === null || last.progress.costUsd === null ? null : costUsd + last.progress.costUsd;
+    for (const item of last.items) if (item.status !== "skipped") latest.set(String(item.id), item);
+  }
+  const items = first.items.map((i) => latest.get(String(i.id))!);
+  const count = (status: BatchItem["status"]) => items.filter((i) => i.status === status).length;
+  const progress = rounds
+    ? {
+        ...last.progress,
+        done: count("completed"),
+        failed: count("failed"),
+        skipped: count("skipped"),
+        running: 0,
+        costUsd,
+      }
+    : last.progress;
+  return { result: { ...last, items, progress }, rounds };
 }
 
 async function recordRun(
