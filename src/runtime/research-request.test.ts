@@ -90,3 +90,43 @@ describe("formats in a research request", () => {
     expect(await project.dossier.runs.list()).toEqual([]);
   });
 });
+
+describe("the length of a research question", () => {
+  it("one limit for every way in: the library (so the CLI, batch and rollouts) refuses what the API refuses", () => {
+    const long = `Why ${"so ".repeat(4000)}?`;
+    const parsed = researchRequestSchema.safeParse({ query: long });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues[0]?.message).toBe(
+      `the question is longer than 8000 characters (${long.length}); give documents with --docs instead`,
+    );
+    expect(researchRequestSchema.safeParse({ query: "x".repeat(8000) }).success).toBe(true);
+  });
+
+  it("the library refuses an over-long question before the first model call, writing nothing", async () => {
+    model = await startFakeOpenAI({ replies: [] });
+    const root = mkdtempSync(join(tmpdir(), "dossier-long-"));
+    dirs.push(root);
+    const dossier = createDossier({
+      env: {
+        DOSSIER_HOME: join(root, "home"),
+        DOSSIER_MODEL: "openai-compatible:m",
+        DOSSIER_BASE_URL: model.url,
+        DOSSIER_SEARCH: "searxng",
+        SEARXNG_URL: "http://127.0.0.1:9/",
+      },
+      cwd: root,
+    });
+    try {
+      const handle = dossier.research("a".repeat(1_000_000), { out: join(root, "r") });
+      await expect(handle.done).rejects.toMatchObject({
+        code: "INPUT_INVALID",
+        message: expect.stringMatching(/longer than 8000 characters \(1000000\)/),
+      });
+      expect(model.requests).toHaveLength(0);
+      expect(await dossier.runs.list()).toEqual([]);
+      expect(readdirSync(root).filter((f) => f !== "home")).toEqual([]);
+    } finally {
+      await dossier.close();
+    }
+  });
+});

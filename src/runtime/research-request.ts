@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { budgetLimitsSchema } from "../core/budget.ts";
 import { VERIFY_MODES } from "../core/claim-verdicts.ts";
+import { MAX_QUESTION_CHARS, questionTooLong } from "../core/question-limit.ts";
 import { REPORT_FORMATS } from "../core/report-formats.ts";
 import { sourcesSchema } from "../core/run-options.ts";
 import { stripControlChars } from "../core/terminal-text.ts";
@@ -22,7 +23,15 @@ export const researchRequestSchema = z.object({
   query: z
     .string()
     .transform(stripControlChars)
-    .pipe(z.string().trim().min(3, "the research question is empty or too short")),
+    .pipe(
+      z
+        .string()
+        .trim()
+        .min(3, "the research question is empty or too short")
+        .refine((q) => q.length <= MAX_QUESTION_CHARS, {
+          error: (i) => questionTooLong((i.input as string).length),
+        }),
+    ),
   /** Default: graph when a model is configured, offline when only documents are given. */
   strategy: z
     .string()

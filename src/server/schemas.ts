@@ -6,6 +6,7 @@
 // zod as extended by @hono/zod-openapi: schemas made here can be named in the OpenAPI document.
 import { z } from "@hono/zod-openapi";
 import { budgetLimitsSchema } from "../core/budget.ts";
+import { MAX_QUESTION_CHARS } from "../core/question-limit.ts";
 import { REPORT_FORMATS, TEXT_REPORT_FORMATS } from "../core/report-formats.ts";
 import { runRecordSchema } from "../core/run.ts";
 import { sourcesSchema } from "../core/run-options.ts";
@@ -16,7 +17,7 @@ const question = z
   .string()
   .trim()
   .min(3, "the question is empty or too short")
-  .max(8000, "the question is longer than 8000 characters")
+  .max(MAX_QUESTION_CHARS, `the question is longer than ${MAX_QUESTION_CHARS} characters`)
   .describe("the research question");
 const strategy = z
   .string()
