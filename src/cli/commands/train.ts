@@ -11,6 +11,7 @@ import { commandEntry } from "./catalog.ts";
 import { registerTrainExport } from "./train-export.ts";
 import { registerTrainReward } from "./train-reward.ts";
 import { registerTrainRollouts } from "./train-rollouts.ts";
+import { registerTrainRubricReward } from "./train-rubric-reward.ts";
 
 /** Registers `dossier train` and its subcommands. */
 export function registerTrainCommand(program: Command, io: CliIo): void {
@@ -18,4 +19,5 @@ export function registerTrainCommand(program: Command, io: CliIo): void {
   registerTrainRollouts(train, io);
   registerTrainReward(train, io);
   registerTrainExport(train, io);
+  registerTrainRubricReward(train, io);
 }
