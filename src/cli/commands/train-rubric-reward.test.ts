@@ -17,10 +17,18 @@ import { grpoAdvantages } from "../../train/advantages/grpo.ts";
 import { RUBRIC_QUALITY_MARKER } from "../../train/judges/rubric-quality.ts";
 
 let model: FakeOpenAI | undefined;
+const dirs: string[] = [];
 afterEach(async () => {
   await model?.close();
   model = undefined;
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
+
+const tempDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), "dossier-rubric-reward-"));
+  dirs.push(dir);
+  return dir;
+};
 
 const text = (request: RecordedRequest) =>
   (request.body as { messages: { content: unknown }[] }).messages
@@ -89,7 +97,7 @@ async function cli(dir: string, args: string[]) {
 describe("dossier train rubric-reward", () => {
   it("scores each generated rubric (R_pref + R_llm, R_fmt −1 without a judge call) with its row's group advantage", async () => {
     model = await startFakeOpenAI({ handler: judge });
-    const dir = mkdtempSync(join(tmpdir(), "dossier-rubric-reward-"));
+    const dir = tempDir();
     files(dir);
     const run = await cli(dir, ["prefs.jsonl", "gen.jsonl", "--out", "r.jsonl", "--json"]);
     expect(run.code, run.stderr).toBe(0);
@@ -121,7 +129,7 @@ describe("dossier train rubric-reward", () => {
 
   it("refuses a completion for a row the preference file lacks, and a bad flag, before any judge call", async () => {
     model = await startFakeOpenAI({ handler: judge });
-    const dir = mkdtempSync(join(tmpdir(), "dossier-rubric-reward-"));
+    const dir = tempDir();
     files(dir);
     writeFileSync(join(dir, "stray.jsonl"), `${JSON.stringify({ id: "q9", completion: rubric(1) })}\n`);
     const stray = await cli(dir, ["prefs.jsonl", "stray.jsonl"]);
