@@ -5,12 +5,13 @@
  * the runs it has under way, so any of them can be cancelled by id.
  */
 
-import { accessSync, constants, existsSync, mkdirSync, statSync } from "node:fs";
+import { accessSync, constants, existsSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { LanguageModel } from "ai";
 import type { Clock } from "../core/clock.ts";
 import { systemClock } from "../core/clock.ts";
 import { DossierError } from "../core/errors.ts";
+import { makeDirs } from "../core/make-dirs.ts";
 import type { LlmClientOptions } from "../llm/client.ts";
 import type { ModelRegistry } from "../llm/registry.ts";
 import { lazyStore } from "../store/lazy-store.ts";
@@ -268,7 +269,7 @@ function checkHome(home: string, label: string): void {
 /** Creates the data directory (on the store's first use). */
 function makeHome(home: string, label: string): void {
   try {
-    mkdirSync(home, { recursive: true });
+    makeDirs(home);
   } catch (cause) {
     throw new DossierError(
       "CONFIG_INVALID",

@@ -37,6 +37,12 @@ const doc: ReportDocument = {
 };
 
 describe("report targets checked up front", () => {
+  it("refuses a folder that cannot be made at once, where Node's recursive mkdir would loop (/proc)", () => {
+    expect(() => checkReportTargets(["/proc/nope/x/report.md"])).toThrow(
+      /cannot write the report to \/proc\/nope\/x\/report\.md: its folder is not writable \(ENOENT\)/,
+    );
+  });
+
   it("refuses two formats that would write the same file, naming it", () => {
     const dir = folder();
     const paths = reportPaths({

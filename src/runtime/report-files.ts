@@ -8,7 +8,6 @@ import {
   constants,
   existsSync,
   lstatSync,
-  mkdirSync,
   renameSync,
   rmSync,
   statSync,
@@ -16,6 +15,7 @@ import {
 } from "node:fs";
 import { dirname, extname, join, resolve } from "node:path";
 import { DossierError } from "../core/errors.ts";
+import { makeDirs } from "../core/make-dirs.ts";
 import type { ReportDocument } from "../core/report.ts";
 import { REPORT_FORMATS, type ReportFormat } from "../core/report-formats.ts";
 import { type RenderFileOptions, renderReportFile } from "../render/index.ts";
@@ -74,7 +74,7 @@ export function checkReportTargets(paths: readonly string[], out?: string, flag 
     while (!existsSync(cursor) && dirname(cursor) !== cursor) cursor = dirname(cursor);
     if (!statSync(cursor).isDirectory()) throw refuse(path, `${cursor} is not a directory`);
     try {
-      mkdirSync(parent, { recursive: true });
+      makeDirs(parent);
       accessSync(parent, constants.W_OK);
     } catch (cause) {
       throw refuse(path, `its folder is not writable (${(cause as NodeJS.ErrnoException).code ?? "error"})`);
@@ -107,7 +107,7 @@ export async function writeReportFiles(
   try {
     for (const [i, format] of formats.entries()) {
       const path = paths[i]!;
-      mkdirSync(dirname(path), { recursive: true });
+      makeDirs(dirname(path));
       const temp = `${path}.${stamp}.tmp`;
       temps.push(temp);
       writeFileSync(temp, await renderReportFile(doc, format, options));

@@ -5,9 +5,10 @@
  */
 
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { MiddlewareHandler } from "hono";
+import { makeDirs } from "../core/make-dirs.ts";
 import { errorBody } from "./errors.ts";
 
 /** The name of the token file under the data directory. */
@@ -33,7 +34,7 @@ export function loadOrCreateToken(home: string): ServerToken {
     const token = readFileSync(path, "utf8").trim();
     if (token.length >= 16) return { token, created: false, path };
   }
-  mkdirSync(home, { recursive: true });
+  makeDirs(home);
   const token = randomBytes(32).toString("base64url");
   writeFileSync(path, `${token}\n`, { mode: 0o600 });
   chmodSync(path, 0o600);

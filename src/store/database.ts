@@ -2,10 +2,10 @@
  * Opening the embedded SQLite database (`node:sqlite`) and bringing its schema up to date.
  */
 
-import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { DossierError } from "../core/errors.ts";
+import { makeDirs } from "../core/make-dirs.ts";
 import { MIGRATIONS, SCHEMA_VERSION } from "./migrations.ts";
 
 /** Options of {@link openDatabase}. */
@@ -19,7 +19,7 @@ export interface OpenDatabaseOptions {
 /** Opens (creating if needed) a database and migrates it; throws STORE_ERROR on a newer schema. */
 export function openDatabase(options: OpenDatabaseOptions): DatabaseSync {
   const migrations = options.migrations ?? MIGRATIONS;
-  if (options.path !== ":memory:") mkdirSync(dirname(options.path), { recursive: true });
+  if (options.path !== ":memory:") makeDirs(dirname(options.path));
   let db: DatabaseSync;
   try {
     db = new DatabaseSync(options.path, { enableForeignKeyConstraints: true });

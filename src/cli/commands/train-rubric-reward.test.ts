@@ -44,7 +44,7 @@ function judge(request: RecordedRequest): Reply {
     const rating = prompt.includes("GOOD REPORT") ? 9 : 2;
     return { kind: "text", text: JSON.stringify({ reason: "as marked", rating }) };
   }
-  return { kind: "error", status: 400, message: "unexpected request" };
+  return { kind: "error", status: 400 };
 }
 
 const rubric = (n: number) =>

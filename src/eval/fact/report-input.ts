@@ -5,9 +5,10 @@
  * FACT writes the benchmark's `validated.jsonl` and `fact_result.txt`, plus `summary.json`.
  */
 
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { basename, extname, join } from "node:path";
 import { DossierError } from "../../core/errors.ts";
+import { makeDirs } from "../../core/make-dirs.ts";
 import { readJsonl, writeJsonl } from "../race/jsonl.ts";
 import { type FactReport, type FactValidated, factReportSchema } from "./records.ts";
 import { type FactStats, factStatsJson, formatFactResultText } from "./stats.ts";
@@ -49,7 +50,7 @@ export const FACT_OUTPUT_FILES = {
 
 /** Writes the validations, the result text and the summary; returns the paths. */
 export function writeFactFiles(dir: string, records: readonly FactValidated[], stats: FactStats): string[] {
-  mkdirSync(dir, { recursive: true });
+  makeDirs(dir);
   const paths = Object.values(FACT_OUTPUT_FILES).map((f) => join(dir, f));
   writeJsonl(paths[0]!, records);
   writeFileSync(paths[1]!, formatFactResultText(stats));

@@ -3,10 +3,11 @@
  * its file and line number.
  */
 
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { z } from "zod";
 import { DossierError } from "../../core/errors.ts";
+import { makeDirs } from "../../core/make-dirs.ts";
 
 /** Parses JSONL text: one value per non-blank line, each validated by `schema`. */
 export function parseJsonl<T>(text: string, schema: z.ZodType<T>, source = "input"): T[] {
@@ -56,6 +57,6 @@ export function toJsonl(values: readonly unknown[]): string {
 
 /** Writes `values` as JSONL, creating the directory. */
 export function writeJsonl(path: string, values: readonly unknown[]): void {
-  mkdirSync(dirname(path), { recursive: true });
+  makeDirs(dirname(path));
   writeFileSync(path, toJsonl(values));
 }

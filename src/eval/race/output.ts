@@ -5,8 +5,9 @@
  * cleaned targets and per-task details (stage, error, calls, each criterion's weight match).
  */
 
-import { mkdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { makeDirs } from "../../core/make-dirs.ts";
 import { writeJsonl } from "./jsonl.ts";
 import type { RaceResultRow } from "./records.ts";
 import type { RaceRunResult } from "./runner.ts";
@@ -28,7 +29,7 @@ export function writeRaceSummaryFiles(
   rows: readonly RaceResultRow[],
   summary: RaceSummary,
 ): void {
-  mkdirSync(dir, { recursive: true });
+  makeDirs(dir);
   writeJsonl(join(dir, RACE_OUTPUT_FILES.rawResults), rows);
   writeFileSync(join(dir, RACE_OUTPUT_FILES.resultText), formatRaceResultText(summary));
   writeFileSync(

@@ -3,11 +3,12 @@
  * switched off again right after), WAL, a 64 MB page cache, and the corpus migrations.
  */
 
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { dirname } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { DossierError } from "../../core/errors.ts";
 import { lazyModule } from "../../core/lazy-module.ts";
+import { makeDirs } from "../../core/make-dirs.ts";
 import { migrateDatabase } from "../../store/database.ts";
 import { CORPUS_MIGRATIONS } from "./corpus-schema.ts";
 
@@ -34,7 +35,7 @@ export function openCorpusDatabase(path: string, options: { create?: boolean } =
     if (options.create === false && !existsSync(path)) {
       throw new DossierError("NOT_FOUND", `no corpus index at ${path}`, { details: { path } });
     }
-    mkdirSync(dirname(path), { recursive: true });
+    makeDirs(dirname(path));
   }
   let db: DatabaseSync;
   try {

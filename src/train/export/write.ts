@@ -3,8 +3,9 @@
  * non-ASCII kept as is), bytes for `verl`'s Parquet. The folder is created when missing.
  */
 
-import { mkdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { dirname } from "node:path";
+import { makeDirs } from "../../core/make-dirs.ts";
 
 /** JSON Lines text: one JSON value per line, each line ended by a newline. */
 export function jsonlText(records: readonly unknown[]): string {
@@ -13,6 +14,6 @@ export function jsonlText(records: readonly unknown[]): string {
 
 /** Writes text or bytes to `path`, creating its folder. */
 export function writeExportFile(path: string, content: string | Uint8Array): void {
-  mkdirSync(dirname(path), { recursive: true });
+  makeDirs(dirname(path));
   writeFileSync(path, content);
 }

@@ -19,7 +19,6 @@ import {
   closeSync,
   existsSync,
   fstatSync,
-  mkdirSync,
   openSync,
   readFileSync,
   readSync,
@@ -28,6 +27,7 @@ import {
 import { join } from "node:path";
 import { z } from "zod";
 import { DossierError } from "../../core/errors.ts";
+import { makeDirs } from "../../core/make-dirs.ts";
 import { parseInput } from "../parse-input.ts";
 import type { QuestionRow } from "../question-row.ts";
 import { type RecordedRun, recordedRunSchema } from "../recorded-run.ts";
@@ -89,7 +89,7 @@ export function writeRolloutSetup(
   manifest: RolloutManifest,
   rows: readonly QuestionRow[],
 ): void {
-  mkdirSync(dir, { recursive: true });
+  makeDirs(dir);
   writeFileSync(rolloutPath(dir, "manifest"), `${JSON.stringify(manifest, null, 2)}\n`);
   writeFileSync(rolloutPath(dir, "rows"), rows.map((r) => `${JSON.stringify(r)}\n`).join(""));
 }
