@@ -4,7 +4,7 @@
  * "dossier"` running an offline research over a small folder, each subpath of the package's
  * exports (`dossier/server`, `dossier/mcp`, `dossier/eval`, …) imported with its entry points,
  * `npx dossier --version` and `npx dossier research … --docs …`. The same library call runs on Node 22 when it installs,
- * and an older Node gets the bin's one-line refusal. Needs the npm registry (or its cache).
+ * and an older Node gets the bin's one-line refusal, and the library's import the same words. Needs the npm registry (or its cache).
  *
  * Run: node scripts/package-test.ts [--keep] [--no-build]
  */
@@ -231,6 +231,26 @@ try {
       check(
         r.stderr.trim().split("\n").length === 1 && /not supported/.test(r.stderr),
         `stderr: ${r.stderr}`,
+      );
+    },
+  );
+
+  step(
+    `an unsupported Node importing the library gets the same clear refusal${old ? ` (${old.version})` : " (no older Node on PATH: skipped)"}`,
+    () => {
+      if (!old) return;
+      const r = spawnSync(
+        old.path,
+        [
+          "--input-type=module",
+          "-e",
+          'try { await import("dossier"); } catch (e) { console.log(`${e.code}: ${e.message}`); }',
+        ],
+        { cwd: app, encoding: "utf8" },
+      );
+      check(
+        /^CONFIG_INVALID: Node \S+ is not supported; Dossier needs Node 22\.13/.test(r.stdout),
+        `stdout: ${r.stdout} stderr: ${r.stderr}`,
       );
     },
   );

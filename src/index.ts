@@ -27,6 +27,9 @@
  * pins both lists).
  */
 
+// First: an unsupported Node is refused with a clear message, not a module resolution error.
+import "./core/node-check.ts";
+
 export * from "./core/index.ts";
 export { indexDirectory, serveMcpStdio, startServer } from "./entries/lazy.ts";
 export type { ResearchTools } from "./kit/research-tools.ts";

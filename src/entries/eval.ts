@@ -4,4 +4,7 @@
  * namespaces `dossier` exports as `evaluation`.
  */
 
+// First: an unsupported Node is refused with a clear message, not a module resolution error.
+import "../core/node-check.ts";
+
 export * from "../eval/public.ts";

@@ -5,5 +5,8 @@
  * entry point, not with `dossier`.
  */
 
+// First: an unsupported Node is refused with a clear message, not a module resolution error.
+import "../core/node-check.ts";
+
 export * from "../server/index.ts";
 export { createRunManager, type RunManager } from "../server/run-manager.ts";

@@ -3,9 +3,10 @@
  */
 
 import { dirname } from "node:path";
-import { DatabaseSync } from "node:sqlite";
+import type { DatabaseSync } from "node:sqlite";
 import { DossierError } from "../core/errors.ts";
 import { makeDirs } from "../core/make-dirs.ts";
+import { nodeSqlite } from "../core/node-support.ts";
 import { MIGRATIONS, SCHEMA_VERSION } from "./migrations.ts";
 
 /** Options of {@link openDatabase}. */
@@ -22,7 +23,7 @@ export function openDatabase(options: OpenDatabaseOptions): DatabaseSync {
   if (options.path !== ":memory:") makeDirs(dirname(options.path));
   let db: DatabaseSync;
   try {
-    db = new DatabaseSync(options.path, { enableForeignKeyConstraints: true });
+    db = new (nodeSqlite().DatabaseSync)(options.path, { enableForeignKeyConstraints: true });
   } catch (cause) {
     throw new DossierError(
       "STORE_ERROR",

@@ -6,6 +6,9 @@
  * exporting it; see docs/training.md.
  */
 
+// First: an unsupported Node is refused with a clear message, not a module resolution error.
+import "../core/node-check.ts";
+
 export * from "./advantages/dapo-filter.ts";
 export * from "./advantages/grpo.ts";
 export * from "./advantages/rloo.ts";

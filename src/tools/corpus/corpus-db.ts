@@ -5,10 +5,11 @@
 
 import { existsSync } from "node:fs";
 import { dirname } from "node:path";
-import { DatabaseSync } from "node:sqlite";
+import type { DatabaseSync } from "node:sqlite";
 import { DossierError } from "../../core/errors.ts";
 import { lazyModule } from "../../core/lazy-module.ts";
 import { makeDirs } from "../../core/make-dirs.ts";
+import { nodeSqlite } from "../../core/node-support.ts";
 import { migrateDatabase } from "../../store/database.ts";
 import { CORPUS_MIGRATIONS } from "./corpus-schema.ts";
 
@@ -39,7 +40,7 @@ export function openCorpusDatabase(path: string, options: { create?: boolean } =
   }
   let db: DatabaseSync;
   try {
-    db = new DatabaseSync(path, { allowExtension: true, enableForeignKeyConstraints: true });
+    db = new (nodeSqlite().DatabaseSync)(path, { allowExtension: true, enableForeignKeyConstraints: true });
   } catch (cause) {
     throw storeError(`cannot open the corpus index at ${path}: ${(cause as Error).message}`, path, cause);
   }
