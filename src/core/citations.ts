@@ -14,6 +14,7 @@
  */
 
 import type { EvidenceLookup } from "./evidence-registry.ts";
+import { reportLabels } from "./report-labels.ts";
 import { type Source, sourceLocator } from "./source.ts";
 
 /** One piece of writer output and the evidence ids that writer call was given. */
@@ -29,8 +30,10 @@ export interface CitationPassOptions {
   lookup: EvidenceLookup;
   /** `drop` removes invalid citations; `flag` replaces them with `[citation needed]`. Default drop. */
   mode?: "drop" | "flag";
-  /** Heading text of the references section. Default "References". */
+  /** Heading text of the references section. Default: the language's ("References"). */
   referencesHeading?: string;
+  /** The report's language: its labels in the references section (report-labels.ts). */
+  language?: string;
   /** Markdown heading level of the references section. Default 2. */
   headingLevel?: number;
   /** Joins parts into the body. Default a blank line. */
@@ -187,23 +190,28 @@ export function citationPass(options: CitationPassOptions): CitationPassResult {
     return { number, sourceId, kind: source.kind, title, locator, accessed: source.fetchedAt.slice(0, 10) };
   });
 
-  const referencesMarkdown = renderReferences(references, options.referencesHeading, options.headingLevel);
+  const referencesMarkdown = renderReferences(
+    references,
+    options.referencesHeading ?? reportLabels(options.language).references,
+    options.headingLevel,
+    options.language,
+  );
   const body = parts.join(options.separator ?? "\n\n");
   const markdown = referencesMarkdown ? `${body.trimEnd()}\n\n${referencesMarkdown}` : body;
   return { parts, body, references, referencesMarkdown, markdown, issues, citationCount, evidenceByNumber };
 }
 
-/** Renders a References section as Markdown; "" for no references. */
+/** Renders a References section as Markdown, its labels in `language`; "" for no references. */
 export function renderReferences(
   references: readonly Reference[],
   heading = "References",
   level = 2,
+  language?: string,
 ): string {
   if (references.length === 0) return "";
   const lines = references.map((r) => {
     const where = /^https?:\/\/[^\s<>`\\]*$/i.test(r.locator) ? `<${r.locator}>` : codeSpan(r.locator);
-    const kind = r.kind === "local" ? "local document, " : "";
-    return `${r.number}. ${escapeTitle(r.title)}. ${where} (${kind}accessed ${r.accessed})`;
+    return `${r.number}. ${escapeTitle(titleSentence(r.title))} ${where} (${accessNote(r, language)})`;
   });
   return `${"#".repeat(level)} ${heading}\n\n${lines.join("\n")}\n`;
 }
@@ -217,6 +225,18 @@ export function citedNumbers(markdown: string): number[] {
     }
   }
   return [...found].sort((a, b) => a - b);
+}
+
+/** A reference title as a sentence: a full stop added only where it ends without punctuation. */
+export function titleSentence(title: string): string {
+  const t = title.trim();
+  return /[.!?:;…。！？：；]$/u.test(t) ? t : `${t}.`;
+}
+
+/** "(local document, accessed 2026-03-01)" in the report's language, without the brackets. */
+export function accessNote(r: Pick<Reference, "kind" | "accessed">, language?: string): string {
+  const l = reportLabels(language);
+  return `${r.kind === "local" ? `${l.localDocument}${l.comma}` : ""}${l.accessed(r.accessed)}`;
 }
 
 function escapeTitle(title: string): string {

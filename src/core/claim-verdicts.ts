@@ -4,6 +4,8 @@
  * report document, shown per claim in the HTML report, in full in the JSON bundle.
  */
 
+import { reportLabels } from "./report-labels.ts";
+
 /** A claim's verdict; `unchecked` when nothing could decide it. */
 export type ClaimVerdict = "supported" | "partial" | "unsupported" | "unchecked";
 
@@ -67,12 +69,23 @@ export function claimTally(claims: readonly Pick<ClaimCheck, "verdict">[]): {
   return { counts, shares };
 }
 
-/** The one-line summary printed at the end of a report and by the CLI. */
-export function claimSummaryLine(v: ClaimVerification): string {
+/** The one-line summary printed at the end of a report and by the CLI, in the report's language. */
+export function claimSummaryLine(v: ClaimVerification, language?: string): string {
+  const l = reportLabels(language);
   const total = v.claims.length;
-  if (total === 0) return "Claim check: no cited claims to check.";
+  const colon = l.stop === "。" ? "：" : ": ";
+  if (total === 0) return `${l.claimCheck}${colon}${l.noClaims}${l.stop}`;
   const pct = (n: number) => `${Math.round((n / total) * 100)}%`;
-  const how = v.mode === "check" ? "lexical check" : "judge model";
-  const edits = v.revised || v.dropped ? `; ${v.revised} revised, ${v.dropped} dropped` : "";
-  return `Claim check (${how}): ${total} cited claims — ${pct(v.counts.supported)} supported, ${pct(v.counts.partial)} partially supported, ${pct(v.counts.unsupported)} unsupported, ${pct(v.counts.unchecked)} unchecked${edits}.`;
+  const how = v.mode === "check" ? l.lexicalCheck : l.judgeModel;
+  const open = l.stop === "。" ? "（" : " (";
+  const close = l.stop === "。" ? "）" : ")";
+  const shares = [
+    `${pct(v.counts.supported)} ${l.supported}`,
+    `${pct(v.counts.partial)} ${l.partial}`,
+    `${pct(v.counts.unsupported)} ${l.unsupported}`,
+    `${pct(v.counts.unchecked)} ${l.unchecked}`,
+  ].join(l.comma);
+  const edits =
+    v.revised || v.dropped ? `${l.semicolon}${l.revised(v.revised)}${l.comma}${l.dropped(v.dropped)}` : "";
+  return `${l.claimCheck}${open}${how}${close}${colon}${l.citedClaims(total)} — ${shares}${edits}${l.stop}`;
 }

@@ -24,7 +24,7 @@ describe("languageInstruction", () => {
 
 describe("reportLabel", () => {
   it("falls back to English without a translation", () => {
-    expect([reportLabel("references", "fr"), reportLabel("references", "ru")]).toEqual([
+    expect([reportLabel("references", "fr"), reportLabel("references", "pl")]).toEqual([
       "Références",
       "References",
     ]);

@@ -3,6 +3,8 @@
  * language a question is in is told by `core/language.ts`.
  */
 
+import { reportLabels } from "../core/report-labels.ts";
+
 const NAMES: Record<string, string> = {
   en: "English",
   zh: "Chinese (Simplified)",
@@ -43,43 +45,10 @@ export function languageInstruction(code: string): string {
   return NATIVE[code] ? `${NATIVE[code]}\n${english}` : english;
 }
 
-/** Fixed labels a report uses, by language. */
-const LABELS = {
-  references: {
-    en: "References",
-    zh: "参考文献",
-    ja: "参考文献",
-    ko: "참고 문헌",
-    de: "Quellen",
-    fr: "Références",
-    es: "Referencias",
-  },
-  conclusion: {
-    en: "Conclusion",
-    zh: "结论",
-    ja: "結論",
-    ko: "결론",
-    de: "Fazit",
-    fr: "Conclusion",
-    es: "Conclusión",
-  },
-  overview: {
-    en: "Overview",
-    zh: "概述",
-    ja: "概要",
-    ko: "개요",
-    de: "Überblick",
-    fr: "Vue d'ensemble",
-    es: "Resumen",
-  },
-  noMatches: {
-    en: "No passage of your documents matches the question.",
-    zh: "在您的文档中没有找到与该问题相关的段落。",
-  },
-} satisfies Record<string, Record<string, string> & { en: string }>;
-
-/** A fixed report label in `language`, English when there is no translation. */
-export function reportLabel(kind: keyof typeof LABELS, language: string): string {
-  const labels: Record<string, string> = LABELS[kind];
-  return labels[language] ?? LABELS[kind].en;
+/** A fixed report label in `language`, English when there is no translation (core/report-labels.ts). */
+export function reportLabel(
+  kind: "references" | "conclusion" | "overview" | "noMatches",
+  language: string,
+): string {
+  return reportLabels(language)[kind];
 }

@@ -231,7 +231,7 @@ describe("assembleReport", () => {
         "",
         "## Quellen",
         "",
-        "1. Cold climate field test. <https://energy.example/cold> (accessed 2026-02-20)",
+        "1. Cold climate field test. <https://energy.example/cold> (abgerufen am 2026-02-20)",
         "",
       ].join("\n"),
     );

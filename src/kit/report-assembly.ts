@@ -41,6 +41,7 @@ export function assembleReport(ctx: RunContext, options: AssembleOptions): Repor
     parts,
     lookup: ctx.evidence,
     referencesHeading: reportLabel("references", options.language),
+    language: options.language,
   });
   const repaired = repairTablesDetailed(cited.body);
   // Untrusted text stays text: raw HTML escaped, only http(s)/mailto/#… link targets, no control characters.

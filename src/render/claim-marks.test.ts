@@ -54,12 +54,12 @@ describe("claim marks", () => {
     expect(marks.map((m) => [m.className, m.textContent])).toEqual([
       ["claim claim-supported", "✓"],
       ["claim claim-unsupported", "unsupported"],
-      ["claim claim-partial", "partly supported"],
+      ["claim claim-partial", "partially supported"],
     ]);
     // Each mark names its claim in the JSON bundle's table (the web UI's tooltip reads it there).
     expect(marks.map((m) => m.id)).toEqual(["claim-1", "claim-2", "claim-3"]);
     expect(marks[0]!.getAttribute("title")).toBe(
-      "Supported: judged — passage: “Emissions fell by 40% in 2024.”",
+      "Supported: judged — “Emissions fell by 40% in 2024.”",
     );
     // The hostile span is the title's text, nothing more: no script or image element, no handler.
     expect(marks[1]!.getAttribute("title")).toContain("alert(1)");

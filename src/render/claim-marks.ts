@@ -8,6 +8,7 @@
  */
 
 import { type ClaimVerdict, type ClaimVerification, claimSummaryLine } from "../core/claim-verdicts.ts";
+import { type ReportLabels, reportLabels } from "../core/report-labels.ts";
 import { extractClaims } from "../eval/claims/extract.ts";
 
 /** Styles of the marks (inline in the report's own style element). */
@@ -20,12 +21,20 @@ export const CLAIM_MARK_STYLE = `
 .claim-summary { color: var(--muted); font: 14px system-ui, sans-serif; border-top: 1px solid var(--rule); padding-top: .75rem; margin-top: 2rem; }
 `;
 
-const LABEL: Record<ClaimVerdict, string> = {
-  supported: "✓",
-  partial: "partly supported",
-  unsupported: "unsupported",
-  unchecked: "?",
-};
+/** The short label shown after a claim, in the report's language. */
+export function markLabel(verdict: ClaimVerdict, labels: ReportLabels): string {
+  return verdict === "supported" ? "✓" : verdict === "unchecked" ? "?" : labels[verdict];
+}
+
+/** A claim's mark: where it goes (the body's citation ordinal), what it says and its hover title. */
+export interface ClaimMark {
+  index: number;
+  /** The citation's numbers as written (`1, 2`). */
+  numbers: string;
+  verdict: ClaimVerdict;
+  label: string;
+  title: string;
+}
 
 const escapeText = (text: string) =>
   text.replace(
@@ -34,44 +43,61 @@ const escapeText = (text: string) =>
   );
 
 /** The hover title of a claim's mark: verdict, reason and deciding span (plain text). */
-function markTitle(verdict: ClaimVerdict, reason: string, span: string | null): string {
-  const text = `${verdict === "partial" ? "Partially supported" : verdict[0]!.toUpperCase() + verdict.slice(1)}: ${reason}${span ? ` — passage: “${span}”` : ""}`;
+function markTitle(verdict: ClaimVerdict, reason: string, span: string | null, labels: ReportLabels): string {
+  const name = labels[verdict];
+  const text = `${name[0]!.toUpperCase()}${name.slice(1)}: ${reason}${span ? ` — “${span}”` : ""}`;
   // Sequences the sanitizer reads as closing a raw-text element read the same with a single angle mark.
   return text.replace(/<(?=\/)/g, "‹").replace(/(--!?|\])>/g, "$1›");
+}
+
+/**
+ * The marks of the claims of `body`, by the ordinal of the citation they follow (the body's
+ * citations counted in order, as the renderers meet them).
+ */
+export function claimMarks(
+  body: string,
+  verification: ClaimVerification,
+  language?: string,
+): Map<number, ClaimMark> {
+  const labels = reportLabels(language);
+  const marks = new Map<number, ClaimMark>();
+  for (const claim of extractClaims(body)) {
+    const check = verification.claims.find((c) => c.index === claim.index && c.text === claim.text);
+    if (!check || claim.lastMarker < 0) continue;
+    const last = claim.markers[claim.markers.length - 1]!;
+    marks.set(claim.lastMarker, {
+      index: check.index,
+      numbers: last.slice(1, -1),
+      verdict: check.verdict,
+      label: markLabel(check.verdict, labels),
+      title: markTitle(check.verdict, check.reason, check.span, labels),
+    });
+  }
+  return marks;
 }
 
 /**
  * Marks the claims of `body` in the rendered HTML: `html` holds the body's citations as
  * `<sup class="cites">` in order (see linkCitations).
  */
-export function markClaims(html: string, body: string, verification: ClaimVerification): string {
-  const claims = extractClaims(body);
-  const byMarker = new Map<
-    number,
-    { index: number; numbers: string; verdict: ClaimVerdict; title: string }
-  >();
-  for (const claim of claims) {
-    const check = verification.claims.find((c) => c.index === claim.index && c.text === claim.text);
-    if (!check || claim.lastMarker < 0) continue;
-    const last = claim.markers[claim.markers.length - 1]!;
-    byMarker.set(claim.lastMarker, {
-      index: check.index,
-      numbers: last.slice(1, -1),
-      verdict: check.verdict,
-      title: markTitle(check.verdict, check.reason, check.span),
-    });
-  }
+export function markClaims(
+  html: string,
+  body: string,
+  verification: ClaimVerification,
+  language?: string,
+): string {
+  const byMarker = claimMarks(body, verification, language);
   let ordinal = -1;
   return html.replace(/<sup class="cites">\[([\s\S]*?)\]<\/sup>/g, (whole, inner: string) => {
     ordinal++;
     const mark = byMarker.get(ordinal);
     const numbers = [...inner.matchAll(/>(\d+)<\/a>/g)].map((m) => m[1]).join(", ");
     if (!mark || mark.numbers !== numbers) return whole;
-    return `${whole}<span class="claim claim-${mark.verdict}" id="claim-${mark.index}" title="${escapeText(mark.title)}">${LABEL[mark.verdict]}</span>`;
+    return `${whole}<span class="claim claim-${mark.verdict}" id="claim-${mark.index}" title="${escapeText(mark.title)}">${escapeText(mark.label)}</span>`;
   });
 }
 
 /** The summary paragraph at the end of the HTML report. */
-export function claimSummaryHtml(verification: ClaimVerification): string {
-  return `<p class="claim-summary">${escapeText(claimSummaryLine(verification))}</p>`;
+export function claimSummaryHtml(verification: ClaimVerification, language?: string): string {
+  return `<p class="claim-summary">${escapeText(claimSummaryLine(verification, language))}</p>`;
 }

@@ -31,7 +31,23 @@ export type RunStyle = Omit<RunOptions, "text" | "children" | "break">;
 export interface InlineContext {
   /** The reference numbers the References section has (only these become citation links). */
   references: ReadonlySet<number>;
+  /**
+   * Claim marks by the ordinal of the citation they follow (claim-marks.ts), and the count of
+   * citations met so far; without them no mark is written.
+   */
+  marks?: {
+    byOrdinal: ReadonlyMap<number, { numbers: string; verdict: string; label: string }>;
+    seen: number;
+  };
 }
+
+/** The colour of a claim mark by verdict (as the HTML report's). */
+const MARK_COLOR: Record<string, string> = {
+  supported: "1A7F37",
+  partial: "9A6700",
+  unsupported: "CF222E",
+  unchecked: "5D6470",
+};
 
 const NAMED_ENTITIES: Record<string, string> = {
   amp: "&",
@@ -134,6 +150,13 @@ function citedText(text: string, style: RunStyle, context: InlineContext): Parag
       );
     });
     out.push(textRun("]", sup));
+    if (context.marks) {
+      const mark = context.marks.byOrdinal.get(context.marks.seen++);
+      if (mark && mark.numbers === numbers.join(", "))
+        out.push(
+          textRun(` ${mark.label}`, { ...sup, bold: true, color: MARK_COLOR[mark.verdict] ?? "5D6470" }),
+        );
+    }
     last = match.index + match[0].length;
   }
   if (last < text.length) out.push(textRun(text.slice(last), style));

@@ -30,11 +30,15 @@ import {
 } from "docx";
 import type { Token, Tokens } from "marked";
 import type { Reference } from "../core/citations.ts";
+import { accessNote, titleSentence } from "../core/citations.ts";
+import { claimSummaryLine } from "../core/claim-verdicts.ts";
 import { languageTag } from "../core/language-tag.ts";
 import { markdownTokens } from "../core/markdown.ts";
 import { imagesAsLinks } from "../core/markdown-images.ts";
 import type { ReportDocument } from "../core/report.ts";
+import { reportLabels } from "../core/report-labels.ts";
 import { safeMarkdown } from "../core/safe-markdown.ts";
+import { claimMarks } from "./claim-marks.ts";
 import {
   codeRun,
   externalLink,
@@ -181,7 +185,7 @@ class BlockWriter {
 }
 
 /** One entry of the References section, its number a bookmark the citations link to. */
-function referenceParagraph(r: Reference): Paragraph {
+function referenceParagraph(r: Reference, language: string): Paragraph {
   const url = httpUrl(r.locator);
   const where = url
     ? externalLink(url, [literalRun(r.locator, { style: "Hyperlink" })])
@@ -189,11 +193,9 @@ function referenceParagraph(r: Reference): Paragraph {
   return new Paragraph({
     children: [
       new Bookmark({ id: referenceBookmark(r.number), children: [literalRun(`[${r.number}] `)] }),
-      literalRun(`${oneLine(r.title)}. `),
+      literalRun(`${titleSentence(oneLine(r.title))} `),
       ...where,
-      literalRun(` (${r.kind === "local" ? "local document, " : ""}accessed ${oneLine(r.accessed)})`, {
-        color: "5D6470",
-      }),
+      literalRun(` (${oneLine(accessNote(r, language))})`, { color: "5D6470" }),
     ],
     spacing: { after: 80 },
   });
@@ -212,7 +214,14 @@ function levels(format: "bullet" | "decimal", start = 1) {
 
 /** Renders the report as a Word document (the bytes of a .docx file). */
 export async function renderDocx(doc: ReportDocument, _options: RenderOptions = {}): Promise<Uint8Array> {
-  const inline: InlineContext = { references: new Set(doc.references.map((r) => r.number)) };
+  const inline: InlineContext = {
+    references: new Set(doc.references.map((r) => r.number)),
+    // A verified report marks each checked claim after its citation, as the HTML report does.
+    ...(doc.verification
+      ? { marks: { byOrdinal: claimMarks(doc.body, doc.verification, doc.language), seen: 0 } }
+      : {}),
+  };
+  const l = reportLabels(doc.language);
   const writer = new BlockWriter(inline);
   // The body without its `# title` line, as the HTML report (the title is written above it).
   const text = safeMarkdown(doc.body.trimStart().replace(/^#\s+[^\n]*\n+/, ""));
@@ -226,10 +235,10 @@ export async function renderDocx(doc: ReportDocument, _options: RenderOptions = 
     }),
     new Paragraph({
       children: [
-        literalRun(`Research question: ${oneLine(doc.query)}`, meta),
+        literalRun(`${l.researchQuestion}: ${oneLine(doc.query)}`, meta),
         new TextRun({ ...meta, break: 1 }),
         literalRun(
-          `Run ${doc.runId} · ${doc.strategy} · ${doc.currentDate} · ${doc.references.length} sources`,
+          `${l.run} ${doc.runId} · ${doc.strategy} · ${doc.currentDate} · ${l.sources(doc.references.length)}`,
           meta,
         ),
       ],
@@ -247,8 +256,17 @@ export async function renderDocx(doc: ReportDocument, _options: RenderOptions = 
     ...body,
     ...(doc.references.length
       ? [
-          new Paragraph({ heading: HeadingLevel.HEADING_2, children: [literalRun("References")] }),
-          ...doc.references.map(referenceParagraph),
+          new Paragraph({ heading: HeadingLevel.HEADING_2, children: [literalRun(l.references)] }),
+          ...doc.references.map((r) => referenceParagraph(r, doc.language)),
+        ]
+      : []),
+    ...(doc.verification
+      ? [
+          new Paragraph({
+            children: [literalRun(oneLine(claimSummaryLine(doc.verification, doc.language)), meta)],
+            border: { top: { style: BorderStyle.SINGLE, size: 6, color: "D0D7DE", space: 8 } },
+            spacing: { before: 240 },
+          }),
         ]
       : []),
   ];

@@ -17,10 +17,12 @@
 import type { Config, DOMPurify, WindowLike } from "dompurify";
 import type { Marked } from "marked";
 import type { Reference } from "../core/citations.ts";
+import { accessNote, titleSentence } from "../core/citations.ts";
 import { languageTag } from "../core/language-tag.ts";
 import { lazyModule } from "../core/lazy-module.ts";
 import { imagesAsLinks, type RemoteImages } from "../core/markdown-images.ts";
 import type { ReportDocument } from "../core/report.ts";
+import { reportLabels } from "../core/report-labels.ts";
 import { isSafeLinkTarget, safeMarkdown } from "../core/safe-markdown.ts";
 import { stripControlChars } from "../core/terminal-text.ts";
 import { CLAIM_MARK_STYLE, claimSummaryHtml, markClaims } from "./claim-marks.ts";
@@ -138,8 +140,9 @@ export function renderHtml(doc: ReportDocument, options: RenderOptions = {}): st
   const body = remoteImages === "keep" ? safe : imagesAsLinks(safe);
   const linked = linkCitations(markdown().parse(body, { async: false }) as string, excerpts);
   // A verified report marks each checked claim at its citation (verdict; deciding span on hover).
-  const html = doc.verification ? markClaims(linked, doc.body, doc.verification) : linked;
-  const refs = doc.references.map((r) => referenceItem(r, excerpts.get(r.number))).join("\n");
+  const html = doc.verification ? markClaims(linked, doc.body, doc.verification, doc.language) : linked;
+  const refs = doc.references.map((r) => referenceItem(r, excerpts.get(r.number), doc.language)).join("\n");
+  const l = reportLabels(doc.language);
   const notice = doc.notice ? `<p class="notice">${escapeHtml(doc.notice)}</p>` : "";
   // The report's language, when it is a well-formed tag ("auto" is resolved before writing).
   const lang = languageTag(doc.language === "auto" ? undefined : doc.language) ?? "en";
@@ -158,11 +161,11 @@ export function renderHtml(doc: ReportDocument, options: RenderOptions = {}): st
 <main>
 ${sanitizeHtml(
   `<h1>${escapeHtml(doc.title)}</h1>
-<p class="meta">Research question: ${escapeHtml(doc.query)}<br>Run ${escapeHtml(doc.runId)} · ${escapeHtml(doc.strategy)} · ${escapeHtml(doc.currentDate)} · ${doc.references.length} sources</p>
+<p class="meta">${escapeHtml(l.researchQuestion)}: ${escapeHtml(doc.query)}<br>${escapeHtml(l.run)} ${escapeHtml(doc.runId)} · ${escapeHtml(doc.strategy)} · ${escapeHtml(doc.currentDate)} · ${escapeHtml(l.sources(doc.references.length))}</p>
 ${notice}
 ${html}
-${doc.references.length ? `<h2 id="references">References</h2>\n<ol class="references">\n${refs}\n</ol>` : ""}
-${doc.verification ? claimSummaryHtml(doc.verification) : ""}`,
+${doc.references.length ? `<h2 id="references">${escapeHtml(l.references)}</h2>\n<ol class="references">\n${refs}\n</ol>` : ""}
+${doc.verification ? claimSummaryHtml(doc.verification, doc.language) : ""}`,
   remoteImages,
 )}
 </main>
@@ -187,13 +190,13 @@ function excerptIndex(doc: ReportDocument): Map<number, string> {
   return out;
 }
 
-function referenceItem(r: Reference, excerpt: string | undefined): string {
+function referenceItem(r: Reference, excerpt: string | undefined, language: string): string {
   const isUrl = /^https?:\/\//i.test(r.locator);
   const target = isUrl
     ? `<a href="${escapeHtml(r.locator)}" rel="noopener noreferrer">${escapeHtml(r.locator)}</a>`
     : `<code>${escapeHtml(r.locator)}</code>`;
   const tip = excerpt ? ` title="${escapeHtml(excerpt)}"` : "";
-  return `<li id="ref-${r.number}"${tip}>${escapeHtml(r.title)}. ${target} <span class="accessed">(accessed ${escapeHtml(r.accessed)})</span></li>`;
+  return `<li id="ref-${r.number}"${tip}>${escapeHtml(titleSentence(r.title))} ${target} <span class="accessed">(${escapeHtml(accessNote(r, language))})</span></li>`;
 }
 
 /** Turns `[1]` / `[1, 2]` in text (not in code or links) into links to the references. */

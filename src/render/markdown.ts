@@ -24,7 +24,8 @@ export function renderMarkdown(doc: ReportDocument, options: RenderOptions = {})
     text = `${head}\n\n> ${doc.notice.replace(/\n/g, "\n> ")}\n\n${rest}`;
   }
   // The claim check's one-line summary closes the report (our own text).
-  if (doc.verification) text = `${text.trimEnd()}\n\n---\n\n${claimSummaryLine(doc.verification)}`;
+  if (doc.verification)
+    text = `${text.trimEnd()}\n\n---\n\n${claimSummaryLine(doc.verification, doc.language)}`;
   const safe = safeMarkdown(text);
   return `${(options.remoteImages === "keep" ? safe : imagesAsLinks(safe)).trimEnd()}\n`;
 }
