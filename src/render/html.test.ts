@@ -40,3 +40,33 @@ describe("renderHtml lang", () => {
     expect(hostile).not.toContain("onload");
   });
 });
+
+describe("citation tooltips", () => {
+  it("show the excerpt as a reader sees it: no Markdown escapes or markers", () => {
+    const escaped = {
+      ...doc("en"),
+      body: "# Title\n\nThe station ships in May [1].\n",
+      references: [
+        {
+          number: 1,
+          sourceId: "S1",
+          kind: "web" as const,
+          title: "Shop",
+          locator: "https://shop.example/duo",
+          accessed: "2026-11-20",
+        },
+      ],
+      evidenceByNumber: { 1: ["E1"] },
+      evidence: [
+        {
+          id: "E1",
+          sourceId: "S1",
+          text: "1\\. \\*\\*Clover Station Duo:\\*\\* ships in *May* \\[6\\]",
+        } as never,
+      ],
+    };
+    const html = renderHtml(escaped);
+    const title = /<a class="cite" href="#ref-1" title="([^"]*)"/.exec(html)?.[1];
+    expect(title).toBe("1. Clover Station Duo: ships in May [6]");
+  });
+});

@@ -21,6 +21,7 @@ import { accessNote, titleSentence } from "../core/citations.ts";
 import { languageTag } from "../core/language-tag.ts";
 import { lazyModule } from "../core/lazy-module.ts";
 import { imagesAsLinks, type RemoteImages } from "../core/markdown-images.ts";
+import { readableText } from "../core/markdown-text.ts";
 import type { ReportDocument } from "../core/report.ts";
 import { reportLabels } from "../core/report-labels.ts";
 import { isSafeLinkTarget, safeMarkdown } from "../core/safe-markdown.ts";
@@ -175,7 +176,8 @@ ${doc.verification ? claimSummaryHtml(doc.verification, doc.language) : ""}`,
 }
 
 function excerptIndex(doc: ReportDocument): Map<number, string> {
-  const byId = new Map(doc.evidence.map((e) => [e.id, e.text]));
+  // The excerpt as a reader sees it: no Markdown escapes or markers in a hover title.
+  const byId = new Map(doc.evidence.map((e) => [e.id, readableText(e.text)]));
   const out = new Map<number, string>();
   for (const [n, ids] of Object.entries(doc.evidenceByNumber)) {
     const text = ids
