@@ -17,6 +17,7 @@ import type { ResearchTools } from "../../kit/research-tools.ts";
 import type { RunContext } from "../../kit/run-context.ts";
 import type { LocalSearchResult } from "../../tools/types.ts";
 import type { ResearchOutcome } from "../types.ts";
+import { facetTitle, uniqueTitle } from "./section-titles.ts";
 
 /** Options of the offline strategy. */
 export interface OfflineOptions {
@@ -108,7 +109,17 @@ export async function runOffline(ctx: RunContext, options: OfflineOptions): Prom
     if (!r.ok || r.value.length === 0) continue;
     const focus = new Set([...queryWords, ...contentWords(facet)]);
     const picked = pick(candidates(r.value, r.callId, q), focus, perFacet);
-    if (picked.length) sections.push({ title: facetTitle(facet, picked), picked });
+    if (!picked.length) continue;
+    // Each heading once: a title the report has already falls back to the facet's name, or the
+    // passages join the section that has it.
+    const wanted = facetTitle(
+      facet,
+      picked.map((c) => c.hit.headingPath),
+    );
+    const title = uniqueTitle(wanted, facet, new Set(sections.map((x) => x.title.toLowerCase())));
+    if (title === null)
+      sections.find((x) => x.title.toLowerCase() === wanted.toLowerCase())!.picked.push(...picked);
+    else sections.push({ title, picked });
   }
 
   ctx.emit({ type: "phase", phase: "writing", detail: `${sections.length} sections` });
@@ -239,16 +250,4 @@ function jaccard<T>(a: ReadonlySet<T>, b: ReadonlySet<T>): number {
   let inter = 0;
   for (const x of a) if (b.has(x)) inter++;
   return inter / (a.size + b.size - inter);
-}
-
-function facetTitle(facet: string, picked: readonly Candidate[]): string {
-  // The documents' own heading for these passages: one that names the facet, else the most common one.
-  const headings = picked.map((c) => c.hit.headingPath?.split(" > ").at(-1)?.trim() ?? "").filter(Boolean);
-  const naming = headings.find((h) => h.toLowerCase().includes(facet.toLowerCase()));
-  if (naming) return naming;
-  const counts = new Map<string, number>();
-  for (const h of headings) counts.set(h, (counts.get(h) ?? 0) + 1);
-  const common = [...counts.entries()].sort((a, b) => b[1] - a[1])[0];
-  if (common && common[0].split(/\s+/).length >= 2) return common[0];
-  return facet.charAt(0).toUpperCase() + facet.slice(1);
 }
