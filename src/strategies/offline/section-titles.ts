@@ -10,8 +10,9 @@ import { readableText } from "../../core/markdown-text.ts";
 /** True when a heading reads as code rather than as a title. */
 export function looksLikeCode(heading: string): boolean {
   return (
-    /[{}|]|=>|::|\w\(|`|\.(?:ts|js|py|md|json|ya?ml|tsx|jsx)\b|(?:^|\s)[\w.-]+\/[\w./-]+|(?:^|\s)--?[a-z]/.test(heading) ||
-    heading.replace(/[\p{L}\p{N}\s]/gu, "").length > heading.length * 0.25
+    /[{}|]|=>|::|\w\(|`|\.(?:ts|js|py|md|json|ya?ml|tsx|jsx)\b|(?:^|\s)[\w.-]+\/[\w./-]+|(?:^|\s)--?[a-z]/.test(
+      heading,
+    ) || heading.replace(/[\p{L}\p{N}\s]/gu, "").length > heading.length * 0.25
   );
 }
 
