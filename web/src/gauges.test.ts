@@ -37,4 +37,12 @@ describe("budget gauges", () => {
     expect(g[0]).toMatchObject({ used: 10_000, text: "10s" });
     expect(g[2]).toMatchObject({ ratio: 1, level: "over", text: "$3.00 of $2.00" });
   });
+
+  it("says an unknown cost is unknown, never $0", () => {
+    const g = budgetGauges(
+      { ...base, usage: { ...base.usage, costUsd: null }, limits: { maxCostUsd: 2 } },
+      Date.parse("2026-01-01T00:00:10.000Z"),
+    );
+    expect(g[2]).toMatchObject({ key: "cost", ratio: 0, level: "ok", text: "unknown of $2.00" });
+  });
 });

@@ -31,10 +31,15 @@ const duration = (ms: number) => {
 function gauge(
   key: Gauge["key"],
   label: string,
-  used: number,
+  used: number | null,
   limit: number | undefined,
   fmt: (n: number) => string,
 ): Gauge {
+  if (used === null) {
+    // An unknown figure (a model without a price) is said to be unknown, never shown as 0.
+    const of = typeof limit === "number" && limit > 0 ? ` of ${fmt(limit)}` : "";
+    return { key, label, used: 0, limit: of ? limit! : null, ratio: 0, level: "ok", text: `unknown${of}` };
+  }
   const has = typeof limit === "number" && limit > 0;
   const ratio = has ? Math.min(1, Math.max(0, used / limit)) : 0;
   const level = has && used >= limit ? "over" : has && ratio >= 0.8 ? "warn" : "ok";

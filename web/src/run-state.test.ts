@@ -145,4 +145,13 @@ describe("run event reducer", () => {
     applyEvent(s, ev("run-resume", { previousStatus: "cancelled", journaledSteps: 2, previousWallMs: 10 }));
     expect(s.status).toBe("running");
   });
+
+  it("keeps the cost unknown once a call's cost is unknown (an unpriced model), never adding it as 0", () => {
+    const s = emptyRunState();
+    applyEvent(s, ev("llm-end", { inputTokens: 10, outputTokens: 2, costUsd: 0.01 }));
+    expect(s.usage.costUsd).toBe(0.01);
+    applyEvent(s, ev("llm-end", { inputTokens: 10, outputTokens: 2, costUsd: null }));
+    applyEvent(s, ev("llm-end", { inputTokens: 10, outputTokens: 2, costUsd: 0.02 }));
+    expect(s.usage).toMatchObject({ tokens: 36, costUsd: null, llmCalls: 3 });
+  });
 });

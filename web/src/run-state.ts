@@ -74,7 +74,8 @@ export interface RunState {
   startedAt: string | null;
   endedAt: string | null;
   limits: Limits;
-  usage: { tokens: number; costUsd: number; toolCalls: number; llmCalls: number };
+  /** `costUsd` is null once any call's cost is unknown (an unpriced model): never shown as $0. */
+  usage: { tokens: number; costUsd: number | null; toolCalls: number; llmCalls: number };
   plan: PlanNodeView[];
   sources: Map<string, SourceView>;
   evidence: EvidenceView[];
@@ -156,7 +157,7 @@ function usageOf(raw: unknown): RunState["usage"] | null {
   if (!u || typeof u !== "object") return null;
   return {
     tokens: num(u.inputTokens) + num(u.outputTokens),
-    costUsd: num(u.costUsd),
+    costUsd: typeof u.costUsd === "number" ? u.costUsd : null,
     toolCalls: num(u.toolCalls),
     llmCalls: num(u.llmCalls),
   };
@@ -254,7 +255,10 @@ export function applyEvent(state: RunState, event: RunEvent): boolean {
         ...state.usage,
         llmCalls: state.usage.llmCalls + 1,
         tokens: state.usage.tokens + num(e.inputTokens) + num(e.outputTokens),
-        costUsd: state.usage.costUsd + num(e.costUsd),
+        costUsd:
+          state.usage.costUsd === null || typeof e.costUsd !== "number"
+            ? null
+            : state.usage.costUsd + e.costUsd,
       };
       break;
     case "tool-start":

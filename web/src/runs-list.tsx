@@ -123,7 +123,9 @@ export function RunsList() {
                     <time dateTime={r.createdAt}>{new Date(r.createdAt).toLocaleString()}</time>
                   </td>
                   <td>{runDuration(r)}</td>
-                  <td>{typeof r.usage?.costUsd === "number" ? `$${r.usage.costUsd.toFixed(3)}` : "—"}</td>
+                  <td>
+                    {typeof r.usage?.costUsd === "number" ? `$${r.usage.costUsd.toFixed(3)}` : "unknown"}
+                  </td>
                   <td>
                     {(r.status === "queued" || r.status === "running") && (
                       <button
