@@ -7,6 +7,7 @@
  */
 
 import type { Command } from "commander";
+import type { z } from "zod";
 import type { BudgetLimits } from "../../core/budget.ts";
 import { VERIFY_MODES, type VerifyMode } from "../../core/claim-verdicts.ts";
 import { DossierError } from "../../core/errors.ts";
@@ -19,6 +20,7 @@ import { CliExit } from "../errors.ts";
 import type { CliIo } from "../io.ts";
 import type { GlobalFlags } from "../settings.ts";
 import { commandEntry } from "./catalog.ts";
+import { collectOption, OPTION_FLAG_HELP, optionFlagValues, refuseTwice } from "./strategy-option-flags.ts";
 
 /** Flags of `dossier research`. */
 export interface ResearchFlags extends GlobalFlags {
@@ -47,6 +49,8 @@ export interface ResearchFlags extends GlobalFlags {
   quiet?: boolean;
   interactive?: boolean;
   verify?: string;
+  /** `key=value` strategy options (see strategy-option-flags.ts). */
+  option?: string[];
 }
 
 /** Asks clarifying questions on the terminal, one per line. */
@@ -93,12 +97,16 @@ export function budgetFromFlags(defaults: BudgetLimits, flags: ResearchFlags): B
   return b;
 }
 
-/** The request from the question and flags. */
+/**
+ * The request from the question and flags. `optionsSchema` (the chosen strategy's) keeps the
+ * `--option` values of its text options text; the run checks them all against it.
+ */
 export function requestFromFlags(
   query: string,
   flags: ResearchFlags,
   budget: BudgetLimits,
   language?: string,
+  optionsSchema?: z.ZodType,
 ): ResearchRequest {
   const formats = (flags.format ?? "md")
     .split(",")
@@ -124,10 +132,21 @@ export function requestFromFlags(
   }
   const concurrency = number("--concurrency", flags.concurrency, true);
   const maxSteps = flags.maxSteps === undefined ? undefined : Number(flags.maxSteps);
+  const byOption = optionFlagValues(flags.option ?? [], optionsSchema);
+  refuseTwice(
+    [
+      ["--max-steps", "maxSteps", flags.maxSteps],
+      ["--max-expansions", "maxExpansions", flags.maxExpansions],
+      ["--force-expand", "forceExpand", flags.forceExpand],
+      ["--mode", "mode", flags.mode],
+    ],
+    byOption,
+  );
   const strategyOptions = {
     ...(flags.maxExpansions === undefined ? {} : { maxExpansions: Number(flags.maxExpansions) }),
     ...(flags.forceExpand === undefined ? {} : { forceExpand: Number(flags.forceExpand) }),
     ...(flags.mode === undefined ? {} : { mode: flags.mode }),
+    ...byOption,
   };
   return {
     query,
@@ -166,11 +185,15 @@ export async function runResearch(io: CliIo, question: string, flags: ResearchFl
   const note = flags.quiet ? () => {} : (text: string) => io.err(text);
   const dossier = createDossierForCli(io, flags);
   const budget = budgetFromFlags(dossier.config.budget, flags);
+  const strategy = flags.strategy;
   const request = requestFromFlags(
     query,
     toStdout ? { ...flags, out: undefined } : flags,
     budget,
     dossier.config.language,
+    strategy && dossier.strategies.names().includes(strategy)
+      ? dossier.strategies.get(strategy).optionsSchema
+      : undefined,
   );
   // Ctrl-C or SIGTERM aborts indexing or the run (recorded as cancelled); a second Ctrl-C quits at once.
   const interrupt = new AbortController();
@@ -263,6 +286,7 @@ export function registerResearchCommand(program: Command, io: CliIo): void {
       "--mode <mode>",
       "smtl: research (subtasks, then a full cited report: the seed's deep-research mode; default) or answer (a short verified answer, as dossier ask gives)",
     )
+    .option("--option <key=value>", OPTION_FLAG_HELP, collectOption, [] as string[])
     .option("--language <code>", "report language (default: the question's)")
     .option(
       "--out <path>",

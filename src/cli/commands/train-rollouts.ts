@@ -9,15 +9,18 @@
 
 import { resolve } from "node:path";
 import type { Command } from "commander";
+import type { z } from "zod";
 import { DossierError } from "../../core/errors.ts";
 import { terminalJson, terminalLine } from "../../core/terminal-text.ts";
 import { ROLES } from "../../llm/model-spec.ts";
 import type { ModelRegistry } from "../../llm/registry.ts";
 import type { BatchItem, BatchProgress } from "../../runtime/batch.ts";
+import { createStrategyRegistry } from "../../strategies/registry.ts";
 import { CliExit } from "../errors.ts";
 import type { CliIo } from "../io.ts";
 import type { GlobalFlags } from "../settings.ts";
 import type { ResearchFlags } from "./research.ts";
+import { collectOption, OPTION_FLAG_HELP, optionFlagValues, refuseTwice } from "./strategy-option-flags.ts";
 
 /** Flags of `dossier train rollouts`. */
 export interface RolloutFlags extends GlobalFlags {
@@ -68,25 +71,27 @@ function real(flag: string, value: string | undefined, ok: (n: number) => boolea
   return n;
 }
 
-/** The strategy options the flags give (the paper's sampling and smtl's mode are added under them). */
-export function rolloutFlagOptions(flags: RolloutFlags): Record<string, unknown> {
+/**
+ * The strategy options the flags give (the paper's sampling and smtl's mode are added under
+ * them); `optionsSchema` (the strategy's) keeps the `--option` values of its text options text.
+ */
+export function rolloutFlagOptions(flags: RolloutFlags, optionsSchema?: z.ZodType): Record<string, unknown> {
   const temperature = real("--temperature", flags.temperature, (n) => n >= 0 && n <= 2, "between 0 and 2");
   const topP = real("--top-p", flags.topP, (n) => n > 0 && n <= 1, "in (0, 1]");
   const maxExpansions = integer("--max-expansions", flags.maxExpansions, 0);
   const forceExpand = integer("--force-expand", flags.forceExpand, 0);
-  const options: Record<string, unknown> = {};
-  for (const pair of flags.option ?? []) {
-    const at = pair.indexOf("=");
-    if (at < 1) throw new DossierError("INPUT_INVALID", `--option takes key=value, got "${pair}"`);
-    const raw = pair.slice(at + 1);
-    let value: unknown = raw;
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      // a plain string
-    }
-    options[pair.slice(0, at)] = value;
-  }
+  const options = optionFlagValues(flags.option ?? [], optionsSchema);
+  refuseTwice(
+    [
+      ["--temperature", "temperature", temperature],
+      ["--top-p", "topP", topP],
+      ["--mode", "mode", flags.mode],
+      ["--max-expansions", "maxExpansions", maxExpansions],
+      ["--force-expand", "forceExpand", forceExpand],
+      ["--max-steps", "maxSteps", flags.maxSteps],
+    ],
+    options,
+  );
   return {
     ...options,
     ...(temperature === undefined ? {} : { temperature }),
@@ -126,7 +131,11 @@ export async function runTrainRollouts(io: CliIo, file: string, flags: RolloutFl
       "INPUT_INVALID",
       `--sources must be web, local, both or local-only, got "${flags.sources}"`,
     );
-  const userOptions = rolloutFlagOptions(flags);
+  const known = createStrategyRegistry();
+  const userOptions = rolloutFlagOptions(
+    flags,
+    known.names().includes(flags.strategy) ? known.get(flags.strategy).optionsSchema : undefined,
+  );
   const rows = rowsFile
     .readRowsFile(resolve(io.cwd, file), {
       kind: flags.rows as (typeof rowsFile.ROW_FILE_KINDS)[number],
@@ -283,12 +292,7 @@ export function registerTrainRollouts(train: Command, io: CliIo): void {
     .option("--max-iterations <n>", "iterations of each rollout's outer loop")
     .option("--language <code>", "report language (default: the row's, else the question's)")
     .option("--date <YYYY-MM-DD>", "the current date the runs reason with (default today)")
-    .option(
-      "--option <key=value>",
-      "a strategy option, repeatable (e.g. --option scorer=grounding; see dossier strategies)",
-      (value: string, all: string[]) => [...all, value],
-      [] as string[],
-    )
+    .option("--option <key=value>", OPTION_FLAG_HELP, collectOption, [] as string[])
     .option("--json", "print one JSON summary line")
     .option(
       "--queue <url>",
