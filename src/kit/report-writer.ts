@@ -301,7 +301,14 @@ function preferredEvidence(pool: readonly Evidence[], text: string, ids: readonl
   return rankEvidence(text, chosen).map((e) => e.id);
 }
 
-function fromFallback(ctx: RunContext, options: WriteReportOptions): ReportDocument {
+/**
+ * The report made of the fallback sections (e.g. the sub-reports), each citing only the evidence
+ * it was written from: the report when no outline, or no writer, could be had.
+ */
+export function fromFallback(
+  ctx: RunContext,
+  options: Pick<WriteReportOptions, "title" | "language" | "fallbackSections" | "stopReason">,
+): ReportDocument {
   const sections = options.fallbackSections.filter((s) => s.text.trim());
   const outline = createOutline(
     (sections.length ? sections : [{ title: options.title, text: "", allowed: new Set<string>() }]).map(

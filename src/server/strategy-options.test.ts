@@ -7,14 +7,19 @@ describe("strategy options for the form", () => {
   it("lists each option with its type, default, description and limits", () => {
     const byName = new Map(BUILTIN_STRATEGIES.map((s) => [s.name, strategyOptions(s.optionsSchema)]));
     expect(byName.get("graph")).toEqual([]);
-    expect(byName.get("minddr")).toEqual([
-      {
-        name: "maxSteps",
-        type: "integer",
-        description: "model-driven steps per DeepSearch agent (bounded by the budget)",
-        minimum: 0,
-        maximum: 30,
-      },
+    expect(byName.get("minddr")![0]).toEqual({
+      name: "maxSteps",
+      type: "integer",
+      description: "model-driven steps per DeepSearch agent (bounded by the budget)",
+      minimum: 0,
+      maximum: 30,
+    });
+    expect(byName.get("minddr")!.map((o) => [o.name, o.default, o.enum])).toEqual([
+      ["maxSteps", undefined, undefined],
+      ["protocol", "json", ["json", "native"]],
+      ["deepSearch", undefined, ["appended", "compact"]],
+      ["report", undefined, ["single-pass", "sections"]],
+      ["contextWindow", undefined, undefined],
     ]);
     expect(byName.get("warp")!.find((o) => o.name === "scorer")).toEqual({
       name: "scorer",

@@ -3,9 +3,12 @@
  * question into 3–8 independent subtasks; one DeepSearch agent per subtask runs concurrently,
  * each in its own context but reading the shared XoT memory (the planner's rationale and the
  * other agents' findings); the Report agent reads the XoT memory and the tool memory (all
- * evidence), outlines, writes each section in its own call with the sub-reports and the
- * evidence relevant to it, runs a coherence pass over the whole draft, and hands the draft to
- * the shared citation pass and checks. Every XoT entry is an `xot-add` event.
+ * evidence), outlines, and either writes each section in its own call with the sub-reports and
+ * the evidence relevant to it and runs a coherence pass over the whole draft (`report:
+ * "sections"`), or writes the whole report in one call (`report: "single-pass"`, the paper's);
+ * the draft goes through the shared citation pass and checks. A DeepSearch agent is compact
+ * (`deepSearch: "compact"`: seed queries, a trace rebuilt from state) or the paper's appended
+ * ReAct trajectory (`"appended"`). Every XoT entry is an `xot-add` event.
  *
  * Fallbacks, each a `warning` event, so no single role's failure ends a run without a report:
  * - planner fails → the question is researched as one subtask (`PLAN_FALLBACK`);
@@ -13,7 +16,9 @@
  * - the page reader fails → the page stays unread, the agent goes on (`READER_FALLBACK`);
  * - a sub-report fails → an extractive list of the agent's best evidence (`SUB_REPORT_FALLBACK`);
  * - a DeepSearch agent fails unexpectedly → it counts as finding nothing (`SEARCH_AGENT_FAILED`);
- * - the outline fails → the report is made of the sub-reports (`OUTLINE_FALLBACK`);
+ * - the outline fails → the report is made of the sub-reports (`OUTLINE_FALLBACK`; single
+ *   pass: the report is written without an outline);
+ * - the single-pass writer fails → the report is made of the sub-reports (`REPORT_FALLBACK`);
  * - a section writer fails → an extractive summary of its evidence (`SECTION_FALLBACK`);
  * - the coherence pass fails → no introduction or conclusion (`COHERENCE_SKIPPED`).
  */
@@ -28,8 +33,11 @@ import { requireResearch } from "../../kit/research-done.ts";
 import type { ResearchTools } from "../../kit/research-tools.ts";
 import type { RunContext } from "../../kit/run-context.ts";
 import type { ResearchOutcome } from "../types.ts";
-import { type DeepSearchResult, deepSearch } from "./deep-searcher.ts";
+import { appendedSearch } from "./appended-searcher.ts";
+import { type DeepSearchOptions, type DeepSearchResult, deepSearch } from "./deep-searcher.ts";
 import { planResearch, type ResearchPlan, type Subtask } from "./planner.ts";
+import type { DeepSearchMode, ReportMode } from "./settings.ts";
+import { writeSinglePassReport } from "./single-pass-report.ts";
 import { XotMemory } from "./xot-memory.ts";
 
 export type { ResearchOutcome } from "../types.ts";
@@ -39,8 +47,17 @@ export interface MinddrOptions {
   tools: ResearchTools;
   /** Language code the report is written in. */
   language: string;
-  /** Model-driven steps per DeepSearch agent after its seed step. Default 12; the budget may end it sooner. */
+  /**
+   * Model-driven steps per DeepSearch agent (after its seed step in compact mode). Default 12
+   * (compact) or 30 (appended); the budget may end it sooner.
+   */
   maxSteps?: number;
+  /** The DeepSearch agent: compact (default) or the paper's appended trajectory. */
+  deepSearch?: DeepSearchMode;
+  /** The Report agent: section by section (default) or the paper's single pass. */
+  report?: ReportMode;
+  /** The searcher model's context window in tokens, for the appended agent (default: known, else 128K). */
+  contextWindow?: number;
   /** Share of tokens/cost/time exploration may use. Default 0.6. */
   explorationShare?: number;
 }
@@ -124,7 +141,7 @@ function searchSubtask(
     run.graph = setNodeStatus(run.graph, nodeId, "running");
     // The agent checks the exploration guard before each model step; its seed step always runs.
     const result = await searchOrNothing(ctx, nodeId, subtask, () =>
-      deepSearch(ctx, {
+      runAgent(ctx, options, {
         nodeId,
         subtask,
         tools: options.tools,
@@ -158,12 +175,10 @@ async function reportAgent(
   const { plan, xot, results, stopReason } = input;
   const reportNode = `T-${plan.subtasks.length + 1}`;
   ctx.emit({ type: "node-start", nodeId: reportNode, nodeType: "report", title: "Report" });
-  const report = await writeReport(ctx, {
+  const common = {
     title: plan.title,
     language: options.language,
     trace: xot.render(),
-    evidence: ctx.evidence.evidence(),
-    findings: subReportFindings(results),
     spec: { constraints: plan.constraints, requiredOutputs: plan.requiredOutputs },
     fallbackSections: results.map((r) => ({
       title: r.title,
@@ -171,7 +186,15 @@ async function reportAgent(
       allowed: new Set(r.evidence.map((e) => e.id)),
     })),
     stopReason,
-  });
+  };
+  const report =
+    options.report === "single-pass"
+      ? await writeSinglePassReport(ctx, common)
+      : await writeReport(ctx, {
+          ...common,
+          evidence: ctx.evidence.evidence(),
+          findings: subReportFindings(results),
+        });
   requireResearch(ctx, { stopReason, body: report.body });
   ctx.emit({
     type: "node-end",
@@ -180,6 +203,17 @@ async function reportAgent(
     summary: `${report.references.length} references`,
   });
   return report;
+}
+
+/** The DeepSearch agent the options choose. */
+function runAgent(
+  ctx: RunContext,
+  options: MinddrOptions,
+  agent: DeepSearchOptions,
+): Promise<DeepSearchResult> {
+  if (options.deepSearch !== "appended") return deepSearch(ctx, agent);
+  const window = options.contextWindow === undefined ? {} : { contextWindow: options.contextWindow };
+  return appendedSearch(ctx, { ...agent, ...window });
 }
 
 /** The sub-reports as findings for the writers: each writer sees the ones relevant to its section. */
