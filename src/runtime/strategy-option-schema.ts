@@ -47,7 +47,13 @@ function range(p: OptionProperty): string {
 /** What an option allows, in words (e.g. "an integer from 1 to 1000", "one of json, native"). */
 export function allowedValues(p: OptionProperty): string {
   if (Array.isArray(p.enum)) return `one of ${p.enum.map(String).join(", ")}`;
-  if (Array.isArray(p.anyOf)) return (p.anyOf as OptionProperty[]).map(allowedValues).join(", or ");
+  if (p.const !== undefined) return JSON.stringify(p.const);
+  if (Array.isArray(p.anyOf)) {
+    const items = p.anyOf as OptionProperty[];
+    if (items.every((i) => i.const !== undefined))
+      return `one of ${items.map((i) => String(i.const)).join(", ")}`;
+    return items.map(allowedValues).join(", or ");
+  }
   if (Array.isArray(p.type)) return p.type.map((type) => allowedValues({ ...p, type })).join(", or ");
   switch (p.type) {
     case "integer":

@@ -34,15 +34,41 @@ describe("strategy options for the form", () => {
       ["errorBudget", 10],
       ["contextTokens", undefined],
       ["contextWindow", undefined],
-      ["topK", 5],
+      ["topK", undefined],
       ["protocol", "json"],
       ["temperature", undefined],
       ["topP", undefined],
+      ["systemPrompt", undefined],
       ["mode", "research"],
     ]);
   });
 
-  it("leaves out options a form cannot draw", () => {
+  it("lists an enum option (smtl's protocol) with its values, and an object option as JSON with what it allows", () => {
+    const smtl = strategyOptions(BUILTIN_STRATEGIES.find((s) => s.name === "smtl")!.optionsSchema);
+    expect(smtl.find((o) => o.name === "protocol")).toEqual({
+      name: "protocol",
+      type: "string",
+      default: "json",
+      description: expect.stringContaining("native: SMTL's own tags"),
+      enum: ["json", "native"],
+    });
+    expect(smtl.find((o) => o.name === "systemPrompt")).toEqual({
+      name: "systemPrompt",
+      type: "json",
+      description: expect.stringContaining("a file per role"),
+      allowed: "a JSON object {searcher: text}",
+    });
+    // Every option of every built-in strategy is listed.
+    for (const s of BUILTIN_STRATEGIES) {
+      const shape = (s.optionsSchema as unknown as { shape?: Record<string, unknown> }).shape ?? {};
+      expect(
+        strategyOptions(s.optionsSchema).map((o) => o.name),
+        s.name,
+      ).toEqual(Object.keys(shape));
+    }
+  });
+
+  it("lists options a form cannot draw as widgets as JSON, with what they allow", () => {
     const schema = z.object({
       on: z.boolean().default(false),
       count: z.number().int().optional(),
@@ -50,11 +76,16 @@ describe("strategy options for the form", () => {
       tags: z.array(z.string()).optional(),
       nested: z.object({ a: z.number() }).optional(),
       either: z.union([z.string(), z.number()]).optional(),
+      level: z.union([z.literal(1), z.literal(2)]).optional(),
     });
     expect(strategyOptions(schema)).toEqual([
       { name: "on", type: "boolean", default: false },
       { name: "count", type: "integer" },
       { name: "ratio", type: "number", minimum: 0, maximum: 1 },
+      { name: "tags", type: "json", allowed: "a JSON array (each text)" },
+      { name: "nested", type: "json", allowed: "a JSON object {a: a number}" },
+      { name: "either", type: "json", allowed: "text, or a number" },
+      { name: "level", type: "json", allowed: "one of 1, 2" },
     ]);
     expect(strategyOptions(z.string())).toEqual([]);
   });
