@@ -192,8 +192,12 @@ export function createDossier(options: DossierOptions = {}): Dossier {
     clock,
     research(question, researchOptions = {}) {
       if (closed) throw new Error("this Dossier is closed");
-      void ready();
-      return track(startResearchHandle(question, researchOptions, deps));
+      // Stale runs are marked once a request is known to be runnable (a refused one opens no store).
+      const onPrepared = (prepared: Parameters<NonNullable<typeof researchOptions.onPrepared>>[0]) => {
+        void ready();
+        researchOptions.onPrepared?.(prepared);
+      };
+      return track(startResearchHandle(question, { ...researchOptions, onPrepared }, deps));
     },
     ask(question, askOptions = {}) {
       const { about } = askOptions;

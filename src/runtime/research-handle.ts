@@ -5,6 +5,7 @@
  * rejects `done` with a clear error before any model is called.
  */
 
+import { resolve } from "node:path";
 import type { Clock } from "../core/clock.ts";
 import { type DossierError, toDossierError } from "../core/errors.ts";
 import type { DossierEvent } from "../core/events.ts";
@@ -14,16 +15,19 @@ import type { UsageTotals } from "../core/usage.ts";
 import type { ClarifyCallback } from "../kit/router.ts";
 import type { LlmClientOptions } from "../llm/client.ts";
 import { renderMarkdown } from "../render/markdown.ts";
+import { createStrategyRegistry } from "../strategies/registry.ts";
 import type { IndexSummary } from "../tools/corpus/types.ts";
 import type { Config } from "./config.ts";
 import { eventStream } from "./event-stream.ts";
 import {
   type PreparedResearch,
+  parseResearchRequest,
   prepareResearch,
   type ResearchEnvironment,
   type ResearchRunOutcome,
   startResearch,
 } from "./research.ts";
+import { checkDocsFolder } from "./research-checks.ts";
 import type { ResearchRequest } from "./research-request.ts";
 import { prepareResume } from "./resume.ts";
 import type { RunHandle } from "./run.ts";
@@ -95,7 +99,14 @@ export function startResearchHandle(
 ): ResearchHandle {
   const { signal, onEvent, onPrepared, onIndexed, clarify, runId: fixedId, ...request } = options;
   const runId = fixedId ?? createRunId(deps.clock.now());
-  return makeHandle(runId, { signal, onEvent }, deps, async (environment, aborted) => {
+  // A request that cannot run is refused before the store is touched: a refused command leaves
+  // no database behind.
+  const precheck = () => {
+    const parsed = parseResearchRequest(withConfigDefaults(question, request, deps.config));
+    if (parsed.strategy) (deps.strategies ?? createStrategyRegistry()).get(parsed.strategy);
+    if (parsed.docs) checkDocsFolder(resolve(deps.cwd ?? process.cwd(), parsed.docs), parsed.docs);
+  };
+  return makeHandle(runId, { signal, onEvent, precheck }, deps, async (environment, aborted) => {
     const prepared = await prepareResearch(withConfigDefaults(question, request, deps.config), {
       ...environment,
       ...(onIndexed ? { onIndexed } : {}),
@@ -137,7 +148,7 @@ export function resumeResearchHandle(
 /** The handle around a run that `start` prepares and starts (null: cancelled while preparing). */
 function makeHandle(
   runId: string,
-  options: Pick<ResearchOptions, "signal" | "onEvent"> & { afterSeq?: number },
+  options: Pick<ResearchOptions, "signal" | "onEvent"> & { afterSeq?: number; precheck?: () => void },
   deps: ResearchDeps,
   start: (
     environment: ResearchEnvironment,
@@ -149,10 +160,12 @@ function makeHandle(
   const onOuterAbort = () => controller.abort(signal?.reason ?? "cancelled");
   if (signal?.aborted) onOuterAbort();
   else signal?.addEventListener("abort", onOuterAbort, { once: true });
-  const unsubscribe = onEvent ? deps.store.events.subscribe(runId, onEvent) : () => {};
+  let unsubscribe = () => {};
 
   const done = (async (): Promise<ResearchResult> => {
     try {
+      options.precheck?.();
+      if (onEvent) unsubscribe = deps.store.events.subscribe(runId, onEvent);
       // A store that cannot be used (a database URL that does not answer) fails here, before
       // anything is prepared or recorded: a clear STORE_ERROR, not a run that cannot start.
       await deps.store.ready();

@@ -98,17 +98,22 @@ export interface PreparedResearch {
   notices: string[];
 }
 
-/** Validates the request against the configuration; indexes the docs folder. Runs nothing else. */
-export async function prepareResearch(
-  input: ResearchRequest,
-  env: ResearchEnvironment,
-): Promise<PreparedResearch> {
+/** The request checked against its schema; INPUT_INVALID naming the first problem. */
+export function parseResearchRequest(input: ResearchRequest) {
   const parsed = researchRequestSchema.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new DossierError("INPUT_INVALID", `${issue.path.join(".") || "request"}: ${issue.message}`);
   }
-  const request = parsed.data;
+  return parsed.data;
+}
+
+/** Validates the request against the configuration; indexes the docs folder. Runs nothing else. */
+export async function prepareResearch(
+  input: ResearchRequest,
+  env: ResearchEnvironment,
+): Promise<PreparedResearch> {
+  const request = parseResearchRequest(input);
   // A switched-on telemetry with a bad endpoint or headers is refused before anything runs.
   telemetrySettings(env.config, env.env ?? {});
   const cwd = env.cwd ?? process.cwd();
