@@ -71,12 +71,15 @@ export interface RunView {
 /** One of a strategy's own options, as `/v1/strategies` describes it. */
 export interface StrategyOption {
   name: string;
-  type: "integer" | "number" | "string" | "boolean";
+  /** json: an object, array or union, written as JSON text. */
+  type: "integer" | "number" | "string" | "boolean" | "json";
   default?: number | string | boolean | undefined;
   description?: string | undefined;
   minimum?: number | undefined;
   maximum?: number | undefined;
   enum?: string[] | undefined;
+  /** A json option: what it allows, in words. */
+  allowed?: string | undefined;
 }
 
 /** A strategy of the registry. */

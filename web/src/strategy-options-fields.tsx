@@ -43,6 +43,14 @@ export function StrategyOptionsFields(props: StrategyOptionsFieldsProps) {
                     </option>
                   ))}
                 </select>
+              ) : o.type === "json" ? (
+                <textarea
+                  {...common}
+                  rows={2}
+                  spellcheck={false}
+                  placeholder="JSON"
+                  onInput={(e) => set(o.name, e.currentTarget.value)}
+                />
               ) : o.type === "string" ? (
                 <input
                   {...common}

@@ -36,6 +36,26 @@ describe("strategy options in the form", () => {
     });
   });
 
+  it("takes a json option (an object no widget can draw) as JSON text and hints at what it allows", () => {
+    const prompt: StrategyOption = {
+      name: "systemPrompt",
+      type: "json",
+      description: "a file per role",
+      allowed: "a JSON object {searcher: text}",
+    };
+    expect(optionHint(prompt)).toBe("a file per role; JSON: a JSON object {searcher: text}");
+    expect(optionValues([prompt], { systemPrompt: ' {"searcher": "prompts/s.txt"} ' })).toEqual({
+      values: { systemPrompt: { searcher: "prompts/s.txt" } },
+      problems: [],
+    });
+    // Text that is not JSON is named here; JSON the schema refuses is refused by the server.
+    expect(optionValues([prompt], { systemPrompt: "prompts/s.txt" })).toEqual({
+      values: {},
+      problems: ["System prompt: expected JSON (a JSON object {searcher: text})"],
+    });
+    expect(optionValues([prompt], { systemPrompt: "" })).toEqual({ values: {}, problems: [] });
+  });
+
   it("names each field whose text is not a valid value", () => {
     const { values, problems } = optionValues(OPTIONS, {
       maxTurns: "2.5",

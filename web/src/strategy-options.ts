@@ -1,7 +1,8 @@
 /**
  * The new-research form's strategy options, pure: a label per option and the typed
  * `strategyOptions` of a run from the text of the fields (an empty field is left to the
- * strategy's default; the server validates the rest against the strategy's own schema).
+ * strategy's default; a json option's field holds JSON; the server validates the rest against
+ * the strategy's own schema).
  */
 
 import type { StrategyOption } from "./api.ts";
@@ -28,6 +29,7 @@ export function optionHint(o: StrategyOption): string {
           : "";
   const parts = [
     o.description ?? "",
+    o.type === "json" ? `JSON: ${o.allowed ?? "a JSON value"}` : "",
     limits,
     o.default !== undefined ? `default ${String(o.default)}` : "",
   ].filter(Boolean);
@@ -54,6 +56,12 @@ export function optionValues(
           `${label}: expected ${optionHint({ ...o, description: undefined, default: undefined })}`,
         );
       } else values[o.name] = n;
+    } else if (o.type === "json") {
+      try {
+        values[o.name] = JSON.parse(raw);
+      } catch {
+        problems.push(`${label}: expected JSON (${o.allowed ?? "a JSON value"})`);
+      }
     } else if (o.type === "boolean") {
       if (raw === "true" || raw === "false") values[o.name] = raw === "true";
       else problems.push(`${label}: expected yes or no`);
