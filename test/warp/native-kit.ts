@@ -39,7 +39,25 @@ export function bibkeys(prompt: string): string[] {
   return [...prompt.matchAll(/^bibkey:(textid\d+)$/gm)].map((m) => m[1]!);
 }
 
-/** Options of {@link nativeModel}. */
+/** The cursor the Analyst's instruction names (`You need to update section-2`). */
+export function cursorOf(prompt: string): string | null {
+  return /^You need to update (\S+)$/m.exec(prompt)?.[1] ?? null;
+}
+
+/** Positions of the full report's nodes (`# Section-1 [Title]: …` lines), in order. */
+export function reportPositions(prompt: string): string[] {
+  return [...prompt.matchAll(/^ *#{1,3} Section-([\d.]+) \[/gm)].map((m) => m[1]!);
+}
+
+/** Level-1 and level-2 nodes of the full report without subsections, as `section-x.y`. */
+export function expandable(prompt: string): string[] {
+  const ids = reportPositions(prompt);
+  return ids
+    .filter((id) => id.split(".").length <= 2 && !ids.some((o) => o.startsWith(`${id}.`)))
+    .map((id) => `section-${id}`);
+}
+
+/** Options of {@link startNativeModel}. */
 export interface NativeModelOptions {
   /** Sections of the init-plan. */
   sections?: string[];
@@ -53,7 +71,7 @@ export interface NativeModelOptions {
 function competent(role: NativeRole, prompt: string, extended: number, options: NativeModelOptions): string {
   switch (role) {
     case "search": {
-      const cursor = /Update (\S+) next\./.exec(prompt)?.[1] ?? "outline";
+      const cursor = cursorOf(prompt) ?? "outline";
       const keywords = cursor === "outline" ? ["heat pump", "cold climate"] : ["heat pump"];
       return tagged(`Find material for ${cursor}.`, JSON.stringify({ name: "search", keywords }));
     }
@@ -68,13 +86,13 @@ function competent(role: NativeRole, prompt: string, extended: number, options: 
       );
     }
     case "write": {
-      const cursor = /Update (\S+) next\./.exec(prompt)?.[1] ?? "?";
+      const cursor = cursorOf(prompt) ?? "?";
       const [a, b] = bibkeys(prompt);
       const content = `Content of ${cursor}: the trials measured the figures reported for this part of the question \\cite{${a}, ${b}}. They agree on the direction of the effect \\cite{${a}}.`;
       return tagged(`Use ${a} and ${b}.`, content);
     }
     case "extend-plan": {
-      const candidate = /Candidates: (section-[\d.]+)/.exec(prompt)?.[1];
+      const candidate = expandable(prompt)[0];
       if (extended >= (options.expansions ?? 1) || !candidate)
         return tagged("The report is deep enough.", JSON.stringify({ name: "nop" }));
       const subsections = [

@@ -6,8 +6,10 @@
  */
 
 import { z } from "zod";
+import { DossierError } from "../../core/errors.ts";
 import type { Range, StrategyDefinition } from "../types.ts";
-import { WARP_PROTOCOLS } from "./sampling.ts";
+import type { NativeIntros } from "./native/prompts.ts";
+import { WARP_PROTOCOLS, warpRoleSampling } from "./sampling.ts";
 import { DEFAULT_MAX_STEPS, NATIVE_EXTEND_BUDGET } from "./steps.ts";
 
 /** Options of the warp strategy. */
@@ -52,13 +54,29 @@ export const warpOptionsSchema = z
       .min(0)
       .max(2)
       .optional()
-      .describe("sampling temperature of the policy's calls (native default 0.7; json: the provider's)"),
+      .describe("sampling temperature of the policy's calls (default: the released code's 0.7)"),
     topP: z
       .number()
       .gt(0)
       .max(1)
       .optional()
-      .describe("nucleus sampling top-p of the policy's calls (native default 0.8; json: the provider's)"),
+      .describe("nucleus sampling top-p of the policy's calls (default: the released code's 0.8)"),
+    systemPrompt: z
+      .object({
+        search: z.string().min(1).optional().describe("file holding the searcher prompt's opening prose"),
+        initPlan: z.string().min(1).optional().describe("file holding the init-plan prompt's opening prose"),
+        write: z.string().min(1).optional().describe("file holding the writer prompt's opening prose"),
+        extendPlan: z
+          .string()
+          .min(1)
+          .optional()
+          .describe("file holding the extend-plan prompt's opening prose"),
+      })
+      .strict()
+      .optional()
+      .describe(
+        "native protocol: a file per prompt whose text replaces Dossier's opening prose of that prompt (a checkpoint's own wording)",
+      ),
     scorer: z
       .enum(["rubric", "grounding"])
       .default("rubric")
@@ -83,6 +101,7 @@ export const warpStrategy: StrategyDefinition<z.infer<typeof warpOptionsSchema>>
   optionsSchema: warpOptionsSchema,
   roles: ["planner", "searcher", "writer", "reader", "rubricer", "judge"],
   capabilities: { needsModel: true, web: true, local: true },
+  sampling: (options) => warpRoleSampling(options),
   estimate({ options, webReading }) {
     const forced = options.forceExpand;
     // The native protocol's extend budget also bounds the expansions.
@@ -140,6 +159,7 @@ export const warpStrategy: StrategyDefinition<z.infer<typeof warpOptionsSchema>>
     };
   },
   async run(ctx, input) {
+    const intros = await readIntros(input.options);
     const { runWarp } = await import("./run.ts");
     return runWarp(ctx, {
       tools: input.tools,
@@ -149,11 +169,30 @@ export const warpStrategy: StrategyDefinition<z.infer<typeof warpOptionsSchema>>
       readPages: input.options.readPages,
       maxSteps: input.options.maxSteps,
       protocol: input.options.protocol,
-      sampling: {
-        ...(input.options.temperature === undefined ? {} : { temperature: input.options.temperature }),
-        ...(input.options.topP === undefined ? {} : { topP: input.options.topP }),
-      },
+      sampling: warpRoleSampling(input.options),
+      ...(intros ? { intros } : {}),
       ...(input.options.forceExpand === undefined ? {} : { forceExpand: input.options.forceExpand }),
     });
   },
 };
+
+/**
+ * The `systemPrompt` files' texts, read before any model call (INPUT_INVALID when one is missing
+ * or empty, or when the protocol is not native); undefined when none is given.
+ */
+async function readIntros(options: WarpOptionsInput): Promise<NativeIntros | undefined> {
+  const files = options.systemPrompt;
+  if (!files) return undefined;
+  if (options.protocol !== "native")
+    throw new DossierError(
+      "INPUT_INVALID",
+      "warp: systemPrompt applies to the native protocol (--option protocol=native)",
+    );
+  const { readSystemPromptFile } = await import("../../kit/system-prompt-file.ts");
+  const intros: NativeIntros = {};
+  for (const [prompt, path] of Object.entries(files) as [keyof NativeIntros, string | undefined][])
+    if (path !== undefined) intros[prompt] = await readSystemPromptFile(path, `warp systemPrompt.${prompt}`);
+  return intros;
+}
+
+type WarpOptionsInput = z.infer<typeof warpOptionsSchema>;

@@ -1,7 +1,7 @@
 /**
  * The shape of warp's JSON protocol (`protocol: json`, any model): each action is one request
  * rebuilt from the state — the action's instructions as the system prompt, one user message, the
- * run's sampling — whose answer is structured output of the action's schema. The schema states
+ * run's sampling of the role (sampling.ts) — whose answer is structured output of the action's schema. The schema states
  * every rule of the action (a refinement where JSON Schema cannot), so a reply that breaks one is
  * refused by structured output and re-asked with the reason; a valid value only becomes the
  * action.
@@ -10,7 +10,8 @@
 import type { ZodType } from "zod";
 import { type CodecRequest, decoded, type JsonCodec } from "../../kit/protocol/codec.ts";
 import type { Role } from "../../llm/model-spec.ts";
-import type { Sampling } from "./sampling.ts";
+import type { RoleSampling } from "../../llm/role-sampling.ts";
+import { callSampling } from "./sampling.ts";
 
 /** The protocol's name on its codecs. */
 export const WARP_JSON = "warp-json";
@@ -24,10 +25,17 @@ export interface JsonAsk<V> {
   maxOutputTokens: number;
 }
 
-/** The request of `ask` with the run's sampling. */
-export function jsonRequest<V>(ask: JsonAsk<V>, sampling: Sampling): CodecRequest & { schema: ZodType<V> } {
+/** The request of `ask` with the run's sampling of its role (its output cap under the stated one). */
+export function jsonRequest<V>(
+  ask: JsonAsk<V>,
+  sampling: RoleSampling,
+): CodecRequest & { schema: ZodType<V> } {
   const { prompt, ...rest } = ask;
-  return { ...rest, messages: [{ role: "user", content: prompt }], ...sampling };
+  return {
+    ...rest,
+    messages: [{ role: "user", content: prompt }],
+    ...callSampling(sampling, ask.role, ask.maxOutputTokens),
+  };
 }
 
 /** A codec of the JSON protocol: `request` renders the state, `action` reads a valid value. */

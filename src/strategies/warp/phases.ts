@@ -98,6 +98,7 @@ async function draftSection(run: WarpRun, leaf: FlatOutlineSection): Promise<voi
         run.policy.write({ state, target: leaf, passages, language }),
       );
   if (capped) return; // the step cap: the section stays unwritten
+  if (written) run.writes++;
   const content = written?.content ?? extractive(passages);
   run.record(
     "write",

@@ -20,6 +20,7 @@ import { formatEvidence } from "../../kit/evidence-select.ts";
 import { languageInstruction } from "../../kit/language.ts";
 import type { JsonCodec } from "../../kit/protocol/codec.ts";
 import type { RunContext } from "../../kit/run-context.ts";
+import type { RoleSampling } from "../../llm/role-sampling.ts";
 import {
   expandableSections,
   idOfPosition,
@@ -30,7 +31,6 @@ import {
 } from "./draft.ts";
 import { jsonRequest, warpJsonCodec } from "./json-codec.ts";
 import { inLanguage } from "./language-share.ts";
-import type { Sampling } from "./sampling.ts";
 
 /** Fewest level-1 sections of an initial outline. */
 export const MIN_SECTIONS = 3;
@@ -176,7 +176,7 @@ export interface InitializeInput {
 /** INITIALIZE in the JSON protocol. */
 export function initializeJsonCodec(
   ctx: Pick<RunContext, "currentDate" | "evidence">,
-  sampling: Sampling,
+  sampling: RoleSampling,
 ): JsonCodec<InitializeInput, InitializeAction, InitializeAction> {
   return warpJsonCodec(
     (input: InitializeInput) =>
@@ -241,7 +241,7 @@ export interface DeepenInput {
 /** EXPAND / TERMINATE in the JSON protocol. */
 export function deepenJsonCodec(
   ctx: Pick<RunContext, "currentDate">,
-  sampling: Sampling,
+  sampling: RoleSampling,
 ): JsonCodec<DeepenInput, DeepenAction, DeepenAnswer> {
   return warpJsonCodec(
     (input: DeepenInput) =>

@@ -22,6 +22,7 @@ import { DossierError, isDossierError } from "../../core/errors.ts";
 import type { Codec, JsonCodec, TextCodec } from "../../kit/protocol/codec.ts";
 import { type Sampled, sampleAction } from "../../kit/protocol/sample.ts";
 import type { RunContext } from "../../kit/run-context.ts";
+import type { RoleSampling } from "../../llm/role-sampling.ts";
 import { DEFAULT_MAX_REPAIRS } from "../../llm/structured.ts";
 import {
   type DeepenAction,
@@ -31,7 +32,6 @@ import {
   type InitializeInput,
   initializeJsonCodec,
 } from "./planner.ts";
-import type { Sampling } from "./sampling.ts";
 import { type SearchAction, type SearchInput, searchJsonCodec } from "./searcher.ts";
 import type { StepMeter } from "./steps.ts";
 import { type WriteAction, type WriteInput, writeJsonCodec } from "./writer.ts";
@@ -75,7 +75,7 @@ export interface WarpPolicy {
 }
 
 /** The JSON protocol: the seed's action shapes as structured output, re-asked with the reason. */
-export function jsonActions(ctx: RunContext, sampling: Sampling): WarpActions {
+export function jsonActions(ctx: RunContext, sampling: RoleSampling): WarpActions {
   return {
     search: { codec: searchJsonCodec(sampling) },
     initialize: { codec: initializeJsonCodec(ctx, sampling) },

@@ -17,7 +17,7 @@ import { jsonActions, type WarpPolicy, warpPolicy } from "./policy.ts";
 import type { DraftSnapshot } from "./pruning.ts";
 import { retrieve } from "./retrieval.ts";
 import type { WarpOptions } from "./run.ts";
-import { type WarpProtocol, warpSampling } from "./sampling.ts";
+import { type WarpProtocol, warpRoleSampling } from "./sampling.ts";
 import { DEFAULT_MAX_STEPS, NATIVE_EXTEND_BUDGET, StepMeter } from "./steps.ts";
 
 /** Default cap of expansions. */
@@ -55,6 +55,8 @@ export class WarpRun {
   stopReason: string | null = null;
   /** Trajectory steps recorded. */
   step = 0;
+  /** WRITE actions of the policy that succeeded (an extractive fallback is not one). */
+  writes = 0;
   expansions = 0;
   readonly #pagesRead = new Set<string>();
   readonly #guarded: GuardedAction;
@@ -68,12 +70,15 @@ export class WarpRun {
     this.shouldStop = explorationGuard(ctx, options.explorationShare ?? 0.9);
     this.protocol = options.protocol ?? "json";
     this.steps = new StepMeter(options.maxSteps ?? DEFAULT_MAX_STEPS);
-    const sampling = warpSampling(this.protocol, options.sampling);
+    const sampling = options.sampling ?? warpRoleSampling({ protocol: this.protocol });
     // Forced expansion in the native protocol: the extend budget leaves room for the N expansions.
     const extendBudget = this.forced ? Math.max(NATIVE_EXTEND_BUDGET, this.cap) : NATIVE_EXTEND_BUDGET;
     const actions =
       this.protocol === "native"
-        ? nativeActions(ctx, sampling, { extendBudget })
+        ? nativeActions(ctx, sampling, {
+            extendBudget,
+            ...(options.intros ? { intros: options.intros } : {}),
+          })
         : jsonActions(ctx, sampling);
     this.policy = warpPolicy(ctx, this.steps, actions);
     this.state = {

@@ -36,17 +36,21 @@
  * searches the question or title), and in the native protocol a `nop` or a write in place of
  * the first search is asked once more, then fails the run (`NO_RESEARCH`). A run stopped by the
  * step cap or a budget before its first tool call fails the same way (`NO_RESEARCH`, or
- * `BUDGET_EXCEEDED` with the limit), and so does one whose report is only headings.
+ * `BUDGET_EXCEEDED` with the limit), and so does one whose report is only headings. A run whose
+ * policy never wrote a section successfully — every WRITE fell back to an extractive list — ends
+ * with stop reason `no-research`: the run fails with `NO_RESEARCH`, its report kept.
  */
 
 import { requireResearch } from "../../kit/research-done.ts";
 import type { ResearchTools } from "../../kit/research-tools.ts";
 import type { RunContext } from "../../kit/run-context.ts";
+import type { RoleSampling } from "../../llm/role-sampling.ts";
 import type { ResearchOutcome } from "../types.ts";
+import type { NativeIntros } from "./native/prompts.ts";
 import { bestDraft, decide, draftLeaves, expand, initialize, snapshot } from "./phases.ts";
 import type { WarpScorerName } from "./pruning.ts";
 import { WarpRun } from "./run-state.ts";
-import type { Sampling, WarpProtocol } from "./sampling.ts";
+import type { WarpProtocol } from "./sampling.ts";
 
 /** Options of {@link runWarp}. */
 export interface WarpOptions {
@@ -65,8 +69,10 @@ export interface WarpOptions {
   maxSteps?: number;
   /** Answer protocol. Default `json`. */
   protocol?: WarpProtocol;
-  /** The user's sampling settings (over the protocol's defaults). */
-  sampling?: Sampling;
+  /** The policy's sampling per role. Default: the protocol's stated table (sampling.ts). */
+  sampling?: RoleSampling;
+  /** Native protocol: the user's opening prose per prompt, in place of Dossier's. */
+  intros?: NativeIntros;
   /** Share of tokens/cost/time after which exploration stops. Default 0.9. */
   explorationShare?: number;
 }
@@ -109,7 +115,17 @@ export async function runWarp(ctx: RunContext, options: WarpOptions): Promise<Re
   });
 
   // Forced-expansion mode: every draft scored, the trajectory cut at the best one (§2.3.1).
-  const report = run.render(await bestDraft(run), reason);
+  const final = run.writes === 0 ? noWrite(run, reason) : reason;
+  const report = run.render(await bestDraft(run), final);
   requireResearch(ctx, { stopReason: reason, body: report.body });
-  return { stopReason: reason, report };
+  return { stopReason: final, report };
+}
+
+/**
+ * The stop reason of a run whose policy never wrote a section (every WRITE failed, the drafts are
+ * extractive lists): `no-research`, which fails the run with `NO_RESEARCH` and keeps its report.
+ */
+function noWrite(run: WarpRun, reason: string): string {
+  const stopped = reason === "completed" ? "" : `; exploration stopped: ${reason}`;
+  return `no-research: no WRITE of the policy succeeded (${run.citations.size} section(s) drafted as extractive lists)${stopped}`;
 }

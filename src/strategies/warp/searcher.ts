@@ -9,9 +9,9 @@ import { z } from "zod";
 import type { FlatOutlineSection } from "../../core/outline.ts";
 import { languageName } from "../../kit/language.ts";
 import type { JsonCodec } from "../../kit/protocol/codec.ts";
+import type { RoleSampling } from "../../llm/role-sampling.ts";
 import { positionOf, renderDraft, renderOutline, type WarpState } from "./draft.ts";
 import { jsonRequest, warpJsonCodec } from "./json-codec.ts";
-import type { Sampling } from "./sampling.ts";
 
 /** Most keywords one SEARCH action may give. */
 export const MAX_KEYWORDS = 5;
@@ -70,7 +70,7 @@ export interface SearchInput {
 }
 
 /** SEARCH in the JSON protocol; repeated keywords (case and spacing aside) are dropped. */
-export function searchJsonCodec(sampling: Sampling): JsonCodec<SearchInput, SearchAction, SearchAction> {
+export function searchJsonCodec(sampling: RoleSampling): JsonCodec<SearchInput, SearchAction, SearchAction> {
   return warpJsonCodec(
     (input: SearchInput) =>
       jsonRequest(

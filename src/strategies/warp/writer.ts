@@ -13,6 +13,7 @@ import type { Evidence } from "../../core/source.ts";
 import { formatEvidence } from "../../kit/evidence-select.ts";
 import { languageInstruction } from "../../kit/language.ts";
 import type { RunContext } from "../../kit/run-context.ts";
+import type { RoleSampling } from "../../llm/role-sampling.ts";
 import {
   idOfPosition,
   positionOf,
@@ -23,7 +24,6 @@ import {
 } from "./draft.ts";
 import { jsonRequest, warpJsonCodec } from "./json-codec.ts";
 import { inLanguage } from "./language-share.ts";
-import type { Sampling } from "./sampling.ts";
 
 /** Fewest characters of a section's content. */
 export const MIN_CONTENT_CHARS = 51;
@@ -153,7 +153,7 @@ export interface WriteInput {
 }
 
 /** WRITE in the JSON protocol: the content trimmed, for the section asked. */
-export function writeJsonCodec(ctx: Pick<RunContext, "currentDate" | "evidence">, sampling: Sampling) {
+export function writeJsonCodec(ctx: Pick<RunContext, "currentDate" | "evidence">, sampling: RoleSampling) {
   return warpJsonCodec(
     (input: WriteInput) =>
       jsonRequest(

@@ -1,23 +1,25 @@
 /**
  * AgentCPM-Report's protocol as codecs (`protocol: native`), so the released checkpoints run as
  * trained. Each action is one user message rebuilt from the state by its role prompt
- * (prompts.ts) — no system message, no chat history — sampled at the paper's settings unless the
- * user set them (temperature 0.7, top-p 0.8, at most 2,048 output tokens). The state shows the
- * outline and draft as the seed renders them (render.ts), passages as `bibkey:textidN`. A reply
+ * (prompts.ts) — no system message, no chat history — sampled as the role's table says
+ * (sampling.ts: temperature 0.7, top-p 0.8, at most 2,048 output tokens, unless the user set
+ * them). The state shows the outline and draft as the released code renders them (render.ts):
+ * the searcher's view shortened, the writer's whole around the cursor, the deepener's whole;
+ * passages as `bibkey:textidN` blocks. A reply
  * is `<thought>…</thought>` and `<action>…</action>`, checked by format.ts; a WRITE's
  * `\cite{textidN}` keys become evidence citations for the report.
  */
 
-import type { FlatOutlineSection } from "../../../core/outline.ts";
 import type { Evidence } from "../../../core/source.ts";
 import { decoded, refused, type TextCodec } from "../../../kit/protocol/codec.ts";
 import { NO_CALL_YET } from "../../../kit/research-done.ts";
 import type { RunContext } from "../../../kit/run-context.ts";
 import type { Role } from "../../../llm/model-spec.ts";
+import type { RoleSampling } from "../../../llm/role-sampling.ts";
 import { expandableSections, idOfPosition, positionOf } from "../draft.ts";
 import type { DeepenAction, DeepenInput, InitializeAction, InitializeInput } from "../planner.ts";
 import type { Thought } from "../policy.ts";
-import { NATIVE_MAX_OUTPUT_TOKENS, type Sampling } from "../sampling.ts";
+import { callSampling } from "../sampling.ts";
 import type { SearchAction, SearchInput } from "../searcher.ts";
 import type { WriteAction, WriteInput } from "../writer.ts";
 import {
@@ -29,8 +31,8 @@ import {
   parseTagged,
 } from "./format.ts";
 import { citationsToEvidence, keyOfEvidence } from "./keys.ts";
-import { extendPlanPrompt, initPlanPrompt, searchPrompt, writePrompt } from "./prompts.ts";
-import { cursorName, renderPassages, renderSurvey } from "./render.ts";
+import { extendPlanPrompt, initPlanPrompt, type NativeIntros, searchPrompt, writePrompt } from "./prompts.ts";
+import { instructionFor, renderPassages, renderSurvey } from "./render.ts";
 
 /** The protocol's name on its codecs. */
 export const AGENTCPM = "agentcpm";
@@ -46,15 +48,14 @@ interface TaggedAction<S, T, A> {
   act(value: T, thought: Thought, state: S): A;
 }
 
-function taggedCodec<S, T, A>(sampling: Sampling, spec: TaggedAction<S, T, A>): TextCodec<S, A> {
+function taggedCodec<S, T, A>(sampling: RoleSampling, spec: TaggedAction<S, T, A>): TextCodec<S, A> {
   return {
     kind: "text",
     name: AGENTCPM,
     request: (state) => ({
       role: spec.role,
       messages: [{ role: "user", content: spec.prompt(state) }],
-      maxOutputTokens: NATIVE_MAX_OUTPUT_TOKENS,
-      ...sampling,
+      ...callSampling(sampling, spec.role),
     }),
     decode(reply, state) {
       const { thought, action } = parseTagged(reply);
@@ -65,14 +66,14 @@ function taggedCodec<S, T, A>(sampling: Sampling, spec: TaggedAction<S, T, A>): 
   };
 }
 
-/** The four codecs of the protocol for one run. */
+/** The four codecs of the protocol for one run; `intros` replace the prompts' opening prose. */
 export function agentcpmCodecs(
-  ctx: Pick<RunContext, "query" | "currentDate" | "evidence">,
-  sampling: Sampling,
+  ctx: Pick<RunContext, "query" | "currentDate">,
+  sampling: RoleSampling,
+  intros: NativeIntros = {},
 ) {
   const base = (language: string) => ({ query: ctx.query, date: ctx.currentDate, language });
-  const information = (passages: readonly Evidence[]) =>
-    renderPassages(passages, (id) => ctx.evidence.getSource(id));
+  const information = (passages: readonly Evidence[]) => renderPassages(passages);
   const expandable = (state: DeepenInput["state"]) =>
     new Set(expandableSections(state).map((s) => positionOf(s.id)));
 
@@ -81,8 +82,9 @@ export function agentcpmCodecs(
     prompt: ({ state, target, language, noCallYet }: NativeSearchInput) => {
       const prompt = searchPrompt({
         ...base(language),
-        outline: renderSurvey(state.title, state.outline, { cursor: target?.id, abbreviate: true }),
-        instruction: instructionFor(target),
+        intro: intros.search,
+        outline: renderSurvey(state.title, state.outline, { mode: "abbreviated" }),
+        instruction: instructionFor(target?.id),
       });
       return noCallYet ? `${prompt}\n\n${NO_CALL_YET}` : prompt;
     },
@@ -97,7 +99,7 @@ export function agentcpmCodecs(
   const initialize = taggedCodec(sampling, {
     role: "planner",
     prompt: ({ passages, language }: InitializeInput) =>
-      initPlanPrompt({ ...base(language), information: information(passages) }),
+      initPlanPrompt({ ...base(language), intro: intros.initPlan, information: information(passages) }),
     check: (action, { language }) => checkInitPlan(action, language),
     act: (value, thought): InitializeAction & Thought => ({
       name: "initialize",
@@ -113,8 +115,9 @@ export function agentcpmCodecs(
     prompt: ({ state, target, passages, language }: WriteInput) =>
       writePrompt({
         ...base(language),
-        survey: renderSurvey(state.title, state.outline, { cursor: target.id, abbreviate: true }),
-        instruction: instructionFor(target),
+        intro: intros.write,
+        survey: renderSurvey(state.title, state.outline, { mode: "local", cursor: target.id }),
+        instruction: instructionFor(target.id),
         information: information(passages),
       }),
     check: (action, { passages, language }) =>
@@ -133,9 +136,9 @@ export function agentcpmCodecs(
     prompt: ({ state, language, forced }: DeepenInput) =>
       extendPlanPrompt({
         ...base(language),
-        report: renderSurvey(state.title, state.outline, { abbreviate: false }),
+        intro: intros.extendPlan,
+        report: renderSurvey(state.title, state.outline, { mode: "full" }),
         forced,
-        candidates: [...expandable(state)],
       }),
     check: (action, { state, language, forced }) =>
       checkExtendPlan(action, { language, expandable: expandable(state), nop: !forced }),
@@ -152,9 +155,4 @@ export function agentcpmCodecs(
   });
 
   return { search, initialize, write, deepen };
-}
-
-/** The Analyst's instruction for the next node. */
-function instructionFor(target?: FlatOutlineSection): string {
-  return `Update ${cursorName(target?.id)} next.`;
 }

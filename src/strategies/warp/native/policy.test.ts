@@ -88,7 +88,7 @@ describe("warp native protocol", () => {
     expect(first.content).toContain(`[E${keys[0]!.slice(6)}, E${keys[1]!.slice(6)}]`);
     expect(writes[1]).toContain(`[OK] Content of section-1: the trials measured`);
     expect(writes[1]).toContain(`\\cite{${keys[0]}, ${keys[1]}}`);
-    expect(writes[1]).toMatch(/^## Section-2 \[Costs\]\n\n\[PLAN\] Explain costs with evidence$/m);
+    expect(writes[1]).toMatch(/^# Section-2 \[Costs\]: \[PLAN\] Explain costs with evidence$/m);
 
     // The report: headings by depth, every citation numbered and resolved, nothing dropped.
     const report = result.report!;
@@ -198,7 +198,7 @@ describe("warp native protocol", () => {
     expect(result.status).toBe("completed");
     expect(bodies.length).toBeGreaterThan(0);
     for (const body of bodies) expect(body).toMatchObject({ temperature: 0.2, top_p: 0.5, max_tokens: 2048 });
-    expect(userMessage(model!.server.requests[0]!)).toContain("Update outline next.");
+    expect(userMessage(model!.server.requests[0]!)).toContain("\n** Analyst's Instruction **\nYou need to update outline\n");
   });
 });
 

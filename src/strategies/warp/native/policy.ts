@@ -16,26 +16,29 @@
 
 import { didResearch, requireResearch } from "../../../kit/research-done.ts";
 import type { RunContext } from "../../../kit/run-context.ts";
+import type { RoleSampling } from "../../../llm/role-sampling.ts";
 import type { DeepenAction } from "../planner.ts";
 import type { WarpActions } from "../policy.ts";
-import type { Sampling } from "../sampling.ts";
 import { NATIVE_EXTEND_BUDGET } from "../steps.ts";
 import { agentcpmCodecs, type NativeSearchInput } from "./codecs.ts";
 import { finishingInstead, parseTagged } from "./format.ts";
+import type { NativeIntros } from "./prompts.ts";
 
 /** Options of {@link nativeActions}. */
 export interface NativePolicyOptions {
   /** Deepening entries plus failed deepening answers allowed. Default 5. */
   extendBudget?: number;
+  /** The user's opening prose per prompt (the `systemPrompt` files), in place of Dossier's. */
+  intros?: NativeIntros;
 }
 
 /** The native protocol's actions of one run. */
 export function nativeActions(
   ctx: RunContext,
-  sampling: Sampling,
+  sampling: RoleSampling,
   options: NativePolicyOptions = {},
 ): WarpActions {
-  const codecs = agentcpmCodecs(ctx, sampling);
+  const codecs = agentcpmCodecs(ctx, sampling, options.intros);
   const budget = options.extendBudget ?? NATIVE_EXTEND_BUDGET;
   const spent = (): DeepenAction => ({ name: "terminate", reason: `extend budget spent (${budget})` });
   let extendTime = 0;
