@@ -152,6 +152,26 @@ describe("completed only when the run did its work", () => {
     });
   });
 
+  it("a strategy that returns with stop reason no-research: failed with NO_RESEARCH, its outcome kept", async () => {
+    const store = memoryStore();
+    const handle = startRun({
+      registry: scriptedRegistry({ default: scriptedModel([]) }),
+      store,
+      clock: instantClock(),
+      query: "q",
+      options: { strategy: "t" },
+      strategy: async () => ({ stopReason: "no-research: nothing was written" }),
+    });
+    const { record, error, outcome } = await handle.done;
+    expect(record).toMatchObject({
+      status: "failed",
+      stopReason: "error: NO_RESEARCH",
+      error: { code: "NO_RESEARCH", message: "the run did no research: nothing was written" },
+    });
+    expect(error!.details).toMatchObject({ stopReason: "no-research: nothing was written" });
+    expect(outcome).toEqual({ stopReason: "no-research: nothing was written" });
+  });
+
   it("tool calls that partly failed but gathered evidence: completed", async () => {
     const { record, error } = await runSearching(3, 2);
     expect(error).toBeNull();

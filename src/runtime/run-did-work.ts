@@ -6,7 +6,10 @@
  *   wrote (`BUDGET_EXCEEDED` with the limit);
  * - tool calls that gathered no evidence: every search and page read failed or found nothing,
  *   so the report has nothing to stand on (`NO_EVIDENCE`, the failed calls counted by tool and
- *   error code in the message and `details.failures`).
+ *   error code in the message and `details.failures`);
+ * - a strategy that returned with stop reason `no-research` (or `no-research: <why>`): it wrote
+ *   a report, but by its own rules the run did no research (`NO_RESEARCH`, the why in the
+ *   message).
  *
  * The run keeps its events and whatever report the strategy wrote; only its status says it
  * failed. (A run that made no tool call at all is the strategy's to judge: kit/research-done.ts.)
@@ -86,6 +89,15 @@ export function didWorkError(work: RunWork): DossierError | null {
       },
     });
   }
+  const noResearch = /^no-research(?::\s*([\s\S]*))?$/.exec(work.stopReason ?? "");
+  if (noResearch)
+    return new DossierError(
+      "NO_RESEARCH",
+      `the run did no research${noResearch[1] ? `: ${noResearch[1]}` : ""}`,
+      {
+        details: { stopReason: work.stopReason, toolCalls: calls, evidence: work.evidence },
+      },
+    );
   return null;
 }
 
