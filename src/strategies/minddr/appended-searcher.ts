@@ -28,7 +28,7 @@ export const PAPER_CONTEXT_TOKENS = 131_072;
 /** Output tokens of one appended step. */
 export const APPENDED_STEP_OUTPUT_TOKENS = 1500;
 /** Tokens kept for what the structured call adds to the prompt (the answer's schema). */
-const SCHEMA_ALLOWANCE = 800;
+export const SCHEMA_ALLOWANCE = 800;
 
 /** Options of {@link appendedSearch}. */
 export interface AppendedSearchOptions extends DeepSearchOptions {
