@@ -279,7 +279,10 @@ export function registerResearchCommand(program: Command, io: CliIo): void {
     .option("--max-minutes <n>", "wall time budget")
     .option("--max-cost <usd>", "cost budget in USD")
     .option("--max-iterations <n>", "iterations of the strategy's loop (minddr: search steps)")
-    .option("--max-steps <n>", "model-driven steps per search agent (minddr; default 12)")
+    .option(
+      "--max-steps <n>",
+      "model-driven steps per search agent (minddr; default 12; at most 30, any strategy's full range with --option maxSteps=n)",
+    )
     .option("--max-expansions <n>", "sections the draft may be deepened by (warp; default 12)")
     .option("--force-expand <n>", "always deepen n times, score every draft and keep the best (warp)")
     .option(
