@@ -184,17 +184,23 @@ export async function runResearch(io: CliIo, question: string, flags: ResearchFl
   // What the run says besides its result: progress, notices (off with --quiet or machine output).
   const note = flags.quiet ? () => {} : (text: string) => io.err(text);
   const dossier = createDossierForCli(io, flags);
-  const budget = budgetFromFlags(dossier.config.budget, flags);
   const strategy = flags.strategy;
-  const request = requestFromFlags(
-    query,
-    toStdout ? { ...flags, out: undefined } : flags,
-    budget,
-    dossier.config.language,
-    strategy && dossier.strategies.names().includes(strategy)
-      ? dossier.strategies.get(strategy).optionsSchema
-      : undefined,
-  );
+  let request: ResearchRequest;
+  try {
+    request = requestFromFlags(
+      query,
+      toStdout ? { ...flags, out: undefined } : flags,
+      budgetFromFlags(dossier.config.budget, flags),
+      dossier.config.language,
+      strategy && dossier.strategies.names().includes(strategy)
+        ? dossier.strategies.get(strategy).optionsSchema
+        : undefined,
+    );
+  } catch (error) {
+    // A refused flag: nothing was started; the store is closed before the error is shown.
+    await dossier.close();
+    throw error;
+  }
   // Ctrl-C or SIGTERM aborts indexing or the run (recorded as cancelled); a second Ctrl-C quits at once.
   const interrupt = new AbortController();
   let interrupts = 0;
