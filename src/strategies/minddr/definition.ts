@@ -55,9 +55,9 @@ export const minddrOptionsSchema = z
     if (options.contextWindow !== undefined && minddrSettings(options).deepSearch !== "appended")
       issues.addIssue({
         code: "custom",
-        path: ["contextWindow"],
+        // On the options as a whole: the value is in range, its combination with the others is not.
         message:
-          'applies to the appended DeepSearch agent only (deepSearch: "appended" or protocol: "native")',
+          'contextWindow applies to the appended DeepSearch agent only (deepSearch: "appended" or protocol: "native")',
       });
   });
 
