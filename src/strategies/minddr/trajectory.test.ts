@@ -7,13 +7,12 @@ import { renderStep, windowTrajectory } from "./trajectory.ts";
 /** A step whose one search recorded two excerpts, each naming the step. */
 function step(n: number): TrajectoryStep {
   const evidence = [1, 2].map(
-    (k) =>
-      ({
-        id: `E${2 * n + k - 2}`,
-        sourceId: `S${n}`,
-        text: `Excerpt ${n}.${k}: the station opened in ${1900 + n} and was rebuilt later, say the records.`,
-        retrievedBy: "web_search",
-      }) as Evidence,
+    (k): Evidence => ({
+      id: `E${2 * n + k - 2}`,
+      sourceId: `S${n}`,
+      text: `Excerpt ${n}.${k}: the station opened in ${1900 + n} and was rebuilt later, say the records.`,
+      retrievedBy: { tool: "web_search", callId: `C${n}` },
+    }),
   );
   return {
     thought: `thought of step ${n}`,
