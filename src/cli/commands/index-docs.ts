@@ -11,6 +11,7 @@ import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { DossierError } from "../../core/errors.ts";
+import { terminalLine } from "../../core/terminal-text.ts";
 import {
   ANALYZER_NAMES,
   type AnalyzerName,
@@ -124,7 +125,9 @@ export async function runIndex(io: CliIo, dir: string, flags: IndexFlags): Promi
       return;
     }
     for (const s of summary.skipped) {
-      io.err(`skipped ${s.path}: ${s.reason}${s.detail ? ` (${s.detail})` : ""}\n`);
+      io.err(
+        `skipped ${terminalLine(s.path)}: ${s.reason}${s.detail ? ` (${terminalLine(s.detail)})` : ""}\n`,
+      );
     }
     io.out(`${formatIndexSummary(summary)}\n`);
   } finally {

@@ -243,7 +243,14 @@ export async function runResearch(io: CliIo, question: string, flags: ResearchFl
     const handle = dossier.research(query, {
       ...options,
       signal: interrupt.signal,
-      onIndexed: (summary) => note(`${formatIndexSummary(summary)}\n`),
+      onIndexed: (summary) => {
+        note(`${formatIndexSummary(summary)}\n`);
+        // Each document left out is named, with why (as `dossier index` does).
+        for (const s of summary.skipped)
+          note(
+            `skipped ${terminalLine(s.path)}: ${s.reason}${s.detail ? ` (${terminalLine(s.detail)})` : ""}\n`,
+          );
+      },
       onPrepared: (prepared) => {
         for (const notice of prepared.notices) note(`dossier: ${notice}\n`);
         if (flags.interactive && !interactive) {
