@@ -108,10 +108,16 @@ const outlineReply = (): ScriptReply => ({
   },
 });
 
-/** The report: one sentence per id shown to it (its excerpt), and one invented citation. */
+/**
+ * The report: one sentence per id shown to it (its excerpt), one invented citation, and one of
+ * an excerpt retrieved in the run but not shown to it (the first id missing from its list).
+ */
 function reportReply(call: ScriptedCall): ScriptReply {
   const block = call.prompt.slice(call.prompt.indexOf("<evidence>"));
-  const lines = [...block.matchAll(/^\[(E\d+)\] ([^\n]+)$/gm)].slice(0, 6);
+  const all = [...block.matchAll(/^\[(E\d+)\] ([^\n]+)$/gm)];
+  const shown = new Set(all.map((m) => m[1]));
+  const unshown = Array.from({ length: all.length }, (_, i) => `E${i + 1}`).find((id) => !shown.has(id));
+  const lines = all.slice(0, 6);
   const cite = (slice: typeof lines) =>
     slice.map(([, id, text]) => `${text!.replace(/^… /, "").replace(/ ?…$/, "")} [${id}]`).join(" ");
   return {
@@ -125,7 +131,7 @@ function reportReply(call: ScriptedCall): ScriptReply {
       "",
       "## Design",
       "",
-      `${cite(lines.slice(3))} A claim without a source [E999].`,
+      `${cite(lines.slice(3))} A claim without a source [E999]. A claim from elsewhere [${unshown}].`,
       "</final_answer>",
     ].join("\n"),
   };
@@ -270,9 +276,10 @@ describe("minddr native: the single-pass Report agent", () => {
         expect(retrieved.has(id)).toBe(true);
       }
     }
-    // The invented id is dropped, and nothing else.
+    // The invented id and the one of an excerpt the writer was not shown are dropped, nothing else.
+    expect(retrieved.size).toBeGreaterThan(shown.size);
     expect(report.markdown).not.toContain("E999");
-    expect(report.checks.citations.byReason).toEqual({ "unknown-evidence": 1 });
+    expect(report.checks.citations.byReason).toEqual({ "unknown-evidence": 1, "not-given": 1 });
     expect(report.body).toContain("## Openings");
     expect(report.title).toBe("The northern line stations");
   });
