@@ -15,8 +15,6 @@ import {
   terminate,
   warpDossier,
 } from "../../../test/warp/kit.ts";
-import { samplingTable } from "../sampling-table.ts";
-import type { StrategyDefinition } from "../types.ts";
 import { warpOptionsSchema, warpStrategy } from "./definition.ts";
 
 afterEach(cleanup);
@@ -34,12 +32,9 @@ describe("warp sampling", () => {
       policy({ temperature: 0.2, topP: 0.8, maxOutputTokens: 2048 }),
     );
     expect(stated({ topP: 0.5 })).toEqual(policy({ temperature: 0.7, topP: 0.5 }));
-    // What `dossier strategies` lists: the policy's roles, and the page reader's own temperature 0.
-    const table = samplingTable(warpStrategy as StrategyDefinition<unknown>);
-    expect(table.map((p) => [p.protocol, Object.keys(p.roles).sort()])).toEqual([
-      ["json", ["planner", "reader", "searcher", "writer"]],
-      ["native", ["planner", "reader", "searcher", "writer"]],
-    ]);
+    // The rubric generator, the judge and the page reader are not the policy: no stated sampling.
+    for (const role of ["reader", "rubricer", "judge"] as const)
+      expect(stated({ protocol: "native" })[role]).toBeUndefined();
   });
 
   it("JSON protocol: every policy call is sent the stated sampling, or the user's", async () => {
