@@ -52,6 +52,13 @@ export const minddrOptionsSchema = z
   })
   .strict()
   .superRefine((options, issues) => {
+    // An appended agent chooses every step, the first included: with none it could not search.
+    if (options.maxSteps === 0 && minddrSettings(options).deepSearch === "appended")
+      issues.addIssue({
+        code: "custom",
+        message:
+          "maxSteps 0 leaves the appended DeepSearch agent no step (it runs no seed queries); give 1 or more",
+      });
     if (options.contextWindow !== undefined && minddrSettings(options).deepSearch !== "appended")
       issues.addIssue({
         code: "custom",

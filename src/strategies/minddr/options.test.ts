@@ -53,6 +53,7 @@ describe("minddr options", () => {
     [{ contextWindow: 1000 }, /contextWindow/],
     [{ contextWindow: 64_000 }, /contextWindow.*applies to the appended DeepSearch agent only/],
     [{ sampling: { temperature: 1 } }, /sampling is not an option of the minddr strategy/],
+    [{ protocol: "native", maxSteps: 0 }, /maxSteps 0 leaves the appended DeepSearch agent no step/],
   ])("refuses %j before any model call", async (strategyOptions, message) => {
     kit = await startSmtlKit([]);
     const handle = kit.dossier.research("How were the stations built?", {
