@@ -198,7 +198,9 @@ describe("warp native protocol", () => {
     expect(result.status).toBe("completed");
     expect(bodies.length).toBeGreaterThan(0);
     for (const body of bodies) expect(body).toMatchObject({ temperature: 0.2, top_p: 0.5, max_tokens: 2048 });
-    expect(userMessage(model!.server.requests[0]!)).toContain("\n** Analyst's Instruction **\nYou need to update outline\n");
+    expect(userMessage(model!.server.requests[0]!)).toContain(
+      "\n** Analyst's Instruction **\nYou need to update outline\n",
+    );
   });
 });
 
