@@ -37,8 +37,8 @@ describe("strategy registry", () => {
     expect(minddrStrategy.optionsSchema.safeParse({ maxSteps: 31 }).success).toBe(false);
     expect(graphStrategy.optionsSchema.safeParse({ maxSteps: 3 }).success).toBe(false);
     // Estimates scale with the options they depend on and never run anything.
-    const small = minddrStrategy.estimate({ options: { maxSteps: 1 }, webReading: true });
-    const large = minddrStrategy.estimate({ options: { maxSteps: 12 }, webReading: true });
+    const small = minddrStrategy.estimate({ options: { maxSteps: 1, protocol: "json" }, webReading: true });
+    const large = minddrStrategy.estimate({ options: { maxSteps: 12, protocol: "json" }, webReading: true });
     const calls = (e: typeof small) => e.llm.reduce((n, c) => n + c.count[1], 0);
     expect(calls(small)).toBeLessThan(calls(large));
     const noWeb = graphStrategy.estimate({ options: {}, webReading: false });

@@ -27,8 +27,9 @@ const roleOf = (body: { model: string }) => body.model.replace(/^wire-/, "") as 
 /** What the world's scripted model answers: these strategies, protocols and modes. */
 const CASES: { strategy: string; protocol: string | null; strategyOptions: Record<string, unknown> }[] = [
   { strategy: "graph", protocol: null, strategyOptions: {} },
-  { strategy: "minddr", protocol: null, strategyOptions: {} },
+  { strategy: "minddr", protocol: "json", strategyOptions: {} },
   { strategy: "smtl", protocol: "json", strategyOptions: { mode: "answer", maxSteps: 4 } },
+  { strategy: "warp", protocol: "json", strategyOptions: {} },
 ];
 
 describe("sampling on the wire", () => {
