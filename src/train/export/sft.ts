@@ -14,6 +14,10 @@
  *   and tool results included), then its completion. An agent that starts afresh at every
  *   step gives one conversation per step.
  *
+ * A repair round — a call whose messages hold a reply the run refused, then why — is written as
+ * the prompt before that reply, answered by the round's accepted completion: a refused reply is
+ * never an assistant turn of a conversation.
+ *
  * Left out, each with its reason: failed calls (no completion); calls with format errors
  * (a conversation holding one), unless `keepFormatErrors`; with `toolArguments: "object"`,
  * tool calls whose arguments are not a JSON object; anything that would not satisfy
@@ -116,11 +120,32 @@ export function conversations(
   return out.sort((a, b) => calls.indexOf(a.last) - calls.indexOf(b.last));
 }
 
+/**
+ * The messages before the first assistant turn that is a reply the run refused: a repair round
+ * (the refused reply, then the note saying why) is taught as the prompt the model first had,
+ * answered right — never with the refused reply as an assistant turn a trainer would learn.
+ */
+export function withoutRejectedReplies(
+  messages: readonly RecordedMessage[],
+  rejected: ReadonlySet<string>,
+): RecordedMessage[] {
+  const cut = messages.findIndex((m) => m.role === "assistant" && rejected.has(m.content.trim()));
+  return cut < 0 ? [...messages] : messages.slice(0, cut);
+}
+
+/** The completions of a run's calls that raised a format error (refused replies). */
+export function rejectedReplies(run: Pick<RecordedRun, "calls">): Set<string> {
+  return new Set(
+    run.calls.filter((c) => !callFormatOk(c) && c.completion.trim()).map((c) => c.completion.trim()),
+  );
+}
+
 function conversationRecord(
   run: RecordedRun,
   last: RecordedCall,
   members: readonly RecordedCall[],
   options: SftOptions,
+  rejected: ReadonlySet<string> = new Set(),
 ): SftRecord | ExportSkip {
   const skip = (reason: string): ExportSkip => ({ runId: run.runId, callId: last.callId, reason });
   if (last.error) return skip(`the call failed (${last.error.code})`);
@@ -136,7 +161,7 @@ function conversationRecord(
   let messages: ChatMessage[];
   try {
     messages = [
-      ...toChatMessages(last.messages, options.toolArguments),
+      ...toChatMessages(withoutRejectedReplies(last.messages, rejected), options.toolArguments),
       { role: "assistant", content: last.completion },
     ];
   } catch (error) {
@@ -156,10 +181,11 @@ export function sftRecords(runs: readonly RecordedRun[], options: SftOptions = {
   const skipped: ExportSkip[] = [];
   for (const run of runs) {
     const calls = selectedCalls(run, options);
+    const rejected = rejectedReplies(run);
     const units =
       options.unit === "trajectory" ? conversations(calls) : calls.map((c) => ({ last: c, members: [c] }));
     for (const { last, members } of units) {
-      const out = conversationRecord(run, last, members, options);
+      const out = conversationRecord(run, last, members, options, rejected);
       if ("reason" in out) skipped.push(out);
       else records.push(out);
     }
