@@ -63,7 +63,7 @@ describe.skipIf(missing !== null)("claim marks in the web UI", { timeout: 120_00
       ),
     ).toEqual([
       ["claim claim-supported", "✓", "Supported claim"],
-      ["claim claim-partial", "partly supported", "Partly supported claim"],
+      ["claim claim-partial", "partially supported", "Partially supported claim"],
       ["claim claim-unsupported", "unsupported", "Unsupported claim"],
       ["claim claim-unchecked", "?", "Unchecked claim"],
     ]);

@@ -32,6 +32,13 @@ const CLAIMS: BundleClaims = {
 };
 
 describe("claim marks in the report view", () => {
+  it("names a mark in the report's language by its visible words", () => {
+    const host = document.createElement("div");
+    host.innerHTML = '<p>Text [1]<span class="claim claim-partial" title="t">部分有依据</span></p>';
+    upgradeClaimMarks(host, document);
+    expect(host.querySelector("button.claim")!.getAttribute("aria-label")).toBe("部分有依据");
+  });
+
   it("turns each verdict mark into a focusable button naming its claim, and drops the native title", () => {
     const host = document.createElement("div");
     host.append(importReportBody(REPORT, document));

@@ -73,10 +73,13 @@ export function upgradeClaimMarks(
     button.type = "button";
     button.className = `claim claim-${verdict}`;
     button.textContent = span.textContent;
-    // The name starts with the mark's visible words (axe: label-content-name-mismatch).
+    // The name starts with the mark's visible words (axe: label-content-name-mismatch), in the
+    // report's language; a symbol mark (✓, ?) is named by its verdict.
+    const visible = (span.textContent ?? "").trim();
+    const words = /\p{L}/u.test(visible) ? visible : VERDICT_LABELS[verdict];
     button.setAttribute(
       "aria-label",
-      `${verdict === "partial" ? "Partly supported" : VERDICT_LABELS[verdict]} claim`,
+      `${words.charAt(0).toUpperCase()}${words.slice(1)}${/[a-z]/i.test(words) ? " claim" : ""}`,
     );
     button.dataset.mark = String(marks.length);
     // The report names the mark's claim by its id, `claim-<n>` (n: its index in the bundle's table).
