@@ -127,7 +127,7 @@ describe.skipIf(missing !== null)("claim marks in the web UI", { timeout: 120_00
       "claim claim-unchecked",
     ]);
     expect(await spans.nth(2).getAttribute("title")).toBe(
-      "Unsupported: sales are not in the passage — passage: “<img src=x onerror=alert(7)> no sales figures”",
+      "Unsupported: sales are not in the passage — “<img src=x onerror=alert(7)> no sales figures”",
     );
     expect(await page.locator("script, img, [onerror], b").count()).toBe(0);
     await page.close();
