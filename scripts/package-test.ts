@@ -244,7 +244,7 @@ try {
         [
           "--input-type=module",
           "-e",
-          'try { await import("dossier"); } catch (e) { console.log(`${e.code}: ${e.message}`); }',
+          'try { await import("dossier"); } catch (e) { console.log(e.code + ": " + e.message); }',
         ],
         { cwd: app, encoding: "utf8" },
       );

@@ -58,9 +58,7 @@ describe("claim marks", () => {
     ]);
     // Each mark names its claim in the JSON bundle's table (the web UI's tooltip reads it there).
     expect(marks.map((m) => m.id)).toEqual(["claim-1", "claim-2", "claim-3"]);
-    expect(marks[0]!.getAttribute("title")).toBe(
-      "Supported: judged — “Emissions fell by 40% in 2024.”",
-    );
+    expect(marks[0]!.getAttribute("title")).toBe("Supported: judged — “Emissions fell by 40% in 2024.”");
     // The hostile span is the title's text, nothing more: no script or image element, no handler.
     expect(marks[1]!.getAttribute("title")).toContain("alert(1)");
     expect(page.querySelectorAll("script, img, [onerror]")).toHaveLength(0);

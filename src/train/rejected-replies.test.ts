@@ -109,8 +109,7 @@ describe("rejected replies never become training signal", () => {
         for (const text of refused) expect(output).not.toContain(text);
         // A step holding one is a malformed step for MindDR's r_format.
         for (const step of runSteps(run))
-          if (step.calls.some((call) => refused.has(call.completion)))
-            expect(step.formatOk).toBe(false);
+          if (step.calls.some((call) => refused.has(call.completion))) expect(step.formatOk).toBe(false);
       } finally {
         store.close();
       }
