@@ -30,6 +30,7 @@ const CASES: { strategy: string; protocol: string | null; strategyOptions: Recor
   { strategy: "minddr", protocol: "json", strategyOptions: {} },
   { strategy: "smtl", protocol: "json", strategyOptions: { mode: "answer", maxSteps: 4 } },
   { strategy: "warp", protocol: "json", strategyOptions: {} },
+  { strategy: "mams", protocol: null, strategyOptions: {} },
 ];
 
 describe("sampling on the wire", () => {

@@ -5,6 +5,7 @@
  */
 
 import { z } from "zod";
+import { overrideSampling, type RoleSampling } from "../../llm/role-sampling.ts";
 import type { StrategyDefinition } from "../types.ts";
 
 /** Options of the mams strategy. */
@@ -42,8 +43,30 @@ export const mamsOptionsSchema = z
       .default(16_384)
       .describe("estimated tokens the memory may hold before the state agent compresses it"),
     topK: z.number().int().min(1).max(20).default(5).describe("results per search"),
+    temperature: z
+      .number()
+      .min(0)
+      .max(2)
+      .optional()
+      .describe("sampling temperature of the agents' calls (default: the paper's 1.0)"),
+    topP: z
+      .number()
+      .gt(0)
+      .max(1)
+      .optional()
+      .describe("nucleus sampling of the agents' calls (default: the paper's 1.0)"),
   })
   .strict();
+
+/**
+ * The paper's sampling of its DeepResearch agents (App. D: temperature 1.0, top-p 1.0, responses
+ * of up to 16,384 tokens), for each of the workflow's agents; the page reader's is its own.
+ */
+export const MAMS_SAMPLING: RoleSampling = {
+  searcher: { temperature: 1, topP: 1, maxOutputTokens: 16_384 },
+  state: { temperature: 1, topP: 1, maxOutputTokens: 16_384 },
+  writer: { temperature: 1, topP: 1, maxOutputTokens: 16_384 },
+};
 
 /** Chunks one turn's observation makes, low and high (snippets fit one chunk; pages more). */
 const CHUNKS = [1, 3] as const;
@@ -56,6 +79,7 @@ export const mamsStrategy: StrategyDefinition<z.infer<typeof mamsOptionsSchema>>
   optionsSchema: mamsOptionsSchema,
   roles: ["searcher", "state", "writer", "reader"],
   capabilities: { needsModel: true, web: true, local: true },
+  sampling: (options) => overrideSampling(MAMS_SAMPLING, options),
   estimate({ options, webReading }) {
     const turns = [1, options.maxTurns] as const;
     const chunks = [turns[0] * CHUNKS[0], turns[1] * CHUNKS[1]] as const;
