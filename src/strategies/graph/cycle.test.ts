@@ -9,7 +9,12 @@ import { DossierError } from "../../core/errors.ts";
 import type { EventInput } from "../../core/events.ts";
 import { EvidenceRegistry } from "../../core/evidence-registry.ts";
 import { createOutline } from "../../core/outline.ts";
-import type { PlanGraph, PlanNode, PlanNodeProposal } from "../../core/plan-graph.ts";
+import {
+  type PlanGraph,
+  type PlanNode,
+  type PlanNodeProposal,
+  readyFrontier,
+} from "../../core/plan-graph.ts";
 import type { PlannedOutline } from "../../kit/outliner.ts";
 import type { RunContext } from "../../kit/run-context.ts";
 import { type CycleInput, evidenceBySection, planCycle, refreshGaps } from "./cycle.ts";
@@ -130,6 +135,12 @@ const cyclic = [
 const warnings = (events: EventInput[]) => events.flatMap((e) => (e.type === "warning" ? [e.code] : []));
 const decisions = (events: EventInput[]) => events.flatMap((e) => (e.type === "decision" ? [e.reason] : []));
 
+/** The ready frontier's ids: what runs when the planner could not decide. */
+const readyIds = (g: PlanGraph) =>
+  readyFrontier(g)
+    .filter((n) => n.type !== "report" && n.type !== "outline")
+    .map((n) => n.id);
+
 describe("planCycle: a planner that fails", () => {
   it("propagates cancellation", async () => {
     const { ctx } = scripted([new DossierError("CANCELLED", "stop", { details: { reason: "user" } })]);
@@ -144,7 +155,7 @@ describe("planCycle: a planner that fails", () => {
 
   it("keeps the plan and runs the ready frontier on any other failure, saying why", async () => {
     const { ctx, events } = scripted([new DossierError("STRUCTURED_OUTPUT_FAILED", "bad json")]);
-    expect(await planCycle(ctx, input())).toEqual({ graph, actions: [], synthesize: false });
+    expect(await planCycle(ctx, input())).toEqual({ graph, actions: readyIds(graph), synthesize: false });
     expect(events).toEqual([
       {
         type: "warning",
@@ -321,7 +332,7 @@ describe("planCycle: a changed plan", () => {
       change(cyclic),
       change(cyclic, { actions: ["T-6"], synthesize: true }),
     ]);
-    expect(await planCycle(ctx, input())).toEqual({ graph, actions: [], synthesize: false });
+    expect(await planCycle(ctx, input())).toEqual({ graph, actions: readyIds(graph), synthesize: false });
     expect(warnings(events)).toEqual(["PLAN_ILLEGAL", "PLAN_REJECTED"]);
     expect(events.at(-1)).toEqual({
       type: "warning",
@@ -337,7 +348,11 @@ describe("planCycle: a changed plan", () => {
     const budget = scripted([change(cyclic), exceeded("cost")]);
     expect(await planCycle(budget.ctx, input())).toEqual({ stop: "budget:cost" });
     const failed = scripted([change(cyclic), new DossierError("TIMEOUT", "slow")]);
-    expect(await planCycle(failed.ctx, input())).toEqual({ graph, actions: [], synthesize: false });
+    expect(await planCycle(failed.ctx, input())).toEqual({
+      graph,
+      actions: readyIds(graph),
+      synthesize: false,
+    });
     expect(failed.events.at(-1)).toEqual({
       type: "warning",
       code: "PLANNER_FAILED",

@@ -6,7 +6,7 @@
 import { exceededLimit } from "../../core/budget.ts";
 import { isDossierError } from "../../core/errors.ts";
 import { flattenOutline } from "../../core/outline.ts";
-import type { PlanGraph } from "../../core/plan-graph.ts";
+import { type PlanGraph, readyFrontier } from "../../core/plan-graph.ts";
 import { checkLegality } from "../../core/plan-graph-legality.ts";
 import { briefEvidence } from "../../kit/evidence-brief.ts";
 import { rankEvidence, selectEvidence } from "../../kit/evidence-select.ts";
@@ -61,7 +61,7 @@ export async function planCycle(
     fallback(ctx, "PLANNER_FAILED", {
       message: `planner failed (${failureOf(error)}); the plan is kept and the ready frontier runs`,
     });
-    return { graph: input.graph, actions: [], synthesize: false };
+    return { graph: input.graph, actions: readyIds(input.graph), synthesize: false };
   }
   const executed = new Set(
     input.graph.nodes.filter((n) => n.status === "done" || n.status === "failed").map((n) => n.id),
@@ -100,7 +100,7 @@ export async function planCycle(
       fallback(ctx, "PLANNER_FAILED", {
         message: `re-asked planner failed (${failureOf(error)}); the plan is kept and the ready frontier runs`,
       });
-      return { graph: input.graph, actions: [], synthesize: false };
+      return { graph: input.graph, actions: readyIds(input.graph), synthesize: false };
     }
     merged = mergeProposal(input.graph, decision.plan, input.maxDepth);
     if (merged.violations.length > 0) {
@@ -113,7 +113,7 @@ export async function planCycle(
           message: `plan rejected: ${stillIllegal.map((v) => v.code).join(", ")}; the current plan stays in force`,
         });
         // A rejected revision changes nothing: the current plan's ready frontier runs.
-        return { graph: input.graph, actions: [], synthesize: false };
+        return { graph: input.graph, actions: readyIds(input.graph), synthesize: false };
       }
       merged = { graph: candidate, diff: merged.diff, violations: [] };
       ctx.emit({
@@ -136,6 +136,16 @@ export async function planCycle(
   );
   ctx.emit({ type: "plan-update", iteration: input.iteration, graph, diff: merged.diff });
   return { graph, actions: decision.actions, synthesize: decision.synthesize };
+}
+
+/**
+ * The ready frontier's ids (outline and report aside): what runs when the planner could not
+ * decide — a planner's own empty choice ends the loop instead (Algorithm 2, line 5).
+ */
+function readyIds(graph: PlanGraph): string[] {
+  return readyFrontier(graph)
+    .filter((n) => n.type !== "report" && n.type !== "outline")
+    .map((n) => n.id);
 }
 
 /** Excerpts per section shown to the ephemeral rubric, and their length. */

@@ -404,7 +404,10 @@ describe("graph's plan loop", () => {
               outline,
               ...nodes.filter((n) => n.type === "report").map((n) => ({ ...n, deps: [...n.deps, "T-8"] })),
             ],
-            actions: [],
+            // The pending work runs (an empty choice would end the loop).
+            actions: parsePlan(user)
+              .filter((n) => n.status === "pending" && (n.type === "search" || n.type === "llm"))
+              .map((n) => n.id),
             synthesize: false,
           });
         }

@@ -15,6 +15,8 @@ export interface GraphRun {
   readonly results: Map<string, NodeResult>;
   /** What every node's executor is given. */
   readonly base: ExecuteOptions;
+  /** The coarse phase's nodes (broad searches, outline, report): not the plan's own. */
+  readonly coarse: ReadonlySet<string>;
 }
 
 /** Records a node's result and marks it done or failed in the plan. */

@@ -185,7 +185,10 @@ describe("graph strategy", () => {
           assessments: [],
           decision: { changePlan: true, reasons: ["failed-or-off-topic"], explanation: "rewrite" },
           plan: nodes,
-          actions: [],
+          // The pending work runs (an empty choice would end the loop).
+          actions: parsePlan(userText(body))
+            .filter((n) => n.status === "pending" && (n.type === "search" || n.type === "llm"))
+            .map((n) => n.id),
           synthesize: false,
         });
       },

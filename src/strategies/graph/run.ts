@@ -39,6 +39,7 @@ import { type CycleInput, planCycle } from "./cycle.ts";
 import type { NodeResult } from "./execute.ts";
 import { fixOutline, frameTask, specBesideQuestion } from "./framing.ts";
 import { type FirstPlan, type InitPlanInput, initialPlan } from "./init.ts";
+import { everyPlanNodeFailed } from "./plan-outcome.ts";
 import { emptyPlanMessage } from "./plan-yield.ts";
 import {
   pendingReport,
@@ -175,11 +176,21 @@ export async function runGraph(ctx: RunContext, options: GraphOptions): Promise<
       ...(options.innerRounds ? { innerRounds: options.innerRounds } : {}),
     });
     if (ephemeral?.noFurtherRetrieval) {
-      stopReason = "no-gaps";
-      break;
+      // "No gaps" is no verdict while every plan node has failed: the plan researched nothing.
+      if (!everyPlanNodeFailed(run.graph, run.coarse)) {
+        stopReason = "no-gaps";
+        break;
+      }
+      ctx.emit({
+        type: "decision",
+        decision: "continue",
+        reason: "the rubric finds no gaps, but every plan node failed: not accepted",
+      });
     }
   }
-  const finalReason = stopReason ?? "completed";
+  const finalReason = everyPlanNodeFailed(run.graph, run.coarse)
+    ? `no-research: every plan node failed (${stopReason ?? "completed"})`
+    : (stopReason ?? "completed");
   stopAndPrune(ctx, run, finalReason);
   return writeReportNode(ctx, run, { spec, planned, persistent, language, stopReason: finalReason });
 }
@@ -199,6 +210,7 @@ function startRun(
     graph,
     results,
     base: { tools: options.tools, language: options.language, context, shouldStop, results },
+    coarse: new Set(graph.nodes.map((n) => n.id)),
   };
 }
 
@@ -288,8 +300,8 @@ function plannerTurn(ctx: RunContext, input: CycleInput): ReturnType<typeof plan
 }
 
 /**
- * The actions to run from the ready frontier: the planner's choice (the whole frontier when it
- * chose none that is ready). When the planner asks for the report, the report is written only
+ * The actions to run from the ready frontier: the planner's choice (the whole frontier when the
+ * ids it chose are none of them ready); an empty choice stops the loop (Algorithm 2, line 5). When the planner asks for the report, the report is written only
  * when what it depends on has run: a pending dependency runs first (a `decision` event says so).
  * A stop when there is nothing to run.
  */
@@ -301,6 +313,8 @@ function chooseActions(
   const frontier = readyFrontier(graph).filter((n) => n.type !== "report" && n.type !== "outline");
   if (!step.synthesize) {
     if (frontier.length === 0) return { stop: "frontier-empty" };
+    // An empty action set ends the loop (Algorithm 2, line 5); ids that are not ready run the frontier.
+    if (step.actions.length === 0) return { stop: "no-actions" };
     const chosen = frontier.filter((n) => step.actions.includes(n.id));
     return { actions: chosen.length > 0 ? chosen : frontier };
   }
