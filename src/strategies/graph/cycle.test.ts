@@ -17,7 +17,7 @@ import {
 } from "../../core/plan-graph.ts";
 import type { PlannedOutline } from "../../kit/outliner.ts";
 import type { RunContext } from "../../kit/run-context.ts";
-import { type CycleInput, evidenceBySection, planCycle, refreshGaps } from "./cycle.ts";
+import { type CycleInput, evidenceBySection, GAP_EXCERPTS, planCycle, refreshGaps } from "./cycle.ts";
 
 function node(id: string, depth: number, deps: string[] = [], extra: Partial<PlanNode> = {}): PlanNode {
   return {
@@ -418,7 +418,7 @@ describe("refreshGaps and evidenceBySection", () => {
     const by = { tool: "read_page", callId: "c" };
     const add = (sourceId: string, text: string) =>
       ctx.evidence.addEvidence({ sourceId, text, retrievedBy: by }).evidence.id;
-    const long = `Costs fell by a third in 2025. ${"Filler words about the market and its many players. ".repeat(8)}Cost figures closed the year lower.`;
+    const long = `Costs fell by a third in 2025. ${"Filler words about the market and its many players. ".repeat(16)}Cost figures closed the year lower.`;
     const e1 = add(a.source.id, long);
     add(a.source.id, "Cost figures for 2024 show unit costs declining.");
     add(b.source.id, "Costs of storage dropped as cost figures improved.");
@@ -444,13 +444,19 @@ describe("refreshGaps and evidenceBySection", () => {
     expect(first).toContain("Source: Alpha source");
     expect(first).not.toContain("also");
     const lines = first!.split("\n");
-    for (const line of lines.filter((l) => l.startsWith("[E"))) expect(line.length).toBeLessThanOrEqual(220);
+    // Each excerpt cut short (the long one is), within the section's budget.
+    for (const line of lines.filter((l) => l.startsWith("[E")))
+      expect(line.length).toBeLessThanOrEqual(GAP_EXCERPTS.chars + 20);
+    expect(long.length).toBeGreaterThan(GAP_EXCERPTS.chars + 20);
+    // A budget in characters, not three snippets: every relevant excerpt fits here.
+    expect(first!.match(/^\[E\d+\] /gm)!.length).toBeGreaterThan(3);
+    expect(first).toContain(`[${e1}]`);
     expect(second).toMatch(/^Section 2 Adoption — served by T-3 \(2 evidence\)\n/);
     // T-3 serves 1.1 too: its evidence is preferred in section 1 and only named in section 2.
     expect(first).toContain(`[${e4}] Adoption doubled`);
     // Section 2 shows something new and names what section 1 already wrote out, on its own line.
-    expect(second).toMatch(/\n\[E\d\] [^\n]+\nalso \[E\d\], \[E\d\] \(above\)$/);
-    expect(second).toContain(`also [${e4}], [${e1}] (above)`);
+    expect(second).toMatch(/\n\[E\d\] [^\n]+\nalso \[E\d\](, \[E\d\])+ \(above\)$/);
+    expect(second).toContain(`also [${e4}], [${e1}]`);
   });
 
   it("asks the rubricer with the evidence by section and returns its gaps", async () => {

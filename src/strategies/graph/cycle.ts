@@ -148,15 +148,19 @@ function readyIds(graph: PlanGraph): string[] {
     .map((n) => n.id);
 }
 
-/** Excerpts per section shown to the ephemeral rubric, and their length. */
-export const GAP_EXCERPTS = { perSection: 3, chars: 200 } as const;
+/**
+ * What the ephemeral rubric sees of each section's evidence: a budget in characters (enough to
+ * judge coverage — whether figures, dates and the section's aspects are there — not a sample of
+ * three snippets), spread over at most `perSection` excerpts of at most `chars` each.
+ */
+export const GAP_EXCERPTS = { budgetChars: 4000, perSection: 8, chars: 600 } as const;
 
 /**
  * The evidence state by outline section, for the ephemeral rubric: per section the subtasks
- * that served it and up to three excerpts (their own evidence first, then the most relevant of
- * the run), each trimmed to the 200 characters that matter most for the section — bounded
- * however much evidence the run holds. An excerpt is written out once: a later section that
- * shares it names its id.
+ * that served it and its excerpts (their own evidence first, then the most relevant of the run),
+ * each trimmed to the characters that matter most for the section, until the section's character
+ * budget ({@link GAP_EXCERPTS}) is spent — bounded however much evidence the run holds. An
+ * excerpt is written out once: a later section that shares it names its id.
  */
 export function evidenceBySection(
   ctx: Pick<RunContext, "evidence">,
@@ -186,8 +190,12 @@ export function evidenceBySection(
       const served = nodes.length
         ? `served by ${nodes.map((n) => `${n.id} (${input.results.get(n.id)!.evidenceIds.length} evidence)`).join(", ")}`
         : "no subtask has served it yet";
-      const fresh = excerpts.filter((e) => !shown.has(e.id));
       const again = excerpts.filter((e) => shown.has(e.id)).map((e) => `[${e.id}]`);
+      const fresh = withinBudget(
+        excerpts.filter((e) => !shown.has(e.id)),
+        GAP_EXCERPTS.budgetChars,
+        GAP_EXCERPTS.chars,
+      );
       for (const e of fresh) shown.add(e.id);
       const lines = [
         ...(fresh.length
@@ -204,6 +212,19 @@ export function evidenceBySection(
       return `Section ${s.id} ${s.title} — ${served}\n${body}`;
     })
     .join("\n\n");
+}
+
+/** The excerpts, in order, while their text (each at most `each` characters) fits `budget`. */
+function withinBudget<E extends { text: string }>(excerpts: readonly E[], budget: number, each: number): E[] {
+  const out: E[] = [];
+  let used = 0;
+  for (const e of excerpts) {
+    const size = Math.min(e.text.length, each);
+    if (out.length > 0 && used + size > budget) break;
+    out.push(e);
+    used += size;
+  }
+  return out;
 }
 
 /** Regenerates the ephemeral rubric from the evidence itself; null (warning `GAPS_FALLBACK`) when the rubricer fails. */

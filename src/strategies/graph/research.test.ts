@@ -269,7 +269,7 @@ describe("graph strategy: what agents see", () => {
       e.type === "rubric-update" && e.kind === "search" ? [e.rubric] : [],
     );
     for (const r of searchRubrics) expect((r as { items: unknown[] }).items.length).toBeGreaterThanOrEqual(3);
-    // The ephemeral rubric reads excerpts per section, at most three each.
+    // The ephemeral rubric reads each section's evidence within its character budget.
     for (const p of world.script.prompts["ephemeral-rubric"]) {
       const sections = p.split(/^Section \d+ /m).slice(1);
       expect(sections).toHaveLength(4);
@@ -277,6 +277,7 @@ describe("graph strategy: what agents see", () => {
         const written = (s.match(/^\[E\d+\] /gm) ?? []).length;
         const named = (/^also (.*) \(above\)$/m.exec(s)?.[1] ?? "").split(", ").filter(Boolean).length;
         expect(written + named).toBeLessThanOrEqual(GAP_EXCERPTS.perSection);
+        expect(s.length).toBeLessThanOrEqual(GAP_EXCERPTS.budgetChars + 1000);
       }
       expect(p).toMatch(/served by T-\d+ \(\d+ evidence\)/);
       // Each excerpt is written out once per call; a later section that shares it names its id.
