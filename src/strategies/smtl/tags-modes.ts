@@ -8,6 +8,7 @@
 
 import { requireResearch } from "../../kit/research-done.ts";
 import type { RunContext } from "../../kit/run-context.ts";
+import { evidenceByUrl, resolveUrlCitations, type UrlCitations } from "../../kit/url-citations.ts";
 import type { ResearchOutcome } from "../types.ts";
 import { finishAnswer, type SmtlFigures } from "./answer.ts";
 import { NATIVE_TAGS, type NativeTag, RESEARCH_TAGS } from "./native-format.ts";
@@ -21,7 +22,6 @@ import {
 import { evidenceReport, researchOutcome } from "./research-report.ts";
 import type { SmtlOptions, SmtlState } from "./state.ts";
 import { finalFromConversation } from "./tags-final.ts";
-import { evidenceByUrl, resolveUrlCitations, type UrlCitations } from "./url-citations.ts";
 
 /** What a mode gives the tag protocol. */
 export interface TagMode {

@@ -1,14 +1,14 @@
 /**
- * Citations as SMTL's checkpoints write them (seed: SMTL App. D.1, report formatting): numbers
- * in square brackets after a claim, `[1]`, and a closing References section of numbered entries
- * `[1]. URL - Title`. The agent never sees evidence ids in the native protocol, so a number is
- * resolved through its entry's URL to the evidence the run retrieved from that URL; a number
- * without an entry, or whose URL the run never retrieved, stays a bare number (the citation pass
- * drops and counts it). A bare URL in the text cites that page too.
+ * Citations as the seeds' checkpoints write them: numbers after a claim — `[1]` (SMTL App. D.1)
+ * or `<sup>[1]</sup>` (MaMs C.8) — and a closing References section of numbered entries
+ * (`[1]. URL - Title`). A number is resolved through its entry's URL to the evidence the run
+ * retrieved from that URL; a number without an entry, or whose URL the run never retrieved, stays
+ * a bare number (the citation pass drops and counts it). A bare URL in the text cites that page
+ * too; a superscript around evidence ids (`<sup>[E4]</sup>`) is unwrapped.
  */
 
-import type { EvidenceLookup } from "../../core/evidence-registry.ts";
-import { sourceLocator } from "../../core/source.ts";
+import type { EvidenceLookup } from "../core/evidence-registry.ts";
+import { sourceLocator } from "../core/source.ts";
 
 /** The text with its citations resolved. */
 export interface UrlCitations {
@@ -74,12 +74,17 @@ export function splitReferences(text: string): { body: string; urls: Map<number,
   return { body: text.slice(0, heading.index).trimEnd(), urls };
 }
 
+/** `<sup>[1]</sup>` and `<sup>[E4, E9]</sup>` as `[1]` and `[E4, E9]`. */
+export function unwrapSuperscripts(text: string): string {
+  return text.replace(/<sup>\s*(\[[^\]<>]{1,80}\])\s*<\/sup>/giu, "$1");
+}
+
 /** Resolves the numbered citations (and bare URLs) of `text` against the evidence by URL. */
 export function resolveUrlCitations(
   text: string,
   byUrl: ReadonlyMap<string, readonly string[]>,
 ): UrlCitations {
-  const { body, urls } = splitReferences(text);
+  const { body, urls } = splitReferences(unwrapSuperscripts(text));
   const cited: string[] = [];
   const unresolved: number[] = [];
   const note = (ids: readonly string[]) => {
