@@ -49,6 +49,8 @@ export const ERROR_CODES = [
   "TOOL_ERROR",
   /** A network address was refused by the SSRF guard. */
   "NETWORK_REFUSED",
+  /** A URL the run's source filter does not allow (its domain lists); it was not fetched. */
+  "SOURCE_FILTERED",
   /** A connection could not be made (DNS failure, refused, reset). */
   "NETWORK_ERROR",
   /** A provider's circuit breaker is open after repeated failures; the call was not made. */

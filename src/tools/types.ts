@@ -4,6 +4,7 @@
  */
 
 import { z } from "zod";
+import { sourceFilterSchema } from "./source-filter.ts";
 
 /** A tool failure as an agent reads it. */
 export interface ToolError {
@@ -28,6 +29,11 @@ export const searchRequestSchema = z.object({
   topK: z.number().int().min(1).max(50).default(5).describe("number of results wanted"),
   timeRange: timeRangeSchema.optional().describe("only results from the last day/week/month/year"),
   language: z.string().min(2).optional().describe("ISO 639-1 language code of wanted results"),
+  /**
+   * The run's source filter (allowed and excluded domains, a start date): sent as the provider's
+   * own parameters where it has them, and applied to the results in every case.
+   */
+  sourceFilter: sourceFilterSchema.optional(),
 });
 /** A web search request (defaults applied). */
 export type SearchRequest = z.infer<typeof searchRequestSchema>;

@@ -12,6 +12,7 @@ import type { LlmClient } from "../../llm/client.ts";
 import { generateStructured, type StructuredResult } from "../../llm/structured.ts";
 import { type FetchPageOptions, fetchPageTool, type PageContentType } from "../fetch/fetch-page.ts";
 import type { ProviderPolicy, ToolGateway } from "../gateway.ts";
+import { domainRules } from "../source-filter.ts";
 import { toolErrorCode } from "../tool-failure.ts";
 import type { ToolResult } from "../types.ts";
 import { CRAWL_SYSTEM_PROMPT, type CrawlAnswer, crawlAnswerSchema, crawlUserPrompt } from "./crawl-prompt.ts";
@@ -47,7 +48,7 @@ export interface CrawlPageOptions {
   maxPageTokens?: number;
   /** Share of a cut page's kept text taken from its head (default 0.7; the rest from its tail). */
   headShare?: number;
-  /** Options of the fetch (guard, limits). */
+  /** Options of the fetch (guard, limits, the run's source filter). */
   fetchOptions?: Omit<FetchPageOptions, "signal">;
 }
 
@@ -89,6 +90,9 @@ export function crawlPage(options: CrawlPageOptions): Promise<ToolResult<CrawlRe
       ...(headShare === undefined ? {} : { headShare }),
       ...(model ? { model } : {}),
       ...(fetchOptions.allowPrivateNetwork ? { allowPrivateNetwork: true } : {}),
+      ...(domainRules(fetchOptions.sourceFilter)
+        ? { sourceFilter: domainRules(fetchOptions.sourceFilter) }
+        : {}),
     },
     run: () => readPage(llm, gateway, url, goal, { maxPageTokens, headShare }, fetchOptions),
     count: (result) => result.evidence.length,

@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { DossierError } from "../../core/errors.ts";
 import type { ToolGateway } from "../gateway.ts";
+import { domainRules } from "../source-filter.ts";
 import type { ToolResult } from "../types.ts";
 import type { PageLink } from "./html-to-markdown.ts";
 import type { HttpFetchOptions } from "./http-fetch.ts";
@@ -151,7 +152,8 @@ export async function fetchPage(url: string, options: FetchPageOptions = {}): Pr
  * Runs {@link fetchPage} through the gateway as tool `fetch_page` (provider `http`), so it is
  * rate-limited, retried, cached and recorded, and a failure comes back as a structured
  * `{ ok: false, error }`. When private networks are allowed the cache key says so, so a page
- * fetched under that permission is never served from the cache to a caller without it.
+ * fetched under that permission is never served from the cache to a caller without it. A URL
+ * the source filter refuses is a SOURCE_FILTERED failure, never requested.
  */
 export function fetchPageTool(
   gateway: ToolGateway,
@@ -160,6 +162,7 @@ export function fetchPageTool(
 ): Promise<ToolResult<PageContent>> {
   const { fresh, ...fetchOptions } = options;
   const conditional = options.conditional;
+  const sourceFilter = domainRules(options.sourceFilter);
   return gateway.call({
     tool: "fetch_page",
     provider: "http",
@@ -167,6 +170,8 @@ export function fetchPageTool(
       url,
       ...(options.allowPrivateNetwork ? { allowPrivateNetwork: true } : {}),
       ...(conditional ? { conditional } : {}),
+      // A page fetched under a source filter is cached apart: a refusal is never skipped by a hit.
+      ...(sourceFilter ? { sourceFilter } : {}),
     },
     // A fresh or conditional fetch asks the server again: never answered from the cache.
     ...(fresh || conditional ? { cache: false } : {}),

@@ -8,6 +8,7 @@
 import type { Dispatcher, fetch as undiciFetch } from "undici";
 import { DossierError } from "../../core/errors.ts";
 import { parseRetryAfter } from "../../core/retry.ts";
+import { type SourceFilter, sourceFilteredError, urlRefusal } from "../source-filter.ts";
 import { blockedPortError, checkPort } from "./blocked-ports.ts";
 import { checkUrl, createGuardedAgent, type GuardOptions, undici } from "./ssrf-guard.ts";
 
@@ -51,6 +52,23 @@ export interface HttpFetchOptions extends Partial<GuardOptions> {
    * `304 Not Modified` answer is then returned (status 304, no bytes) instead of thrown.
    */
   conditional?: { etag?: string; lastModified?: string };
+  /**
+   * The run's source filter: a URL, or a redirect, to a host its domain lists do not allow is
+   * refused (SOURCE_FILTERED) before it is requested.
+   */
+  sourceFilter?: SourceFilter;
+}
+
+/** `url` when the source filter allows it; SOURCE_FILTERED (naming the redirect, if one) otherwise. */
+function allowedBySource(filter: SourceFilter | undefined, url: URL, redirectedFrom?: URL): URL {
+  const reason = urlRefusal(filter, url);
+  if (!reason) return url;
+  const error = sourceFilteredError(
+    url.href,
+    redirectedFrom ? `redirect from ${redirectedFrom.href}: ${reason}` : reason,
+  );
+  if (redirectedFrom) error.details.redirectedFrom = redirectedFrom.href;
+  throw error;
 }
 
 /** A fetched response. */
@@ -79,7 +97,7 @@ export async function httpFetch(url: string, options: HttpFetchOptions = {}): Pr
   const maxRedirects = options.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
   const fetchFn = options.fetch ?? undici().fetch;
 
-  let current = checkPort(checkUrl(url, guard));
+  let current = checkPort(allowedBySource(options.sourceFilter, checkUrl(url, guard)));
   if (options.signal?.aborted) throw options.signal.reason;
 
   const timeout = new AbortController();
@@ -144,7 +162,7 @@ export async function httpFetch(url: string, options: HttpFetchOptions = {}): Pr
             details: { url: current.href, location, reason: "invalid-redirect" },
           });
         }
-        current = checkPort(checkUrl(next, guard));
+        current = checkPort(allowedBySource(options.sourceFilter, checkUrl(next, guard), current));
         redirects.push(current.href);
         continue;
       }

@@ -4,6 +4,7 @@
  */
 
 import type { ToolGateway } from "../gateway.ts";
+import { filterSources } from "../source-filter.ts";
 import type { SearchRequest, ToolResult } from "../types.ts";
 import { searchRequestSchema } from "../types.ts";
 import type { AcademicProvider, AcademicResult } from "./academic-result.ts";
@@ -19,7 +20,8 @@ export interface AcademicSearchOptions {
 /**
  * Searches scholarly literature: each provider's call goes through the gateway under that
  * provider's policy (arXiv: one request every three seconds, see PROVIDER_DEFAULTS). Never
- * throws; with no provider it answers PROVIDER_NOT_CONFIGURED.
+ * throws; with no provider it answers PROVIDER_NOT_CONFIGURED. A source filter is applied to the
+ * papers' URLs and dates afterwards (neither provider takes domains).
  */
 export function academicSearch(
   request: Partial<SearchRequest> & { query: string },
@@ -33,7 +35,10 @@ export function academicSearch(
       provider: provider.name,
       args: provider.endpoint ? { ...parsed, endpoint: provider.endpoint } : parsed,
       run: async (signal: AbortSignal) =>
-        (await provider.search(parsed, { signal, fetch: fetchFn })).slice(0, parsed.topK),
+        filterSources(await provider.search(parsed, { signal, fetch: fetchFn }), parsed.sourceFilter).slice(
+          0,
+          parsed.topK,
+        ),
       count: (results: AcademicResult[]) => results.length,
     })),
   );

@@ -55,6 +55,8 @@ export interface HttpSearchProviderEntry<
   maxResults?: number;
   /** Parameters in the order they are sent: query string (GET) or JSON body (POST). */
   params: RequestParams;
+  /** Parameters sent in the URL's query string also with a POST (a list repeats the name). */
+  urlParams?: RequestParams;
   /** The answer's shape; an answer that does not fit is a PROVIDER_ERROR naming the problem. */
   answer: S;
   /** The answer's results as raw fields, in the provider's order. */
@@ -95,10 +97,10 @@ function credentialValue(
   return requireKey(entry.name, apiKey, credential.setting);
 }
 
-function queryString(params: Record<string, unknown>): URLSearchParams {
-  const query = new URLSearchParams();
+function queryString(params: Record<string, unknown>, query = new URLSearchParams()): URLSearchParams {
   for (const [name, value] of Object.entries(params)) {
-    query.set(name, typeof value === "object" ? JSON.stringify(value) : String(value));
+    if (Array.isArray(value)) for (const item of value) query.append(name, String(item));
+    else query.set(name, typeof value === "object" ? JSON.stringify(value) : String(value));
   }
   return query;
 }
@@ -144,6 +146,9 @@ export function createHttpSearchProvider<
       const params = resolveParams(entry.params, request, { nowMs, maxResults: entry.maxResults });
       const post = entry.method === "POST";
       const query = post ? new URLSearchParams() : queryString(params);
+      if (entry.urlParams) {
+        queryString(resolveParams(entry.urlParams, request, { nowMs, maxResults: entry.maxResults }), query);
+      }
       const headers: Record<string, string> = {};
       const credential = entry.credential;
       if (key && credential && "header" in credential)

@@ -14,8 +14,11 @@ export interface ParamContext {
   maxResults?: number | undefined;
 }
 
-/** A parameter computed from the request; undefined leaves it out. */
-export type ParamFunction = (request: SearchRequest, context: ParamContext) => string | number | undefined;
+/** A parameter computed from the request (a list: a JSON array, or a repeated URL parameter); undefined leaves it out. */
+export type ParamFunction = (
+  request: SearchRequest,
+  context: ParamContext,
+) => string | number | readonly string[] | undefined;
 
 /** A fixed value (sent as is: a string, number, boolean or JSON object) or a computed one. */
 export type ParamValue = string | number | boolean | Readonly<Record<string, unknown>> | ParamFunction;

@@ -7,9 +7,26 @@
 
 import { z } from "zod";
 import type { TimeRange } from "../types.ts";
+import {
+  braveFreshnessRange,
+  excludeDomainsParam,
+  googleDateRange,
+  includeDomainsParam,
+  searchStartMs,
+  searxngRangeCovering,
+  sinceOrRangeParam,
+  siteListParam,
+  siteQueryParam,
+  startDay,
+} from "./filter-params.ts";
 import { defineSearchProvider } from "./http-search-provider.ts";
-import { countParam, languageParam, queryParam, timeRangeParam } from "./request-params.ts";
-import { timeRangeStart } from "./time-range.ts";
+import {
+  countParam,
+  languageParam,
+  type ParamFunction,
+  queryParam,
+  timeRangeParam,
+} from "./request-params.ts";
 
 /** A text field a provider may leave out or set to null. */
 const text = z.string().nullish();
@@ -42,6 +59,18 @@ export const SEARXNG_TIME_RANGE: Readonly<Record<TimeRange, string>> = {
   year: "year",
 };
 
+/** SearXNG's `time_range` for the request's start (time range and `since`), widened to cover it. */
+const searxngTimeRange: ParamFunction = (request, { nowMs }) => {
+  if (!request.sourceFilter?.since) return timeRangeParam(SEARXNG_TIME_RANGE)(request, { nowMs });
+  return searxngRangeCovering(searchStartMs(request, nowMs)!, nowMs);
+};
+
+/** Exa's `startPublishedDate`: the later of the time range's start and `since`, as ISO 8601. */
+const exaStartPublished: ParamFunction = (request, { nowMs }) => {
+  const start = searchStartMs(request, nowMs);
+  return start === undefined ? undefined : new Date(start).toISOString();
+};
+
 /**
  * Tavily. Followed: Tavily API reference, "Search" endpoint
  * (https://docs.tavily.com/documentation/api-reference/endpoint/search) and the request/response
@@ -50,7 +79,9 @@ export const SEARXNG_TIME_RANGE: Readonly<Record<TimeRange, string>> = {
  * `{ query, max_results (0–20), time_range: day|week|month|year, search_depth, topic, … }`,
  * answer `{ query, results: [{ title, url, content, score, raw_content?, published_date? }], … }`
  * (`published_date` is given for the `news` topic, as an RFC 1123 date). Time ranges map one to
- * one; Tavily has no result-language parameter (it answers in the query's language).
+ * one; Tavily has no result-language parameter (it answers in the query's language). The source
+ * filter is sent as `include_domains` / `exclude_domains` (lists of domains) and `start_date`
+ * (`YYYY-MM-DD`, results published on or after it).
  */
 const tavily = defineSearchProvider({
   name: "tavily",
@@ -69,6 +100,9 @@ const tavily = defineSearchProvider({
     include_raw_content: false,
     include_images: false,
     time_range: timeRangeParam((range) => range),
+    include_domains: includeDomainsParam,
+    exclude_domains: excludeDomainsParam,
+    start_date: sinceOrRangeParam(startDay, () => undefined),
   },
   answer: z.object({
     results: z.array(z.object({ title: text, url: text, content: text, published_date: text })),
@@ -84,8 +118,10 @@ const tavily = defineSearchProvider({
  * `{ query, type: "auto", numResults, startPublishedDate (ISO 8601), contents: { text:
  * { maxCharacters }, highlights: { maxCharacters } } }`, answer `{ requestId, results: [{ id,
  * url, title, publishedDate, author, text?, highlights?, summary? }] }`. A time range becomes
- * `startPublishedDate` ({@link timeRangeStart}); Exa has no result-language parameter. The
- * snippet is the highlights (joined), else the summary, else the start of the page text.
+ * `startPublishedDate` (`timeRangeStart`; with the source filter's `since`, the later of both);
+ * the filter's domains are `includeDomains` / `excludeDomains`. Exa has no result-language
+ * parameter. The snippet is the highlights (joined), else the summary, else the start of the
+ * page text.
  */
 const exa = defineSearchProvider({
   name: "exa",
@@ -99,7 +135,9 @@ const exa = defineSearchProvider({
     type: "auto",
     numResults: countParam,
     contents: { text: { maxCharacters: 1000 }, highlights: { maxCharacters: 500 } },
-    startPublishedDate: timeRangeParam(timeRangeStart),
+    startPublishedDate: exaStartPublished,
+    includeDomains: includeDomainsParam,
+    excludeDomains: excludeDomainsParam,
   },
   answer: z.object({
     results: z.array(
@@ -129,7 +167,9 @@ const exa = defineSearchProvider({
  * headers `Accept: application/json` and `X-Subscription-Token: <key>`; `count` is at most 20;
  * answer `{ type: "search", query, web?: { results: [{ title, url, description, page_age?,
  * age? }] } }` (`web` is absent when there are no web results). Descriptions carry `<strong>`
- * decorations, stripped with all markup. `language` is sent as {@link braveSearchLang}.
+ * decorations, stripped with all markup. `language` is sent as {@link braveSearchLang}. Brave has
+ * no domain parameter: the source filter's domains are `site:` / `-site:` operators of `q`
+ * (Brave's search operators); its `since` is a custom `freshness` range `YYYY-MM-DDtoYYYY-MM-DD`.
  */
 const brave = defineSearchProvider({
   name: "brave",
@@ -140,9 +180,12 @@ const brave = defineSearchProvider({
   credential: { setting: "BRAVE_API_KEY", header: "x-subscription-token" },
   maxResults: 20,
   params: {
-    q: queryParam,
+    q: siteQueryParam,
     count: countParam,
-    freshness: timeRangeParam({ day: "pd", week: "pw", month: "pm", year: "py" }),
+    freshness: sinceOrRangeParam(
+      braveFreshnessRange,
+      timeRangeParam({ day: "pd", week: "pw", month: "pm", year: "py" }),
+    ),
     search_lang: languageParam(braveSearchLang),
   },
   answer: z.object({
@@ -170,7 +213,9 @@ const brave = defineSearchProvider({
  * separate reference: `POST https://google.serper.dev/search`, headers `X-API-KEY: <key>` and
  * `Content-Type: application/json`, JSON body `{ q, num, tbs: "qdr:d|w|m|y", hl, gl }`, answer
  * `{ searchParameters, organic: [{ title, link, snippet, date?, position }], … }`; `date` is a
- * Google display date (`Jan 15, 2024` or `3 days ago`).
+ * Google display date (`Jan 15, 2024` or `3 days ago`). The source filter's domains are Google's
+ * `site:` / `-site:` operators in `q`; its `since` is Google's custom date range in `tbs`
+ * (`cdr:1,cd_min:M/D/YYYY`).
  */
 const serper = defineSearchProvider({
   name: "serper",
@@ -180,9 +225,12 @@ const serper = defineSearchProvider({
   path: "/search",
   credential: { setting: "SERPER_API_KEY", header: "x-api-key" },
   params: {
-    q: queryParam,
+    q: siteQueryParam,
     num: countParam,
-    tbs: timeRangeParam({ day: "qdr:d", week: "qdr:w", month: "qdr:m", year: "qdr:y" }),
+    tbs: sinceOrRangeParam(
+      googleDateRange,
+      timeRangeParam({ day: "qdr:d", week: "qdr:w", month: "qdr:m", year: "qdr:y" }),
+    ),
     hl: languageParam(lowerCase),
   },
   answer: z.object({
@@ -201,7 +249,9 @@ const serper = defineSearchProvider({
  * number_of_results, results: [{ url, title, content, engine, publishedDate?, score, category,
  * … }], answers, suggestions, unresponsive_engines, … }`. No key; no result-count parameter (one
  * page of about 10–20 results, cut to `topK`). The base URL (SEARXNG_URL) is the instance; the
- * default is SearXNG's own address (`searxng-run`, the Docker image).
+ * default is SearXNG's own address (`searxng-run`, the Docker image). The source filter's
+ * domains are `site:` / `-site:` operators in `q` (passed on to the engines that read them); its
+ * `since` widens to the narrowest `time_range` that reaches back to it.
  */
 const searxng = defineSearchProvider({
   name: "searxng",
@@ -211,9 +261,9 @@ const searxng = defineSearchProvider({
   method: "GET",
   path: "/search",
   params: {
-    q: queryParam,
+    q: siteQueryParam,
     format: "json",
-    time_range: timeRangeParam(SEARXNG_TIME_RANGE),
+    time_range: searxngTimeRange,
     language: languageParam(),
   },
   answer: z.object({
@@ -232,7 +282,9 @@ const searxng = defineSearchProvider({
  * optional `X-Respond-With: no-content` (leave page content out of the answer); JSON body `{ q,
  * num?, hl?, gl? }`; answer `{ code, status, data: [{ title, url, description, content?, date?,
  * usage }], meta? }`. Results come without page content, so the snippet is the description.
- * Jina has no time-range parameter: a time range is not sent.
+ * Jina has no time-range parameter: a time range (and the source filter's `since`) is not sent.
+ * Its in-site search takes the allowed domains as repeated `site` URL parameters
+ * (`?site=a.org&site=b.com`); excluded domains have no parameter (filtered afterwards only).
  */
 const jina = defineSearchProvider({
   name: "jina",
@@ -243,6 +295,7 @@ const jina = defineSearchProvider({
   credential: { setting: "JINA_API_KEY", header: "authorization", prefix: "Bearer " },
   headers: { "x-respond-with": "no-content" },
   params: { q: queryParam, num: countParam, hl: languageParam(lowerCase) },
+  urlParams: { site: siteListParam },
   answer: z.object({
     data: z.array(z.object({ title: text, url: text, description: text, content: text, date: text })),
   }),

@@ -4,6 +4,7 @@
  */
 
 import type { ToolGateway } from "../gateway.ts";
+import { filterSources } from "../source-filter.ts";
 import type { SearchProvider, SearchRequest, SearchResult, ToolResult } from "../types.ts";
 import { searchRequestSchema } from "../types.ts";
 import { mergeSearchResults } from "./merge.ts";
@@ -18,7 +19,12 @@ export interface WebSearchOptions {
   fresh?: boolean;
 }
 
-/** Searches the web: the first provider of the chain that answers wins. Never throws. */
+/**
+ * Searches the web: the first provider of the chain that answers wins. Never throws. With a
+ * source filter, every provider's results are checked against it (whether or not the provider
+ * took it as a parameter): a result on a host it does not allow, or published before its date,
+ * is dropped.
+ */
 export function webSearch(
   request: Partial<SearchRequest> & { query: string },
   options: WebSearchOptions,
@@ -31,7 +37,10 @@ export function webSearch(
       provider: provider.name,
       args: provider.endpoint ? { ...parsed, endpoint: provider.endpoint } : parsed,
       run: async (signal: AbortSignal) =>
-        (await provider.search(parsed, { signal, fetch: fetchFn })).slice(0, parsed.topK),
+        filterSources(await provider.search(parsed, { signal, fetch: fetchFn }), parsed.sourceFilter).slice(
+          0,
+          parsed.topK,
+        ),
       count: (results: SearchResult[]) => results.length,
       ...(options.fresh ? { cache: false } : {}),
     })),
