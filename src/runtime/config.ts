@@ -9,6 +9,7 @@ import { redactUrl } from "../core/url-redact.ts";
 import { modelPriceSchema } from "../core/usage.ts";
 import { isModelSpec, MODEL_SPEC_FORM, ROLES } from "../llm/model-spec.ts";
 import { STRUCTURED_OUTPUT_MODES } from "../llm/structured-mode.ts";
+import { sourceFilterSchema } from "../tools/source-filter.ts";
 
 /** Web search providers Dossier can call. */
 export const SEARCH_PROVIDERS = ["tavily", "exa", "brave", "serper", "searxng", "jina"] as const;
@@ -92,6 +93,11 @@ export const configSchema = z
         "a Redis server for the run queue: serve and batch enqueue runs, dossier worker processes run them (DOSSIER_REDIS_URL)",
       ),
     allowPrivateNetwork: z.boolean().default(false),
+    sourceFilter: sourceFilterSchema
+      .optional()
+      .describe(
+        "default source filter of research runs: domains (allow list), excludeDomains (deny list), since (YYYY-MM-DD); a run's own filter replaces it",
+      ),
     modelConcurrency: z
       .number()
       .int()

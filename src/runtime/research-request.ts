@@ -10,6 +10,7 @@ import { REPORT_FORMATS } from "../core/report-formats.ts";
 import { sourcesSchema } from "../core/run-options.ts";
 import { stripControlChars } from "../core/terminal-text.ts";
 import { BUILTIN_STRATEGIES } from "../strategies/builtin.ts";
+import { sourceFilterSchema } from "../tools/source-filter.ts";
 import { batchTagSchema } from "./batch-articles.ts";
 
 /** Names of the built-in research strategies (more can be registered; see `StrategyRegistry`). */
@@ -41,6 +42,13 @@ export const researchRequestSchema = z.object({
   strategyOptions: z.record(z.string(), z.unknown()).optional(),
   /** Default: web; both when documents are given and web search is configured; local when only documents. */
   sources: sourcesSchema.optional(),
+  /**
+   * Which web sources the run may use: `domains` (allow list) and `excludeDomains` (deny list),
+   * at most 20 host names each, a domain covering the hosts below it; `since` (YYYY-MM-DD, not in
+   * the future) drops results known to be older. Enforced on every search provider and page
+   * fetch (redirects included); local documents are not filtered. Default: the configuration's.
+   */
+  sourceFilter: sourceFilterSchema.optional(),
   /** A folder of documents, indexed (incrementally) before the run. */
   docs: z.string().min(1).optional(),
   /** The corpus to search (default: named after the docs folder, else "default"). */

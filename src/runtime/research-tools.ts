@@ -10,11 +10,12 @@ import { unavailable } from "../kit/research-tools.ts";
 import type { LlmClient } from "../llm/client.ts";
 import type { LocalSearchTool } from "../tools/corpus/local-search.ts";
 import { CRAWL_PROVIDER_POLICY, crawlPage } from "../tools/crawl/crawl-page.ts";
-import { fetchPageTool } from "../tools/fetch/fetch-page.ts";
+import { type FetchPageOptions, fetchPageTool } from "../tools/fetch/fetch-page.ts";
 import type { ToolGateway } from "../tools/gateway.ts";
 import type { AcademicProvider } from "../tools/search/academic-result.ts";
 import { academicSearch } from "../tools/search/academic-search.ts";
 import { webSearch } from "../tools/search/web-search.ts";
+import type { SourceFilter } from "../tools/source-filter.ts";
 import type { SearchProvider, ToolResult } from "../tools/types.ts";
 
 /** What the research tools are built from. */
@@ -31,6 +32,10 @@ export interface ResearchToolsOptions {
   allowPrivateNetwork: boolean;
   /** The fetch web search providers use. */
   fetch?: typeof globalThis.fetch;
+  /** The run's source filter: given to every search, page fetch and page read (not to local search). */
+  sourceFilter?: SourceFilter;
+  /** Options of every page fetch besides the guard flag (tests: a resolver for their host names). */
+  fetchOptions?: Omit<FetchPageOptions, "signal" | "allowPrivateNetwork" | "sourceFilter">;
 }
 
 /** The gateway policy for the page reader. */
@@ -38,6 +43,12 @@ export const READER_POLICY = CRAWL_PROVIDER_POLICY;
 
 /** Builds the tools. */
 export function createResearchTools(options: ResearchToolsOptions): ResearchTools {
+  const filter = options.sourceFilter ? { sourceFilter: options.sourceFilter } : {};
+  const pageOptions = {
+    ...options.fetchOptions,
+    allowPrivateNetwork: options.allowPrivateNetwork,
+    ...filter,
+  };
   const web = options.sources === "web" || options.sources === "both";
   const local = options.sources !== "web" && options.localSearch !== undefined;
   const available: ResearchToolName[] = [];
@@ -58,6 +69,7 @@ export function createResearchTools(options: ResearchToolsOptions): ResearchTool
               query,
               topK: request.topK ?? 5,
               ...(request.timeRange ? { timeRange: request.timeRange } : {}),
+              ...filter,
             },
             {
               gateway: options.gateway,
@@ -74,6 +86,7 @@ export function createResearchTools(options: ResearchToolsOptions): ResearchTool
               query,
               topK: request.topK ?? 5,
               ...(request.timeRange ? { timeRange: request.timeRange } : {}),
+              ...filter,
             },
             {
               gateway: options.gateway,
@@ -91,7 +104,7 @@ export function createResearchTools(options: ResearchToolsOptions): ResearchTool
         goal,
         ...(window.maxPageTokens === undefined ? {} : { maxPageTokens: window.maxPageTokens }),
         ...(window.headShare === undefined ? {} : { headShare: window.headShare }),
-        fetchOptions: { allowPrivateNetwork: options.allowPrivateNetwork },
+        fetchOptions: pageOptions,
       });
       if (!r.ok) return r;
       const { url: u, finalUrl, title, rationale, evidence, summary } = r.value;
@@ -100,7 +113,7 @@ export function createResearchTools(options: ResearchToolsOptions): ResearchTool
     fetchPage: async (url, request = {}): Promise<ToolResult<PageText>> => {
       if (!available.includes("read_page")) return unavailable("read_page");
       const r = await fetchPageTool(options.gateway, url, {
-        allowPrivateNetwork: options.allowPrivateNetwork,
+        ...pageOptions,
         ...(request.fresh ? { fresh: true } : {}),
         ...(request.conditional ? { conditional: request.conditional } : {}),
       });

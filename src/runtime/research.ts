@@ -21,11 +21,13 @@ import { CorpusIndex } from "../tools/corpus/corpus-index.ts";
 import { corpusPath } from "../tools/corpus/corpus-paths.ts";
 import { type LocalSearchTool, localSearchTool } from "../tools/corpus/local-search.ts";
 import type { IndexSummary } from "../tools/corpus/types.ts";
+import type { FetchPageOptions } from "../tools/fetch/fetch-page.ts";
 import { type ProviderPolicy, ToolGateway } from "../tools/gateway.ts";
 import type { ProviderLimiter } from "../tools/provider-limiter.ts";
 import { academicBaseUrlsFromEnv, createAcademicProviders } from "../tools/search/academic-providers.ts";
 import type { AcademicProvider } from "../tools/search/academic-result.ts";
 import { createSearchProviders, searchBaseUrlsFromEnv } from "../tools/search/providers.ts";
+import { describeSourceFilter, isActiveFilter, type SourceFilter } from "../tools/source-filter.ts";
 import type { SearchProvider } from "../tools/types.ts";
 import { addingBatchArticle } from "./batch-articles.ts";
 import { checkVerifyModels } from "./claim-verify.ts";
@@ -55,6 +57,8 @@ export interface ResearchEnvironment {
   signal?: AbortSignal;
   /** Fetch for search providers (tests). */
   fetch?: typeof globalThis.fetch;
+  /** Options of page fetches besides the guard flag and the source filter (tests: a resolver). */
+  pageFetch?: Omit<FetchPageOptions, "signal" | "allowPrivateNetwork" | "sourceFilter">;
   runId?: string;
   /** Called with a one-line notice (e.g. offline mode chosen automatically). */
   onNotice?: (message: string) => void;
@@ -96,6 +100,8 @@ export interface PreparedResearch {
   academicProviders?: AcademicProvider[];
   corpus: { name: string; index: CorpusIndex } | null;
   notices: string[];
+  /** The source filter of the run's web sources (the request's, else the configuration's). */
+  sourceFilter?: SourceFilter;
 }
 
 /** The request checked against its schema; INPUT_INVALID naming the first problem. */
@@ -240,6 +246,8 @@ export async function prepareResearch(
   }
 
   const language = request.language === "auto" ? guessQueryLanguage(request.query) : request.language;
+  const sourceFilter = webFilterOf(request.sourceFilter ?? env.config.sourceFilter, sources);
+  if (sourceFilter) notices.push(describeSourceFilter(sourceFilter));
   return {
     runId,
     paths,
@@ -258,7 +266,13 @@ export async function prepareResearch(
           }),
     corpus,
     notices,
+    ...(sourceFilter ? { sourceFilter } : {}),
   };
+}
+
+/** The source filter when the run uses the web and the filter restricts anything. */
+function webFilterOf(filter: SourceFilter | undefined, sources: Sources): SourceFilter | undefined {
+  return (sources === "web" || sources === "both") && isActiveFilter(filter) ? filter : undefined;
 }
 
 /** Starts a prepared research run. */
@@ -285,6 +299,7 @@ export function startResearch(
     ...(request.seed === undefined ? {} : { seed: request.seed }),
     ...(request.rollout ? { rollout: request.rollout } : {}),
     ...(request.verify === "check" ? {} : { verify: request.verify }),
+    ...(prepared.sourceFilter ? { sourceFilter: prepared.sourceFilter } : {}),
   };
   const handle = startRun<ResearchRunOutcome>({
     store: env.store,
@@ -324,6 +339,8 @@ export function startResearch(
         ...(local ? { localSearch: local } : {}),
         allowPrivateNetwork: env.config.allowPrivateNetwork,
         ...(env.fetch ? { fetch: env.fetch } : {}),
+        ...(prepared.sourceFilter ? { sourceFilter: prepared.sourceFilter } : {}),
+        ...(env.pageFetch ? { fetchOptions: env.pageFetch } : {}),
       });
       const written = await prepared.definition.run(ctx, {
         options: prepared.strategyOptions,
@@ -334,7 +351,10 @@ export function startResearch(
       // Each cited claim checked against its passages (eval/claims, loaded when a report is
       // first verified), before the report is final.
       const { verifyReport } = await import("../eval/claims/verify-report.ts");
-      const outcome = { ...written, report: await verifyReport(ctx, written.report, request.verify) };
+      const verified = await verifyReport(ctx, written.report, request.verify);
+      // The report states the filters its web sources went through.
+      const notice = [verified.notice, describeSourceFilter(prepared.sourceFilter)].filter(Boolean).join(" ");
+      const outcome = { ...written, report: notice ? { ...verified, notice } : verified };
       const paths = prepared.paths;
       await writeReportFiles(outcome.report, request.formats as ReportFormat[], paths, { env: pdfEnv(env) });
       ctx.emit({ type: "report-ready", formats: request.formats, paths, stats: reportStats(outcome.report) });

@@ -10,6 +10,7 @@ import { MAX_QUESTION_CHARS } from "../core/question-limit.ts";
 import { REPORT_FORMATS, TEXT_REPORT_FORMATS } from "../core/report-formats.ts";
 import { runRecordSchema } from "../core/run.ts";
 import { sourcesSchema } from "../core/run-options.ts";
+import { sourceFilterInputSchema } from "../tools/source-filter.ts";
 import { timeRangeSchema } from "../tools/types.ts";
 import { strategyOptionSchema } from "./strategy-options.ts";
 
@@ -42,6 +43,11 @@ export const createRunBodySchema = z.strictObject({
   strategy: strategy.optional(),
   strategyOptions: z.record(z.string(), z.unknown()).optional().describe("the strategy's own options"),
   sources: sourcesSchema.optional().describe("where to look: web, local, both or local-only"),
+  sourceFilter: sourceFilterInputSchema
+    .optional()
+    .describe(
+      "which web sources the run may use: domains (allow list) and excludeDomains (deny list), at most 20 host names each, a domain covering the hosts below it; since (YYYY-MM-DD) drops results known to be older. Local documents are not filtered. Default: the server's configured filter",
+    ),
   corpus: corpus.optional(),
   language: language.optional(),
   formats: z

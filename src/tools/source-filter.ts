@@ -35,25 +35,16 @@ export function asciiDomain(domain: string): string | undefined {
   return ascii;
 }
 
-const domainList = (flag: string) =>
+const HOST_NAME_HINT = "expected e.g. example.org, without scheme, port or path";
+
+const domainList = () =>
   z
-    .array(z.string())
-    .max(MAX_FILTER_DOMAINS, `${flag}: at most ${MAX_FILTER_DOMAINS} domains`)
-    .transform((list, ctx) => {
-      const out: string[] = [];
-      for (const raw of list) {
-        const ascii = asciiDomain(raw);
-        if (ascii === undefined) {
-          ctx.addIssue({
-            code: "custom",
-            message: `${flag}: "${raw}" is not a host name (expected e.g. example.org, without scheme, port or path)`,
-          });
-          return z.NEVER;
-        }
-        if (!out.includes(ascii)) out.push(ascii);
-      }
-      return out;
-    });
+    .array(
+      z.string().refine((d) => asciiDomain(d) !== undefined, {
+        error: (issue) => `"${String(issue.input)}" is not a host name (${HOST_NAME_HINT})`,
+      }),
+    )
+    .max(MAX_FILTER_DOMAINS, `at most ${MAX_FILTER_DOMAINS} domains`);
 
 /** True for a YYYY-MM-DD string naming a real day. */
 function isCalendarDate(value: string): boolean {
@@ -61,30 +52,60 @@ function isCalendarDate(value: string): boolean {
   return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
 }
 
-/** The source filter as a request gives it; domains come out in their ASCII form, deduplicated. */
-export const sourceFilterSchema = z
+/** Today's date where it is latest on Earth (UTC+14): a `since` after it is in the future everywhere. */
+function latestToday(): string {
+  return new Date(Date.now() + 14 * 3_600_000).toISOString().slice(0, 10);
+}
+
+/**
+ * The source filter as a request gives it, checked without being changed (the API's and MCP's
+ * input schema: no transform, so it has a JSON Schema): at most 20 host names a list, none in
+ * both lists (compared in ASCII form), a calendar date not in the future.
+ */
+export const sourceFilterInputSchema = z
   .strictObject({
     /** Allow list: only these domains (and hosts below them) are used. At most 20. */
-    domains: domainList("domains").optional(),
+    domains: domainList()
+      .optional()
+      .describe("use only web sources on these domains and the hosts below them (at most 20 host names)"),
     /** Deny list: these domains (and hosts below them) are never used. At most 20. */
-    excludeDomains: domainList("excludeDomains").optional(),
+    excludeDomains: domainList()
+      .optional()
+      .describe("never use web sources on these domains or the hosts below them (at most 20 host names)"),
     /** Only sources published on or after this day (YYYY-MM-DD, not in the future). */
     since: z
       .string()
-      .regex(/^\d{4}-\d{2}-\d{2}$/, "since: expected YYYY-MM-DD")
-      .refine(isCalendarDate, "since: not a calendar date (expected YYYY-MM-DD)")
-      .refine((day) => day <= new Date().toISOString().slice(0, 10), "since: the date is in the future")
-      .optional(),
+      .regex(/^\d{4}-\d{2}-\d{2}$/, "expected YYYY-MM-DD")
+      .refine(isCalendarDate, "not a calendar date (expected YYYY-MM-DD)")
+      .refine((day) => day <= latestToday(), "the date is in the future")
+      .optional()
+      .describe("drop web results known to be published before this day (YYYY-MM-DD)"),
   })
   .superRefine((filter, ctx) => {
-    const both = filter.domains?.find((d) => filter.excludeDomains?.includes(d));
-    if (both) {
+    const allowed = new Set((filter.domains ?? []).map(asciiDomain));
+    const both = filter.excludeDomains?.find((d) => allowed.has(asciiDomain(d)));
+    if (both !== undefined) {
       ctx.addIssue({
         code: "custom",
+        path: ["excludeDomains"],
         message: `"${both}" is both allowed (domains) and excluded (excludeDomains)`,
       });
     }
   });
+
+const asciiList = (list: readonly string[] | undefined) =>
+  list === undefined ? undefined : [...new Set(list.map((d) => asciiDomain(d)!))];
+
+/** The source filter as a request gives it, checked; domains come out in ASCII form, deduplicated. */
+export const sourceFilterSchema = sourceFilterInputSchema.transform((filter) => {
+  const domains = asciiList(filter.domains);
+  const excludeDomains = asciiList(filter.excludeDomains);
+  return {
+    ...(domains ? { domains } : {}),
+    ...(excludeDomains ? { excludeDomains } : {}),
+    ...(filter.since ? { since: filter.since } : {}),
+  };
+});
 
 /** A checked source filter (domains in ASCII form). */
 export type SourceFilter = z.output<typeof sourceFilterSchema>;

@@ -16,6 +16,7 @@ import { isReportFormat, type ReportFormat, reportFormatList } from "../../core/
 import { terminalLine } from "../../core/terminal-text.ts";
 import type { ResearchRequest } from "../../runtime/research-request.ts";
 import { createStrategyRegistry } from "../../strategies/registry.ts";
+import { type SourceFilter, sourceFilterSchema } from "../../tools/source-filter.ts";
 import { CliExit } from "../errors.ts";
 import type { CliIo } from "../io.ts";
 import type { GlobalFlags } from "../settings.ts";
@@ -51,6 +52,44 @@ export interface ResearchFlags extends GlobalFlags {
   verify?: string;
   /** `key=value` strategy options (see strategy-option-flags.ts). */
   option?: string[];
+  /** Allowed domains, comma-separated. */
+  domains?: string;
+  /** Excluded domains, comma-separated. */
+  excludeDomains?: string;
+  /** Only sources published since this day (YYYY-MM-DD). */
+  since?: string;
+}
+
+const FILTER_FLAGS: Readonly<Record<string, string>> = {
+  domains: "--domains",
+  excludeDomains: "--exclude-domains",
+  since: "--since",
+};
+
+/**
+ * The source filter of `--domains`, `--exclude-domains` and `--since`, checked (at most 20 host
+ * names a list, none in both, a date not in the future): INPUT_INVALID naming the flag.
+ */
+export function sourceFilterFromFlags(flags: ResearchFlags): SourceFilter | undefined {
+  const list = (value: string | undefined) =>
+    value === undefined
+      ? undefined
+      : value
+          .split(",")
+          .map((d) => d.trim())
+          .filter(Boolean);
+  const domains = list(flags.domains);
+  const excludeDomains = list(flags.excludeDomains);
+  if (domains === undefined && excludeDomains === undefined && flags.since === undefined) return undefined;
+  const parsed = sourceFilterSchema.safeParse({
+    ...(domains ? { domains } : {}),
+    ...(excludeDomains ? { excludeDomains } : {}),
+    ...(flags.since === undefined ? {} : { since: flags.since }),
+  });
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const flag = FILTER_FLAGS[String(issue.path[0])];
+  throw new DossierError("INPUT_INVALID", flag ? `${flag}: ${issue.message}` : issue.message);
 }
 
 /** Asks clarifying questions on the terminal, one per line. */
@@ -131,6 +170,7 @@ export function requestFromFlags(
     );
   }
   const concurrency = number("--concurrency", flags.concurrency, true);
+  const sourceFilter = sourceFilterFromFlags(flags);
   const maxSteps = flags.maxSteps === undefined ? undefined : Number(flags.maxSteps);
   const byOption = optionFlagValues(flags.option ?? [], optionsSchema);
   refuseTwice(
@@ -152,6 +192,7 @@ export function requestFromFlags(
     query,
     ...(flags.strategy ? { strategy: flags.strategy } : {}),
     ...(flags.sources ? { sources: flags.sources as ResearchRequest["sources"] } : {}),
+    ...(sourceFilter ? { sourceFilter } : {}),
     ...(flags.docs ? { docs: flags.docs } : {}),
     ...(flags.corpus ? { corpus: flags.corpus } : {}),
     language: flags.language ?? language ?? "auto",
@@ -285,6 +326,12 @@ export function registerResearchCommand(program: Command, io: CliIo): void {
       `research strategy: ${createStrategyRegistry().names().join(", ")} (default graph with a model, offline without; see dossier strategies)`,
     )
     .option("--sources <which>", "web, local, both or local-only (default: web; both/local with --docs)")
+    .option(
+      "--domains <list>",
+      "use only web sources on these domains and the hosts below them (comma list, at most 20)",
+    )
+    .option("--exclude-domains <list>", "never use web sources on these domains (comma list, at most 20)")
+    .option("--since <YYYY-MM-DD>", "drop web results known to be published before this day")
     .option("--docs <dir>", "a folder of your documents, indexed first (incrementally)")
     .option("--corpus <name>", "an indexed corpus to search (default: named after --docs)")
     .option("--max-tokens <n>", "token budget (input + output)")
