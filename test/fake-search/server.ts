@@ -67,6 +67,9 @@ async function readRequest(
     pathname: url.pathname,
     headers,
     query: Object.fromEntries(url.searchParams.entries()),
+    queryAll: Object.fromEntries(
+      [...new Set(url.searchParams.keys())].map((k) => [k, url.searchParams.getAll(k)]),
+    ),
     body,
   };
 }

@@ -38,8 +38,10 @@ export interface FakeSearchRequest {
   path: string;
   /** Header names in lower case. */
   headers: Record<string, string>;
-  /** Query-string parameters. */
+  /** Query-string parameters (a repeated one: its last value). */
   query: Record<string, string>;
+  /** Every value of each query-string parameter, in order (repeated parameters). */
+  queryAll: Record<string, string[]>;
   /** Parsed JSON body, the raw text when it is not JSON, or undefined when empty. */
   body: unknown;
 }
