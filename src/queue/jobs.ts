@@ -21,7 +21,16 @@ export const runJobSchema = z.discriminatedUnion("kind", [
     options: z.record(z.string(), z.unknown()),
     enqueuedAt: z.string(),
   }),
-  z.object({ kind: z.literal("resume"), runId: z.string().min(1), enqueuedAt: z.string() }),
+  z.object({
+    kind: z.literal("resume"),
+    runId: z.string().min(1),
+    enqueuedAt: z.string(),
+    /**
+     * Enqueued by a sweeper for a run whose owner went silent (not asked for by a user): the run
+     * is taken up only while it is still running or interrupted, never a cancelled or ended one.
+     */
+    takeover: z.boolean().optional(),
+  }),
 ]);
 /** A job of the run queue. */
 export type RunJob = z.infer<typeof runJobSchema>;

@@ -10,10 +10,17 @@ import type { DossierEvent } from "../core/events.ts";
 import type { ReportDocument } from "../core/report.ts";
 import type { RunRecord } from "../core/run.ts";
 import type { ResearchHandle, ResearchResult } from "../runtime/research-handle.ts";
+import { STALE_HEARTBEAT_MS } from "../runtime/run-liveness.ts";
 import type { Store } from "../store/types.ts";
+import { pause, withDeadline } from "./deadline.ts";
 import type { RunJobResult } from "./jobs.ts";
 import { polledEvents } from "./polled-events.ts";
+import { reconcileRun } from "./reconcile.ts";
+import { storedOutcome } from "./run-outcome.ts";
 import type { RunQueue } from "./run-queue.ts";
+
+/** A promise that never settles (a way to a result that is left to another). */
+const never = <T>(): Promise<T> => new Promise<T>(() => {});
 
 /** A handle on a queued run; `remote` tells it from a run in this process. */
 export interface QueuedHandle extends ResearchHandle {
@@ -32,6 +39,15 @@ export interface QueuedHandleOptions {
   onEvent?: (event: DossierEvent) => void;
   /** How often the store is read for events and cancellation (ms). Default 250. */
   pollMs?: number;
+  /**
+   * How often the run's record and the queue are read to follow the run when the queue's
+   * events do not tell (a job lost, Redis restarted) (ms). Default 1000.
+   */
+  followMs?: number;
+  /** For a resume: the run's `updatedAt` when it was enqueued (an end recorded before it is not this resume's). */
+  since?: () => string | undefined;
+  /** A running run whose heartbeat is older than this has lost its owner (ms). Default STALE_HEARTBEAT_MS. */
+  staleAfterMs?: number;
   clock?: { now(): number };
 }
 
@@ -46,6 +62,7 @@ function errorOfFailure(error: unknown): DossierError {
 export function queuedHandle(runId: string, options: QueuedHandleOptions): QueuedHandle {
   const { queue, store } = options;
   const pollMs = options.pollMs ?? 250;
+  const followMs = options.followMs ?? 1_000;
   const now = () => new Date((options.clock ?? Date).now()).toISOString();
   let withdraw!: (outcome: RunRecord | string) => void;
   // Settles when the job is taken out of the queue before a worker started it: with the run's
@@ -60,42 +77,43 @@ export function queuedHandle(runId: string, options: QueuedHandleOptions): Queue
   });
   withdrawn.catch(() => {});
 
-  const done = (async (): Promise<ResearchResult> => {
-    const jobId = await options.enqueued;
-    let outcome: RunJobResult | RunRecord;
+  /** The run's result as the store records it (`error` when it ended without its own). */
+  const fromRecord = async (record: RunRecord, error?: DossierError): Promise<ResearchResult> => {
+    const { markdown, paths } = await storedOutcome(store, record);
+    const failure = record.error
+      ? new DossierError(record.error.code as never, record.error.message)
+      : (error ?? null);
+    return {
+      runId,
+      status: record.status,
+      stopReason: record.stopReason ?? record.status,
+      report: null,
+      markdown,
+      paths,
+      usage: record.usage,
+      error: record.status === "completed" ? null : failure,
+      record,
+    };
+  };
+
+  /** The shortcut: the job's end as the queue's events report it (never settles when the job is gone). */
+  const fromJob = async (jobId: string): Promise<ResearchResult> => {
+    let outcome: RunJobResult;
     try {
-      outcome = await Promise.race([queue.finished(jobId), withdrawn]);
+      outcome = await queue.finished(jobId);
     } catch (error) {
-      if (error instanceof DossierError && error.code === "CANCELLED") throw error;
       const record = await store.runs.get(runId);
-      if (!record) throw errorOfFailure(error);
+      if (!record) {
+        if (error instanceof DossierError && error.code === "NOT_FOUND") return never();
+        throw errorOfFailure(error);
+      }
+      // The job is gone, or failed while the run is still queued or running (a worker that
+      // stalled too often): the store, and a sweeper, decide how the run ends.
+      if (record.status === "queued" || record.status === "running") return never();
+      if (error instanceof DossierError && error.code === "NOT_FOUND") return never();
       // The job failed for good: the run's record says how its last attempt ended.
       const failure = record.error ?? { code: "INTERNAL", message: (error as Error).message };
-      return {
-        runId,
-        status: record.status,
-        stopReason: record.stopReason ?? record.status,
-        report: null,
-        markdown: null,
-        paths: [],
-        usage: record.usage,
-        error: new DossierError(failure.code as never, failure.message),
-        record,
-      };
-    }
-    if (!("worker" in outcome)) {
-      // Cancelled while queued: no worker ran it.
-      return {
-        runId,
-        status: outcome.status,
-        stopReason: outcome.stopReason ?? outcome.status,
-        report: null,
-        markdown: null,
-        paths: [],
-        usage: outcome.usage,
-        error: null,
-        record: outcome,
-      };
+      return fromRecord(record, new DossierError(failure.code as never, failure.message));
     }
     const record = await store.runs.get(runId);
     if (!record)
@@ -115,6 +133,62 @@ export function queuedHandle(runId: string, options: QueuedHandleOptions): Queue
         : null,
       record,
     };
+  };
+
+  /**
+   * The source of truth: the run's record, read every `followMs`. A run recorded completed or
+   * cancelled (for a resume: after the resume was enqueued) has ended. A run with no live job in
+   * two readings in a row is reconciled when queued or running (enqueued again, or handed on),
+   * and has ended as recorded otherwise (failed, interrupted, or a resume no worker took up).
+   */
+  const fromStore = async (stop: AbortSignal): Promise<ResearchResult> => {
+    const since = options.since?.();
+    let missing = 0;
+    for (;;) {
+      await pause(followMs, stop);
+      if (stop.aborted) return never();
+      const record = await withDeadline(store.runs.get(runId), 5_000, "the store").catch(() => undefined);
+      if (!record) continue;
+      const changed = since === undefined || record.updatedAt !== since;
+      if (changed && (record.status === "completed" || record.status === "cancelled"))
+        return fromRecord(record);
+      const live = await withDeadline(queue.liveRuns(followMs / 2), 2_000, "the queue").catch(() => null);
+      if (live === null) {
+        missing = 0;
+        continue;
+      }
+      missing = live.has(runId) ? 0 : missing + 1;
+      if (missing < 2) continue;
+      if (record.status === "queued" || record.status === "running") {
+        await reconcileRun(queue, store, record, live, {
+          graceMs: Math.max(2_000, 2 * followMs),
+          staleAfterMs: options.staleAfterMs ?? STALE_HEARTBEAT_MS,
+          now: (options.clock ?? Date).now(),
+        }).catch(() => undefined);
+        continue;
+      }
+      return fromRecord(
+        record,
+        new DossierError(
+          "STORE_ERROR",
+          `run ${runId} is ${record.status} and has no job in the queue any more (resume it to try again)`,
+        ),
+      );
+    }
+  };
+
+  const done = (async (): Promise<ResearchResult> => {
+    const jobId = await options.enqueued;
+    const stop = new AbortController();
+    try {
+      return await Promise.race([
+        fromJob(jobId),
+        fromStore(stop.signal),
+        withdrawn.then((record) => fromRecord(record)),
+      ]);
+    } finally {
+      stop.abort();
+    }
   })();
 
   const cancel = (reason = "cancelled by user") => {

@@ -13,9 +13,11 @@ import type { Dossier } from "../runtime/dossier.ts";
 import { estimateInput } from "../runtime/research-estimate.ts";
 import type { ResearchOptions, ResumeOptions } from "../runtime/research-handle.ts";
 import { researchRequestSchema } from "../runtime/research-request.ts";
+import { checkResumable } from "../runtime/resume.ts";
 import { createRunId } from "../runtime/run-id.ts";
 import { type QueuedHandle, queuedHandle } from "./queued-handle.ts";
 import type { QueueStatus, RunQueue } from "./run-queue.ts";
+import { servicesReady } from "./services-ready.ts";
 
 /** Research that runs on workers. */
 export interface QueuedResearch {
@@ -23,6 +25,8 @@ export interface QueuedResearch {
   readonly queueDisplay: string;
   /** Queue depth, active jobs and the live workers with their load. */
   status(): Promise<QueueStatus>;
+  /** Resolves once Redis and the store both answer within `timeoutMs`; STORE_ERROR naming the one that did not. */
+  ready(timeoutMs: number): Promise<void>;
   /** Enqueues a research run; the handle's `done` rejects with INPUT_INVALID for a bad request. */
   research(question: string, options?: ResearchOptions): QueuedHandle;
   runs: {
@@ -41,8 +45,10 @@ export interface QueuedResearch {
 export interface QueuedResearchOptions {
   /** Relative `docs` and `out` paths resolve against this (default `process.cwd()`). */
   cwd?: string;
-  /** How often handles read the store (ms). */
+  /** How often handles read the store for events (ms). */
   pollMs?: number;
+  /** How often handles read the run's record and the queue to follow a run (ms; see queued-handle.ts). */
+  followMs?: number;
 }
 
 /** Research for `dossier` that `queue`'s workers execute. */
@@ -58,10 +64,12 @@ export function queuedResearch(
     store: dossier.store,
     clock: dossier.clock,
     ...(options.pollMs ? { pollMs: options.pollMs } : {}),
+    ...(options.followMs ? { followMs: options.followMs } : {}),
   };
   return {
     queueDisplay: queue.target.display,
     status: () => queue.status(),
+    ready: (timeoutMs) => servicesReady(dossier.store, queue, timeoutMs),
     research(question, researchOptions = {}) {
       const {
         signal,
@@ -135,11 +143,18 @@ export function queuedResearch(
         return true;
       },
       resume(runId, resumeOptions = {}) {
-        const enqueued = queue.enqueue({ kind: "resume", runId, enqueuedAt: now() });
+        let since: string | undefined;
+        const enqueued = (async () => {
+          // Checked as a resume in this process is (NOT_FOUND, CONFLICT with the same messages).
+          const record = await checkResumable(runId, { store: dossier.store, clock: dossier.clock });
+          since = record.updatedAt;
+          return queue.enqueue({ kind: "resume", runId, enqueuedAt: now() });
+        })();
         enqueued.catch(() => {});
         return queuedHandle(runId, {
           ...common,
           enqueued,
+          since: () => since,
           ...(resumeOptions.signal ? { signal: resumeOptions.signal } : {}),
           ...(resumeOptions.onEvent ? { onEvent: resumeOptions.onEvent } : {}),
         });

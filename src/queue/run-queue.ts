@@ -38,19 +38,32 @@ export interface QueueStatus {
   workers: WorkerInfo[];
 }
 
+/** The states of a job that will still be processed (or is being processed). */
+export const LIVE_JOB_STATES = ["waiting", "active", "delayed", "prioritized", "waiting-children"] as const;
+
 /** The enqueueing side of the run queue. */
 export interface RunQueue {
   readonly target: RedisTarget;
-  /** Enqueues a job; returns its id (a job already queued under that id is left as it is). */
-  enqueue(job: RunJob): Promise<string>;
+  /**
+   * Enqueues a job; returns its id (a job already queued under that id, in any state, is left as
+   * it is). `jobId` overrides the default id (a new run's id; a resume's id and time).
+   */
+  enqueue(job: RunJob, options?: { jobId?: string }): Promise<string>;
+  /** The state of a job (`waiting`, `active`, `completed`, `failed`…), or null when there is none. */
+  jobState(jobId: string): Promise<string | null>;
+  /**
+   * The ids of the runs that have a job still to be processed or under way (read at most once
+   * per `maxAgeMs`, default 0: every call reads Redis).
+   */
+  liveRuns(maxAgeMs?: number): Promise<Set<string>>;
   /** Waits until the job has finished; rejects with its last failure. */
   finished(jobId: string): Promise<RunJobResult>;
   /** Removes the job when no worker has taken it yet; false otherwise. */
   withdraw(jobId: string): Promise<boolean>;
   /** Queue depth, active jobs and workers. */
   status(): Promise<QueueStatus>;
-  /** Resolves once Redis answers; STORE_ERROR naming the server otherwise. */
-  ready(): Promise<void>;
+  /** Resolves once Redis answers (within `timeoutMs`, default the queue's); STORE_ERROR naming the server otherwise. */
+  ready(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -63,6 +76,7 @@ export function openRunQueue(options: RunQueueOptions): RunQueue {
   queue.setMaxListeners(0);
   let events: QueueEvents | null = null;
   let registry: Redis | null = null;
+  let live: { at: number; runs: Set<string> } | null = null;
   const queueEvents = () => {
     if (!events) {
       events = new QueueEvents(RUN_QUEUE, { connection: target.connection, prefix: target.prefix });
@@ -80,10 +94,11 @@ export function openRunQueue(options: RunQueueOptions): RunQueue {
 
   return {
     target,
-    async enqueue(job) {
+    async enqueue(job, enqueueOptions = {}) {
       const data = runJobSchema.parse(job);
       const jobId =
-        data.kind === "research" ? data.runId : `${data.runId}.resume-${Date.parse(data.enqueuedAt)}`;
+        enqueueOptions.jobId ??
+        (data.kind === "research" ? data.runId : `${data.runId}.resume-${Date.parse(data.enqueuedAt)}`);
       try {
         await queue.add(RUN_JOB, data, {
           jobId,
@@ -106,6 +121,28 @@ export function openRunQueue(options: RunQueueOptions): RunQueue {
       await listener.waitUntilReady();
       const value = await job.waitUntilFinished(listener);
       return runJobResultSchema.parse(value);
+    },
+    async jobState(jobId) {
+      const job = (await queue.getJob(jobId)) as Job | undefined;
+      if (!job) return null;
+      const state = await job.getState();
+      return state === "unknown" ? null : state;
+    },
+    async liveRuns(maxAgeMs = 0) {
+      const now = Date.now();
+      if (live && now - live.at <= maxAgeMs) return live.runs;
+      const reading = (async () => {
+        const jobs = (await queue.getJobs([...LIVE_JOB_STATES])) as Array<Job | undefined>;
+        const runs = new Set<string>();
+        for (const job of jobs) {
+          const runId = (job?.data as { runId?: unknown } | undefined)?.runId;
+          if (typeof runId === "string") runs.add(runId);
+        }
+        return runs;
+      })();
+      const runs = await reading;
+      live = { at: now, runs };
+      return runs;
     },
     async withdraw(jobId) {
       const job = (await queue.getJob(jobId)) as Job | undefined;
@@ -138,11 +175,12 @@ export function openRunQueue(options: RunQueueOptions): RunQueue {
         workers,
       };
     },
-    async ready() {
+    async ready(timeoutMs) {
       // The client retries while Redis is away, so the answer is awaited for a while only.
+      const ms = timeoutMs ?? options.readyTimeoutMs ?? 5_000;
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error("no answer within 5 s")), options.readyTimeoutMs ?? 5_000);
+        timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
       });
       try {
         await Promise.race([queue.getJobCounts("waiting"), timeout]);

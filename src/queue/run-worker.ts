@@ -7,7 +7,6 @@
  * has gone stale. Cancelling through the store reaches the run at its next heartbeat.
  */
 
-import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { type Job, UnrecoverableError, Worker } from "bullmq";
 import { type DossierError, toDossierError } from "../core/errors.ts";
@@ -17,7 +16,9 @@ import type { ResearchHandle, ResearchResult } from "../runtime/research-handle.
 import { ownerGone, STALE_HEARTBEAT_MS } from "../runtime/run-liveness.ts";
 import { type RunJobResult, runJobSchema } from "./jobs.ts";
 import { parseRedisUrl } from "./redis-target.ts";
-import { RUN_QUEUE } from "./run-queue.ts";
+import { storedOutcome } from "./run-outcome.ts";
+import { openRunQueue, RUN_QUEUE } from "./run-queue.ts";
+import { type SweepNote, startSweeper } from "./sweeper.ts";
 import { announceWorker } from "./worker-registry.ts";
 
 /** What a worker reports as it works. */
@@ -25,6 +26,7 @@ export type WorkerNote =
   | { type: "start"; runId: string; resumed: boolean; attempt: number }
   | { type: "end"; runId: string; status: string; stopReason: string }
   | { type: "stalled"; runId: string }
+  | ({ type: "swept" } & SweepNote)
   | { type: "error"; runId: string | null; message: string };
 
 /** Options of {@link startRunWorker}. */
@@ -42,6 +44,11 @@ export interface RunWorkerOptions {
   staleAfterMs?: number;
   /** How often the worker's heartbeat is written to the registry (ms). Default WORKER_HEARTBEAT_MS. */
   heartbeatMs?: number;
+  /**
+   * How often this worker's sweeper looks for runs the queue lost (ms; see sweeper.ts). Default
+   * SWEEP_MS; 0 runs no sweeper.
+   */
+  sweepMs?: number;
   onNote?: (note: WorkerNote) => void;
 }
 
@@ -53,6 +60,8 @@ export interface RunWorker {
   running(): string[];
   /** Resolves once connected to Redis. */
   ready(): Promise<void>;
+  /** Runs the sweeper once now (what it re-enqueued or handed on). */
+  sweep(): Promise<SweepNote[]>;
   /** Stops taking jobs and waits for the runs under way (`force`: cancels nothing, waits for nothing). */
   close(force?: boolean): Promise<void>;
 }
@@ -76,11 +85,19 @@ export function startRunWorker(options: RunWorkerOptions): RunWorker {
     let record = await dossier.store.runs.get(runId);
     // A worker that lost the job (stalled while alive) may still be running it: wait for it.
     if (record?.status === "running") record = await waitForOwner(runId, signal);
-    if (record?.status === "completed" || record?.status === "cancelled") {
+    const takeover = data.kind === "resume" && data.takeover === true;
+    if (
+      record?.status === "completed" ||
+      (record?.status === "cancelled" && data.kind === "research") ||
+      (takeover && record?.status !== "interrupted")
+    ) {
       // Its worker recorded the end but lost the job before marking it done; or it was
-      // cancelled while queued (never started: no owner).
-      return await resultOfRecord(record, queueWaitMs, record.owner !== null);
+      // cancelled while queued (never started: no owner); or a takeover found the run no longer
+      // in need of one. A resume asked for by a user takes a cancelled run up again.
+      return await resultOfRecord(record, queueWaitMs, record?.owner != null);
     }
+    if (data.kind === "resume" && record?.status === "queued")
+      throw new UnrecoverableError(`run ${runId} is queued, not started; there is nothing to resume`);
     // A queued run (stored by its enqueuer, not started yet) starts from its request.
     const resumed = record !== undefined && record.status !== "queued";
     if (!record && data.kind === "resume")
@@ -169,19 +186,12 @@ export function startRunWorker(options: RunWorkerOptions): RunWorker {
   };
 
   const resultOfRecord = async (
-    record: RunRecord,
+    record: RunRecord | undefined,
     queueWaitMs: number,
     resumed: boolean,
   ): Promise<RunJobResult> => {
-    const ready = (await dossier.store.events.list(record.id, { types: ["report-ready"] })).at(-1);
-    const paths = ready?.type === "report-ready" ? (ready.paths ?? []) : [];
-    const md = paths.find((p) => p.endsWith(".md"));
-    let markdown: string | null = null;
-    try {
-      markdown = md ? readFileSync(md, "utf8") : null;
-    } catch {
-      markdown = null;
-    }
+    if (!record) throw new UnrecoverableError("the run is not in the store");
+    const { markdown, paths } = await storedOutcome(dossier.store, record);
     return {
       runId: record.id,
       status: record.status,
@@ -190,7 +200,7 @@ export function startRunWorker(options: RunWorkerOptions): RunWorker {
       report: null,
       paths,
       usage: record.usage,
-      error: null,
+      error: record.error ? { ...record.error, retryable: false } : null,
       worker: name,
       queueWaitMs,
       resumed,
@@ -223,6 +233,19 @@ export function startRunWorker(options: RunWorkerOptions): RunWorker {
     }),
   });
   beat = () => void announcement.beat().catch(() => {});
+  // The sweeper: runs the store records as queued or running whose job the queue lost.
+  const sweepQueue = options.sweepMs === 0 ? null : openRunQueue({ url: options.url });
+  const sweeper = sweepQueue
+    ? startSweeper({
+        queue: sweepQueue,
+        store: dossier.store,
+        clock: dossier.clock,
+        staleAfterMs,
+        ...(options.sweepMs ? { periodMs: options.sweepMs } : {}),
+        onNote: (n) => note({ type: "swept", ...n }),
+        onError: (error) => note({ type: "error", runId: null, message: `sweep: ${error.message}` }),
+      })
+    : null;
   const ready = worker.waitUntilReady().then(() => announcement.beat());
   ready.catch(() => {});
 
@@ -230,9 +253,12 @@ export function startRunWorker(options: RunWorkerOptions): RunWorker {
     name,
     running: () => [...running.keys()],
     ready: () => ready.then(() => {}),
+    sweep: () => sweeper?.sweep() ?? Promise.resolve([]),
     async close(force = false) {
+      await sweeper?.stop();
       await worker.close(force);
       await announcement.stop();
+      await sweepQueue?.close();
     },
   };
 }

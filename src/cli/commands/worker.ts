@@ -12,6 +12,7 @@
 import type { Command } from "commander";
 import { DossierError } from "../../core/errors.ts";
 import { terminalJson, terminalLine } from "../../core/terminal-text.ts";
+import type { SweepNote } from "../../queue/sweeper.ts";
 import { CliExit } from "../errors.ts";
 import type { CliIo } from "../io.ts";
 import type { GlobalFlags } from "../settings.ts";
@@ -24,6 +25,7 @@ export interface WorkerFlags extends GlobalFlags {
   concurrency?: string;
   lockMs?: string;
   staleMs?: string;
+  sweepMs?: string;
   status?: boolean;
   json?: boolean;
 }
@@ -44,11 +46,24 @@ export function queueUrlOf(flag: string | undefined, configured: string | undefi
   return flag?.trim() || configured;
 }
 
+/** The line of a sweep that acted on a run. */
+function sweptText(note: SweepNote): string {
+  switch (note.action) {
+    case "requeued":
+      return `run ${note.runId}: queued but its job was lost; enqueued again (${note.jobId})`;
+    case "taken-over":
+      return `run ${note.runId}: its owner went silent and its job was lost; handed to a worker (${note.jobId})`;
+    default:
+      return `run ${note.runId}: failed: ${note.reason}`;
+  }
+}
+
 /** Runs `dossier worker`; resolves to the exit code. */
 export async function runWorker(io: CliIo, flags: WorkerFlags): Promise<number> {
   const concurrency = whole("--concurrency", flags.concurrency, 1, 256) ?? 1;
   const lockDurationMs = whole("--lock-ms", flags.lockMs, 1_000, 3_600_000);
   const staleAfterMs = whole("--stale-ms", flags.staleMs, 1_000, 3_600_000);
+  const sweepMs = whole("--sweep-ms", flags.sweepMs, 0, 3_600_000);
   const [
     { createDossierForCli },
     { startRunWorker },
@@ -110,6 +125,7 @@ export async function runWorker(io: CliIo, flags: WorkerFlags): Promise<number> 
     concurrency,
     ...(lockDurationMs ? { lockDurationMs } : {}),
     ...(staleAfterMs ? { staleAfterMs } : {}),
+    ...(sweepMs !== undefined ? { sweepMs } : {}),
     onNote: (note) => {
       if (flags.json) {
         io.out(`${terminalJson({ ...note, at: new Date().toISOString() })}\n`);
@@ -122,7 +138,9 @@ export async function runWorker(io: CliIo, flags: WorkerFlags): Promise<number> 
             ? `run ${note.runId}: ${note.status} (${note.stopReason})`
             : note.type === "stalled"
               ? `run ${note.runId}: its worker stopped; handed to a worker again`
-              : `error${note.runId ? ` in run ${note.runId}` : ""}: ${note.message}`;
+              : note.type === "swept"
+                ? sweptText(note)
+                : `error${note.runId ? ` in run ${note.runId}` : ""}: ${note.message}`;
       io.err(`dossier worker: ${terminalLine(line)}\n`);
     },
   });
@@ -158,6 +176,10 @@ export function registerWorkerCommand(program: Command, io: CliIo): void {
       "a worker silent this long has stalled and its runs go to others (default 30000)",
     )
     .option("--stale-ms <n>", "take over a run whose heartbeat is older than this (default 30000)")
+    .option(
+      "--sweep-ms <n>",
+      "how often to look for queued or running runs whose job the queue lost (default 5000; 0: never)",
+    )
     .option("--status", "print the queue's jobs by state and the workers connected, and exit")
     .option("--json", "print JSON lines")
     .action(async (_opts: WorkerFlags, cmd: Command) => {
