@@ -29,6 +29,8 @@ export interface BatchInput {
   gateRounds?: number;
   /** Rounds of each inner Search agent. */
   innerRounds?: number;
+  /** Characters of each section's evidence the gap check reads (gap-evidence.ts). */
+  gapChars?: number;
 }
 
 /**
@@ -131,6 +133,7 @@ async function checkGaps(
       spec: input.specText,
       results: settled,
       language: input.language,
+      ...(input.gapChars !== undefined ? { sectionChars: input.gapChars } : {}),
     }),
   );
   if (refreshed) ctx.emit({ type: "rubric-update", kind: "ephemeral", rubric: refreshed });

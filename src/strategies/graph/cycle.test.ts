@@ -17,7 +17,7 @@ import {
 } from "../../core/plan-graph.ts";
 import type { PlannedOutline } from "../../kit/outliner.ts";
 import type { RunContext } from "../../kit/run-context.ts";
-import { type CycleInput, evidenceBySection, GAP_EXCERPTS, planCycle, refreshGaps } from "./cycle.ts";
+import { type CycleInput, planCycle, refreshGaps } from "./cycle.ts";
 
 function node(id: string, depth: number, deps: string[] = [], extra: Partial<PlanNode> = {}): PlanNode {
   return {
@@ -361,7 +361,7 @@ describe("planCycle: a changed plan", () => {
   });
 });
 
-describe("refreshGaps and evidenceBySection", () => {
+describe("refreshGaps", () => {
   const results = new Map([["T-1", { summary: "s1", evidenceIds: ["E1", "E2"] }]]);
   const sectioned: PlanGraph = {
     nodes: [
@@ -383,82 +383,6 @@ describe("refreshGaps and evidenceBySection", () => {
     ctx.evidence.addEvidence({ sourceId: s.id, text: "Adoption doubled across regions.", retrievedBy: by });
   }
 
-  it("shows each section's serving nodes and excerpts, an excerpt once", () => {
-    const { ctx } = scripted([]);
-    withEvidence(ctx);
-    const text = evidenceBySection(ctx, { graph: sectioned, planned, results });
-    const [first, second] = text.split("\n\n");
-    expect(first).toMatch(/^Section 1 Costs — served by T-1 \(2 evidence\)\n/);
-    expect(first).toContain("E1");
-    expect(first).toContain("E2");
-    expect(second).toMatch(
-      /^Section 2 Adoption — no subtask has served it yet\nalso \[E\d\], \[E\d\] \(above\)$/,
-    );
-    const empty = scripted([]);
-    expect(evidenceBySection(empty.ctx, { graph: sectioned, planned, results: new Map() })).toBe(
-      "Section 1 Costs — no subtask has served it yet\n(no relevant excerpt)\n\n" +
-        "Section 2 Adoption — no subtask has served it yet\n(no relevant excerpt)",
-    );
-  });
-
-  it("puts the serving nodes' own evidence first, excerpts cut short, each written out once", () => {
-    const { ctx } = scripted([]);
-    const a = ctx.evidence.addSource({
-      kind: "web",
-      url: "https://a.example",
-      title: "Alpha source",
-      fetchedAt: "t",
-    });
-    const b = ctx.evidence.addSource({
-      kind: "web",
-      url: "https://b.example",
-      title: "Beta source",
-      fetchedAt: "t",
-    });
-    const by = { tool: "read_page", callId: "c" };
-    const add = (sourceId: string, text: string) =>
-      ctx.evidence.addEvidence({ sourceId, text, retrievedBy: by }).evidence.id;
-    const long = `Costs fell by a third in 2025. ${"Filler words about the market and its many players. ".repeat(16)}Cost figures closed the year lower.`;
-    const e1 = add(a.source.id, long);
-    add(a.source.id, "Cost figures for 2024 show unit costs declining.");
-    add(b.source.id, "Costs of storage dropped as cost figures improved.");
-    const e4 = add(b.source.id, "Adoption doubled across regions as adoption figures rose.");
-    const e5 = add(b.source.id, "A note about weather patterns in the north.");
-    const graph2: PlanGraph = {
-      nodes: [
-        node("T-1", 1, [], { status: "done", sections: ["1"] }),
-        node("T-3", 1, [], { status: "failed", sections: ["1.1", "2"] }),
-      ],
-    };
-    const results2 = new Map([
-      // E99 is not in the registry (a stale id): it is skipped.
-      ["T-1", { summary: "s", evidenceIds: ["E99", e5] }],
-      ["T-3", { summary: "s", evidenceIds: [e1, e4] }],
-    ]);
-    const text = evidenceBySection(ctx, { graph: graph2, planned, results: results2 });
-    const [first, second] = text.split("\n\n");
-    // The weather note is T-1's own evidence: shown for section 1 though it names no cost.
-    expect(first).toMatch(/^Section 1 Costs — served by T-1 \(2 evidence\), T-3 \(2 evidence\)\n/);
-    expect(first).not.toContain("E99");
-    expect(first).toContain(`[${e5}] A note about weather`);
-    expect(first).toContain("Source: Alpha source");
-    expect(first).not.toContain("also");
-    const lines = first!.split("\n");
-    // Each excerpt cut short (the long one is), within the section's budget.
-    for (const line of lines.filter((l) => l.startsWith("[E")))
-      expect(line.length).toBeLessThanOrEqual(GAP_EXCERPTS.chars + 20);
-    expect(long.length).toBeGreaterThan(GAP_EXCERPTS.chars + 20);
-    // A budget in characters, not three snippets: every relevant excerpt fits here.
-    expect(first!.match(/^\[E\d+\] /gm)!.length).toBeGreaterThan(3);
-    expect(first).toContain(`[${e1}]`);
-    expect(second).toMatch(/^Section 2 Adoption — served by T-3 \(2 evidence\)\n/);
-    // T-3 serves 1.1 too: its evidence is preferred in section 1 and only named in section 2.
-    expect(first).toContain(`[${e4}] Adoption doubled`);
-    // Section 2 shows something new and names what section 1 already wrote out, on its own line.
-    expect(second).toMatch(/\n\[E\d\] [^\n]+\nalso \[E\d\](, \[E\d\])+ \(above\)$/);
-    expect(second).toContain(`also [${e4}], [${e1}]`);
-  });
-
   it("asks the rubricer with the evidence by section and returns its gaps", async () => {
     const rubric = { gaps: [], noFurtherRetrieval: true };
     const { ctx, prompts, events } = scripted([rubric]);
@@ -468,6 +392,20 @@ describe("refreshGaps and evidenceBySection", () => {
     ).toEqual(rubric);
     expect(prompts[0]).toContain("<evidence-by-section>\nSection 1 Costs — served by T-1 (2 evidence)");
     expect(events).toEqual([]);
+    // Its budget per section reaches what it reads: 20 characters leave each section one passage, cut.
+    const small = scripted([rubric]);
+    withEvidence(small.ctx);
+    await refreshGaps(small.ctx, {
+      graph: sectioned,
+      planned,
+      spec: "SPEC",
+      results,
+      language: "en",
+      sectionChars: 20,
+    });
+    const lines = small.prompts[0]!.match(/^\[E\d+\] .*$/gm) ?? [];
+    expect(lines).toHaveLength(2);
+    for (const line of lines) expect(line).toMatch(/^\[E\d+\] .{1,20}…$/);
   });
 
   it("returns no gaps on a rubricer failure, and propagates cancellation", async () => {

@@ -5,16 +5,13 @@
 
 import { exceededLimit } from "../../core/budget.ts";
 import { isDossierError } from "../../core/errors.ts";
-import { flattenOutline } from "../../core/outline.ts";
 import { type PlanGraph, readyFrontier } from "../../core/plan-graph.ts";
 import { checkLegality } from "../../core/plan-graph-legality.ts";
-import { briefEvidence } from "../../kit/evidence-brief.ts";
-import { rankEvidence, selectEvidence } from "../../kit/evidence-select.ts";
 import type { PlannedOutline } from "../../kit/outliner.ts";
 import type { RunContext } from "../../kit/run-context.ts";
-import { servesSection } from "../../kit/writer-brief.ts";
 import type { NodeResult } from "./execute.ts";
 import { failureOf, fallback } from "./fallbacks.ts";
+import { evidenceBySection } from "./gap-evidence.ts";
 import { mergeProposal, repairGraph } from "./plan.ts";
 import { planNextCycle } from "./planner.ts";
 import { recordPlannerPrunes } from "./readiness.ts";
@@ -148,85 +145,6 @@ function readyIds(graph: PlanGraph): string[] {
     .map((n) => n.id);
 }
 
-/**
- * What the ephemeral rubric sees of each section's evidence: a budget in characters (enough to
- * judge coverage — whether figures, dates and the section's aspects are there — not a sample of
- * three snippets), spread over at most `perSection` excerpts of at most `chars` each.
- */
-export const GAP_EXCERPTS = { budgetChars: 4000, perSection: 8, chars: 600 } as const;
-
-/**
- * The evidence state by outline section, for the ephemeral rubric: per section the subtasks
- * that served it and its excerpts (their own evidence first, then the most relevant of the run),
- * each trimmed to the characters that matter most for the section, until the section's character
- * budget ({@link GAP_EXCERPTS}) is spent — bounded however much evidence the run holds. An
- * excerpt is written out once: a later section that shares it names its id.
- */
-export function evidenceBySection(
-  ctx: Pick<RunContext, "evidence">,
-  input: { graph: PlanGraph; planned: PlannedOutline; results: ReadonlyMap<string, NodeResult> },
-): string {
-  const pool = ctx.evidence.evidence();
-  const shown = new Set<string>();
-  return flattenOutline(input.planned.outline)
-    .map((s) => {
-      const nodes = input.graph.nodes.filter(
-        (n) => servesSection(n.sections, s.id) && input.results.has(n.id),
-      );
-      const own = nodes.flatMap((n) => input.results.get(n.id)!.evidenceIds);
-      const text = `${s.title} ${s.plan}`;
-      const byId = new Map(pool.map((e) => [e.id, e]));
-      const preferred = rankEvidence(
-        text,
-        own.map((id) => byId.get(id)).filter((e) => e !== undefined),
-      ).map((e) => e.id);
-      const excerpts = selectEvidence({
-        text,
-        pool,
-        preferred,
-        limit: GAP_EXCERPTS.perSection,
-        perSource: 2,
-      });
-      const served = nodes.length
-        ? `served by ${nodes.map((n) => `${n.id} (${input.results.get(n.id)!.evidenceIds.length} evidence)`).join(", ")}`
-        : "no subtask has served it yet";
-      const again = excerpts.filter((e) => shown.has(e.id)).map((e) => `[${e.id}]`);
-      const fresh = withinBudget(
-        excerpts.filter((e) => !shown.has(e.id)),
-        GAP_EXCERPTS.budgetChars,
-        GAP_EXCERPTS.chars,
-      );
-      for (const e of fresh) shown.add(e.id);
-      const lines = [
-        ...(fresh.length
-          ? [
-              briefEvidence(fresh, (id) => ctx.evidence.getSource(id), {
-                focus: text,
-                maxChars: GAP_EXCERPTS.chars,
-              }),
-            ]
-          : []),
-        ...(again.length ? [`also ${again.join(", ")} (above)`] : []),
-      ];
-      const body = lines.length ? lines.join("\n") : "(no relevant excerpt)";
-      return `Section ${s.id} ${s.title} — ${served}\n${body}`;
-    })
-    .join("\n\n");
-}
-
-/** The excerpts, in order, while their text (each at most `each` characters) fits `budget`. */
-function withinBudget<E extends { text: string }>(excerpts: readonly E[], budget: number, each: number): E[] {
-  const out: E[] = [];
-  let used = 0;
-  for (const e of excerpts) {
-    const size = Math.min(e.text.length, each);
-    if (out.length > 0 && used + size > budget) break;
-    out.push(e);
-    used += size;
-  }
-  return out;
-}
-
 /** Regenerates the ephemeral rubric from the evidence itself; null (warning `GAPS_FALLBACK`) when the rubricer fails. */
 export async function refreshGaps(
   ctx: RunContext,
@@ -236,6 +154,8 @@ export async function refreshGaps(
     spec: string;
     results: ReadonlyMap<string, NodeResult>;
     language: string;
+    /** Characters of each section's evidence the check reads (gap-evidence.ts). */
+    sectionChars?: number;
   },
 ): Promise<EphemeralRubric | null> {
   try {

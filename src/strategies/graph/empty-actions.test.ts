@@ -40,6 +40,20 @@ describe("graph: an empty action set", () => {
     expect(pendingAtTurn.length).toBeGreaterThan(0);
     const started = new Set(result.events.flatMap((e) => (e.type === "node-start" ? [e.nodeId] : [])));
     for (const id of pendingAtTurn) expect(started.has(id), id).toBe(false);
+    // …and are pruned saying why; the planner was told that choosing none ends the research.
+    expect(result.events.filter((e) => e.type === "node-pruned")).toEqual(
+      pendingAtTurn.map((nodeId) =>
+        expect.objectContaining({
+          nodeId,
+          by: "stop",
+          reason: "not run: the planner chose no further action",
+        }),
+      ),
+    );
+    expect(world.script.systems["graph-planner"][0]).toContain("choosing none ends the research");
+    expect(result.events.find((e) => e.type === "decision" && e.decision === "stop")).toMatchObject({
+      reason: "no-actions",
+    });
     expect(result.outcome?.report.references.length).toBeGreaterThan(0);
   });
 });

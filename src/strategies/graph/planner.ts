@@ -47,7 +47,9 @@ export const plannerDecisionSchema = z.object({
     .array(z.string())
     .max(8)
     .default([])
-    .describe("ready nodes to run now, smallest depth and highest gain first"),
+    .describe(
+      "ready nodes to run now, smallest depth and highest gain first; an empty list ends the research",
+    ),
   synthesize: z.boolean().describe("true when the evidence suffices: the report is written now"),
 });
 /** The planner's answer. */
@@ -92,7 +94,7 @@ export function graphPlannerSystem(
     "Each cycle: (1) assess every executed node not assessed before; (2) change the plan only if a node failed or went",
     "off topic, an outline section is uncovered, evidence is too shallow for a section, sources conflict and need",
     "verification, a high-value new gap appeared, or the constraints changed (else keep it stable); (3) emit the complete",
-    "plan; (4) choose the ready nodes to run now.",
+    "plan; (4) choose the ready nodes to run now — choosing none ends the research, as asking for the report does.",
     "Rules: llm nodes deduplicate, merge or cross-check collected evidence; exactly one report node, last, depending",
     "on every other live node; no cycles; a node's dependencies have strictly smaller depth; depth at most",
     `${maxDepth}; never change an executed node; every new node names the outline sections it serves; merge`,

@@ -94,6 +94,8 @@ export function stopPruneReason(stopReason: string): string {
       return "not run: it can never become ready (a dependency was pruned)";
     case "planner-synthesize":
       return "not run: the planner asked for the report";
+    case "no-actions":
+      return "not run: the planner chose no further action";
     default:
       return `not run: research stopped (${stopReason})`;
   }

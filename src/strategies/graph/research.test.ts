@@ -13,8 +13,8 @@ import { json, userText } from "../../../test/research/replies.ts";
 import { type ResearchWorld, startResearchWorld } from "../../../test/research/world.ts";
 import { citedNumbers } from "../../core/citations.ts";
 import type { DossierEvent } from "../../core/events.ts";
-import { GAP_EXCERPTS } from "./cycle.ts";
 import { FALLBACK_RUBRIC } from "./framing.ts";
+import { GAP_SECTION_CHARS, passagesWithin } from "./gap-evidence.ts";
 
 let world: ResearchWorld | undefined;
 afterEach(async () => {
@@ -276,8 +276,9 @@ describe("graph strategy: what agents see", () => {
       for (const s of sections) {
         const written = (s.match(/^\[E\d+\] /gm) ?? []).length;
         const named = (/^also (.*) \(above\)$/m.exec(s)?.[1] ?? "").split(", ").filter(Boolean).length;
-        expect(written + named).toBeLessThanOrEqual(GAP_EXCERPTS.perSection);
-        expect(s.length).toBeLessThanOrEqual(GAP_EXCERPTS.budgetChars + 1000);
+        expect(written + named).toBeLessThanOrEqual(passagesWithin(GAP_SECTION_CHARS));
+        const text = [...s.matchAll(/^\[E\d+\] (.*)$/gm)].reduce((sum, m) => sum + m[1]!.length, 0);
+        expect(text).toBeLessThanOrEqual(GAP_SECTION_CHARS);
       }
       expect(p).toMatch(/served by T-\d+ \(\d+ evidence\)/);
       // Each excerpt is written out once per call; a later section that shares it names its id.

@@ -68,6 +68,8 @@ export interface GraphOptions {
   /** Asks the user clarifying questions (interactive use). */
   clarify?: ClarifyCallback;
   explorationShare?: number;
+  /** Characters of each outline section's evidence the gap check reads. Default 4,000. */
+  gapChars?: number;
 }
 
 /** The coarse phase's plan: broad search nodes, the outline node after them, the report node last. */
@@ -174,6 +176,7 @@ export async function runGraph(ctx: RunContext, options: GraphOptions): Promise<
       language,
       ...(options.gateRounds !== undefined ? { gateRounds: options.gateRounds } : {}),
       ...(options.innerRounds ? { innerRounds: options.innerRounds } : {}),
+      ...(options.gapChars !== undefined ? { gapChars: options.gapChars } : {}),
     });
     if (ephemeral?.noFurtherRetrieval) {
       // "No gaps" is no verdict while every plan node has failed: the plan researched nothing.
