@@ -15,18 +15,27 @@ export type ApiErrorCode =
   | "FORBIDDEN"
   | "CONFLICT"
   | "UNSUPPORTED_MEDIA_TYPE"
-  | "NOT_IMPLEMENTED";
+  | "NOT_IMPLEMENTED"
+  | "SERVICE_UNAVAILABLE";
 
 /** An error the server answers with a given status and code. */
 export class ApiError extends Error {
   readonly status: ContentfulStatusCode;
   readonly code: ApiErrorCode;
+  /** Headers of the answer (such as `Retry-After`). */
+  readonly headers: Record<string, string>;
 
-  constructor(status: ContentfulStatusCode, code: ApiErrorCode, message: string) {
+  constructor(
+    status: ContentfulStatusCode,
+    code: ApiErrorCode,
+    message: string,
+    headers: Record<string, string> = {},
+  ) {
     super(message);
     this.name = "ApiError";
     this.status = status;
     this.code = code;
+    this.headers = headers;
   }
 }
 
@@ -115,7 +124,8 @@ function codeOfStatus(status: number): ApiErrorCode {
  * refusal by middleware) keeps its status, anything else is INTERNAL.
  */
 export function errorResponse(c: Context, error: unknown): Response {
-  if (error instanceof ApiError) return c.json(errorBody(error.code, error.message), error.status);
+  if (error instanceof ApiError)
+    return c.json(errorBody(error.code, error.message), error.status, error.headers);
   if (error instanceof HTTPException && error.status >= 400 && error.status < 500) {
     return c.json(errorBody(codeOfStatus(error.status), error.message), error.status);
   }

@@ -64,6 +64,7 @@ const ERROR_TEXT = {
   429: "too many runs at once",
   501: "not available in this version",
   502: "a provider or tool failed",
+  503: "a service the server needs (the run queue's Redis, the store) does not answer; retry after the seconds `Retry-After` names",
 } as const;
 /** An error status the API documents. */
 export type ErrorStatus = keyof typeof ERROR_TEXT;

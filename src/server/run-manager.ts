@@ -11,8 +11,10 @@ import type { AskResult } from "../runtime/ask-run.ts";
 import type { Dossier } from "../runtime/dossier.ts";
 import type { ResearchHandle } from "../runtime/research-handle.ts";
 import { ApiError } from "./errors.ts";
+import { idempotentRunId } from "./idempotency.ts";
 import { reportFormats } from "./reports.ts";
 import type { AskBody, CreateRunBody, RunView } from "./schemas.ts";
+import { guardServices, withinServiceBound } from "./service-guard.ts";
 
 /** Default report formats of a run created over HTTP: every format can then be downloaded. */
 const DEFAULT_FORMATS = ["md", "html", "json"] as const;
@@ -41,9 +43,17 @@ export interface RunManager {
    * Starts a run and resolves with its handle once the request is checked (rejects with the
    * error when it is not, or with 429 over the limit).
    */
-  start(body: CreateRunBody, options?: { signal?: AbortSignal }): Promise<ResearchHandle>;
-  /** Starts a run and resolves with its view once the request is checked. */
-  create(body: CreateRunBody): Promise<RunView>;
+  start(body: CreateRunBody, options?: { signal?: AbortSignal; runId?: string }): Promise<ResearchHandle>;
+  /**
+   * Starts a run and resolves with its view once the request is checked. With an
+   * `idempotencyKey`, the run the key already names is answered (`replayed`) instead of a new
+   * one; CONFLICT when that run was asked with another question or strategy. 503 when the store
+   * or the queue does not answer (nothing is created).
+   */
+  create(
+    body: CreateRunBody,
+    options?: { idempotencyKey?: string },
+  ): Promise<{ run: RunView; replayed: boolean }>;
   /** Answers a question (a follow-up with `about`); `onEvent` sees the answering run's events. */
   ask(
     body: AskBody,
@@ -120,6 +130,8 @@ export function createRunManager(options: RunManagerOptions): RunManager {
     queued: options.queued ?? null,
     maxRuns,
     async start(body, startOptions = {}) {
+      // Nothing is stored or queued while a service the run needs does not answer.
+      await guardServices(dossier.store, options.queued ?? null);
       reserve();
       let handle: ResearchHandle;
       let onPrepared!: () => void;
@@ -132,6 +144,7 @@ export function createRunManager(options: RunManagerOptions): RunManager {
           ...rest,
           formats: body.formats ?? [...DEFAULT_FORMATS],
           ...(startOptions.signal ? { signal: startOptions.signal } : {}),
+          ...(startOptions.runId ? { runId: startOptions.runId } : {}),
         };
         if (options.queued) {
           const queuedHandle = options.queued.research(question, request);
@@ -156,9 +169,34 @@ export function createRunManager(options: RunManagerOptions): RunManager {
       await Promise.race([prepared, handle.done]);
       return handle;
     },
-    async create(body) {
-      const handle = await manager.start(body);
-      return manager.view(handle.runId);
+    async create(body, createOptions = {}) {
+      if (createOptions.idempotencyKey === undefined) {
+        const handle = await manager.start(body);
+        return { run: await manager.view(handle.runId), replayed: false };
+      }
+      const runId = idempotentRunId(createOptions.idempotencyKey);
+      const replay = async () => {
+        const record = await withinServiceBound(dossier.store.runs.get(runId), "the store");
+        if (!record) return null;
+        if (record.query !== body.question || (body.strategy && body.strategy !== record.strategy))
+          throw new ApiError(
+            409,
+            "CONFLICT",
+            `Idempotency-Key already names run ${runId}, asked with another question or strategy`,
+          );
+        return { run: await viewOfRecord(record), replayed: true };
+      };
+      const earlier = await replay();
+      if (earlier) return earlier;
+      try {
+        const handle = await manager.start(body, { runId });
+        return { run: await manager.view(handle.runId), replayed: false };
+      } catch (error) {
+        // Another request with the same key created the run meanwhile.
+        const raced = await replay().catch(() => null);
+        if (raced) return raced;
+        throw error;
+      }
     },
     async ask(body, signal, onEvent) {
       if (typeof dossier.ask !== "function") {
@@ -184,6 +222,7 @@ export function createRunManager(options: RunManagerOptions): RunManager {
       if (running.has(runId) || dossier.runs.handle(runId)) {
         throw new ApiError(409, "CONFLICT", `run ${runId} is running; it can be resumed once it has ended`);
       }
+      await guardServices(dossier.store, options.queued ?? null);
       reserve();
       let handle: ResearchHandle;
       let onPrepared!: () => void;

@@ -38,12 +38,24 @@ const createRun = bodyRoute(
     summary: "Start a research run",
     description:
       "Answers once the request is checked (the strategy, its options, the model and the sources); the run goes on in the background. Follow it with its event stream.",
+    request: {
+      headers: z.object({
+        "idempotency-key": z.string().optional().openapi({
+          description:
+            "1 to 200 visible ASCII characters naming this run: a request with a key already used is answered 200 with the run the key names (409 when that run was asked with another question or strategy), so a retried request creates one run",
+        }),
+      }),
+    },
     responses: {
+      200: {
+        ...jsonResponse("the run an Idempotency-Key already names (nothing new is created)", RunResponse),
+        headers: z.object({ location: z.string().openapi({ description: "the run's URL" }) }),
+      },
       201: {
         ...jsonResponse("the run, once its request is checked", RunResponse),
         headers: z.object({ location: z.string().openapi({ description: "the run's URL" }) }),
       },
-      ...errorResponses(400, 413, 422, 429),
+      ...errorResponses(400, 409, 413, 422, 429, 503),
     },
   },
   { schema: CreateRunBody, description: "the question and how to research it" },
@@ -90,7 +102,10 @@ const resumeRun = createRoute({
   summary: "Resume an interrupted, cancelled or failed run",
   description: "The run keeps its id; its event log continues after the last event.",
   request: { params: z.object({ id: runIdParam }) },
-  responses: { 202: jsonResponse("the resumed run", RunResponse), ...errorResponses(404, 409, 429) },
+  responses: {
+    202: jsonResponse("the resumed run", RunResponse),
+    ...errorResponses(404, 409, 429, 503),
+  },
 });
 
 /** The `/runs` routes (mounted under `/v1`). */
@@ -98,8 +113,13 @@ export function runsRoutes(services: () => ApiServices): OpenAPIHono {
   const app = createRouter();
 
   app.openapi(createRun, async (c) => {
-    const run = await services().runs.create(c.req.valid("json"));
+    const key = c.req.valid("header")["idempotency-key"];
+    const { run, replayed } = await services().runs.create(
+      c.req.valid("json"),
+      key === undefined ? {} : { idempotencyKey: key },
+    );
     c.header("Location", `/v1/runs/${run.id}`);
+    if (replayed) return c.json({ run }, 200);
     return c.json({ run }, 201);
   });
 

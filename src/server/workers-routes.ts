@@ -9,6 +9,7 @@ import { hostname } from "node:os";
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { ApiServices } from "./api-services.ts";
 import { createRouter, errorResponses, jsonResponse } from "./route-kit.ts";
+import { withinServiceBound } from "./service-guard.ts";
 
 /** How many stored runs of one status are counted at most. */
 const COUNT_CAP = 1000;
@@ -60,7 +61,7 @@ const listWorkers = createRoute({
   summary: "Queue depth, workers and their load",
   description:
     "With the run queue on Redis: its jobs by state and every worker whose heartbeat is current, with the runs under way in each. Without it: this server, which runs the runs itself.",
-  responses: { 200: jsonResponse("the queue and the workers", Workers), ...errorResponses() },
+  responses: { 200: jsonResponse("the queue and the workers", Workers), ...errorResponses(503) },
 });
 
 const PROCESS_STARTED = new Date(Date.now() - process.uptime() * 1000).toISOString();
@@ -68,14 +69,18 @@ const PROCESS_STARTED = new Date(Date.now() - process.uptime() * 1000).toISOStri
 /** The workers view of the server's services. */
 export async function workersView(services: ApiServices): Promise<WorkersView> {
   const { dossier, runs } = services;
-  const [queued, running] = await Promise.all(
-    (["queued", "running"] as const).map(
-      async (status) => (await dossier.runs.list({ status, limit: COUNT_CAP })).length,
+  // Each service answers within the bound, or the request is 503 (see service-guard.ts).
+  const [queued, running] = await withinServiceBound(
+    Promise.all(
+      (["queued", "running"] as const).map(
+        async (status) => (await dossier.runs.list({ status, limit: COUNT_CAP })).length,
+      ),
     ),
+    "the store",
   );
   const counts = { queued: queued!, running: running! };
   if (runs.queued) {
-    const { workers, ...jobs } = await runs.queued.status();
+    const { workers, ...jobs } = await withinServiceBound(runs.queued.status(), "the run queue");
     return { mode: "queue", queue: { url: runs.queued.queueDisplay, ...jobs }, workers, runs: counts };
   }
   const self = {
