@@ -1,8 +1,8 @@
 /**
  * Answers of the scripted research model for the mams strategy: the search agent issues two
  * searches in its first turn and finishes in the next (or gives its final plan once the
- * allowance is spent); the state agent keeps the first sentence of every passage of the
- * fragment as a fact; the report agent writes the report from the fragment's passages, each
+ * allowance is spent); the state agent rewrites the memory with the first sentence of every
+ * passage of the fragment added as a fact; the report agent writes the report from the fragment's passages, each
  * quoted and cited, and keeps what the report already said.
  */
 
@@ -61,9 +61,11 @@ export function mamsSearchAnswer(
   return json({ plan: "- [x] survey the figures\n- [x] adoption across regions", calls: [] });
 }
 
-/** State agent: the first sentence of each passage, with its id. */
+/** State agent: the whole memory rewritten — its facts kept, then the first sentence of each passage, with its id. */
 export function mamsStateAnswer(user: string): Reply {
-  return json({ add: passages(user).map((p) => `${p.sentence} [${p.id}]`), correct: [] });
+  const memory = block(user, "memory");
+  const kept = memory === "(empty)" ? [] : memory.split("\n").map((line) => line.replace(/^F\d+\. /, ""));
+  return json({ memory: [...kept, ...passages(user).map((p) => `${p.sentence} [${p.id}]`)] });
 }
 
 /** Report agent: two sections quoting the passages with their ids, after what the report held. */

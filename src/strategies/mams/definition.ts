@@ -1,7 +1,8 @@
 /**
  * The `mams` strategy (multi-agent Markov-state workflow): a search agent steers from the
  * state ⟨memory, plan, report⟩; every observation is read in chunks by a state agent that
- * grows the memory and a report agent that integrates it into the report, side by side.
+ * rewrites the memory and the plan and a report agent that integrates it into the report, side
+ * by side.
  */
 
 import { z } from "zod";
@@ -41,7 +42,9 @@ export const mamsOptionsSchema = z
       .min(10)
       .max(200_000)
       .default(16_384)
-      .describe("estimated tokens the memory may hold before the state agent compresses it"),
+      .describe(
+        "estimated tokens the memory may hold: a rewrite over it is re-asked once, then cut to it (default: the paper's 16,384-token responses)",
+      ),
     topK: z.number().int().min(1).max(20).default(5).describe("results per search"),
     temperature: z
       .number()
@@ -87,7 +90,7 @@ export const mamsStrategy: StrategyDefinition<z.infer<typeof mamsOptionsSchema>>
     return {
       llm: [
         { role: "searcher", count: [turns[0] + 1, turns[1] + 1], input: 10_000, output: 500 },
-        { role: "state", count: [chunks[0], chunks[1]], input: 12_000, output: 1200 },
+        { role: "state", count: [chunks[0], chunks[1]], input: 12_000, output: 3000 },
         { role: "writer", count: [chunks[0], chunks[1]], input: 16_000, output: 4000 },
         ...(webReading
           ? [

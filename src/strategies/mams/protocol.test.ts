@@ -1,6 +1,6 @@
 /**
- * Unit tests of the mams protocol: chunking on paragraph boundaries within the window, the
- * memory merge that never drops a fact, fact ids as models write them, and the report form.
+ * Unit tests of the mams protocol: chunking on paragraph boundaries within the window, page
+ * passages, and the report form (the memory's rewrite is memory.test.ts).
  */
 
 import { describe, expect, it } from "vitest";
@@ -8,15 +8,7 @@ import { normalizeReport } from "../../kit/report-form.ts";
 import { estimateTokens } from "../../llm/token-estimate.ts";
 import { mamsOptionsSchema, mamsStrategy } from "./definition.ts";
 import { pagePassages } from "./page-text.ts";
-import {
-  chunkObservation,
-  compressedMemory,
-  factId,
-  type MemoryFact,
-  mergeMemory,
-  onlyAppended,
-  planAsList,
-} from "./protocol.ts";
+import { chunkObservation, onlyAppended, planAsList } from "./protocol.ts";
 
 const para = (n: number, len: number) => `P${n} ${"x".repeat(len - String(n).length - 2)}`;
 
@@ -74,47 +66,6 @@ describe("page passages", () => {
   });
 });
 
-describe("compressedMemory", () => {
-  it("renumbers the rewritten memory from F1 and drops repeats", () => {
-    expect(compressedMemory({ memory: ["a fact [E1]", "b fact [E2]", "A  fact [E1]"] })).toEqual([
-      { id: "F1", text: "a fact [E1]" },
-      { id: "F2", text: "b fact [E2]" },
-    ]);
-  });
-});
-
-describe("mergeMemory", () => {
-  it("never drops a fact over many merges; corrections rewrite in place", () => {
-    let memory: MemoryFact[] = [];
-    const seen: string[] = [];
-    for (let i = 1; i <= 20; i++) {
-      const reply = {
-        add: [`fact ${i} [E${i}]`, ...(i > 1 ? [`fact ${i - 1} [E${i - 1}]`] : [])],
-        correct: i % 5 === 0 ? [{ fact: `[F${i - 2}]`, text: `fact ${i - 2} corrected [E${i}]` }] : [],
-      };
-      const merged = mergeMemory(memory, reply);
-      for (const f of memory) expect(merged.memory.some((g) => g.id === f.id)).toBe(true);
-      memory = merged.memory;
-      seen.push(`F${i}`);
-    }
-    expect(memory.map((f) => f.id)).toEqual(seen);
-    expect(memory[2]!.text).toBe("fact 3 corrected [E5]");
-  });
-
-  it("keeps a correction of an unknown fact as a new fact", () => {
-    const merged = mergeMemory([{ id: "F1", text: "a" }], { add: [], correct: [{ fact: "F9", text: "b" }] });
-    expect(merged.memory).toEqual([
-      { id: "F1", text: "a" },
-      { id: "F2", text: "b" },
-    ]);
-  });
-
-  it("reads fact ids as models write them", () => {
-    expect(["F3", "f3", "[F3]", "3", " F 3 "].map(factId)).toEqual(["F3", "F3", "F3", "F3", "F3"]);
-    expect(factId("fact three")).toBeNull();
-  });
-});
-
 describe("report form", () => {
   it("takes the title line, drops a written reference list and starts headings at level 2", () => {
     const { title, body } = normalizeReport(
@@ -159,5 +110,22 @@ describe("the mams definition", () => {
     expect(count("state")).toEqual(count("writer"));
     expect(count("reader")).toEqual([]);
     expect(estimate.tools).toEqual([1, 50]);
+  });
+
+  it("states the paper's sampling for its three agents (App. D), the options' temperature / topP over it", () => {
+    const paper = { temperature: 1, topP: 1, maxOutputTokens: 16_384 };
+    // The search, state and report agents are one policy at 1.0 / 1.0 with 16,384-token replies;
+    // the page reader is not the paper's (it keeps its own), and mams has no rubric judge.
+    expect(mamsStrategy.sampling!(mamsOptionsSchema.parse({}))).toEqual({
+      searcher: paper,
+      state: paper,
+      writer: paper,
+    });
+    expect(mamsStrategy.sampling!(mamsOptionsSchema.parse({ temperature: 0.6, topP: 0.9 }))).toEqual({
+      searcher: { ...paper, temperature: 0.6, topP: 0.9 },
+      state: { ...paper, temperature: 0.6, topP: 0.9 },
+      writer: { ...paper, temperature: 0.6, topP: 0.9 },
+    });
+    expect(mamsStrategy.roles.filter((r) => r !== "reader")).toEqual(["searcher", "state", "writer"]);
   });
 });

@@ -1,14 +1,14 @@
 /**
  * The mams protocol as data (seed: query-specific rubrics + MaMs, §3.4, App. B, Table 4): the
- * state ⟨memory, plan, report⟩, the replies of the three agents (the state agent updates the
- * memory and the plan, Eq. 4), the fact memory that grows or is corrected in place and is
- * compressed whole once it passes its budget, and the splitting of a raw observation into
- * chunks of at most the observation window on paragraph boundaries.
+ * state ⟨memory, plan, report⟩, the search and report agents' replies (the state agent's, which
+ * rewrites the memory and the plan at every chunk, Eq. 4, is memory.ts), and the splitting of a
+ * raw observation into chunks of at most the observation window on paragraph boundaries.
  */
 
 import { z } from "zod";
 import type { ResearchToolName } from "../../kit/research-tools.ts";
 import { actionSchemaFor, type SearchAction } from "../../kit/search-actions.ts";
+import type { MemoryFact } from "./memory.ts";
 
 /** Tool-calling turns at most (the seed's cap). */
 export const DEFAULT_MAX_TURNS = 10;
@@ -21,26 +21,18 @@ export const DEFAULT_CHUNK_TOKENS = 24_000;
  * Table 4): the report agent's whole report, the state agent's reply.
  */
 export const MAX_RESPONSE_TOKENS = 16_384;
-/** Output cap of a state update that lists what a chunk adds (a compressing one gets the full cap). */
-export const STATE_UPDATE_TOKENS = 4096;
 /**
- * Tokens (estimated) the memory may hold before the state agent compresses it. In the seed the
- * state agent rewrites the whole memory in one reply, so the memory can never outgrow the
- * maximum response length; here the memory grows fact by fact and is compressed at that size.
+ * Tokens (estimated) the memory may hold. The state agent rewrites the whole memory in one reply
+ * (Eq. 4), so the memory can never outgrow the maximum response length; a rewrite over the
+ * budget is a format error (memory.ts).
  */
 export const DEFAULT_MEMORY_TOKENS = MAX_RESPONSE_TOKENS;
 /** Calls a search reply may hold before it is malformed; calls past the per-turn cap are not run. */
 const MAX_CALLS_ACCEPTED = 10;
 
-/** One fact of the memory, e.g. `F3`. */
-export interface MemoryFact {
-  id: string;
-  text: string;
-}
-
 /** The research state every prompt is rebuilt from. */
 export interface MamsState {
-  /** Facts in the order they were learned; corrected in place, never removed. */
+  /** The facts, as the state agent's last rewrite left them (memory.ts). */
   memory: MemoryFact[];
   /** The plan: a Markdown list of done and open steps. */
   plan: string;
@@ -68,127 +60,14 @@ export interface SearchReply {
   calls: SearchAction[];
 }
 
-const planField = z
-  .string()
-  .optional()
-  .describe(
-    "the plan updated from this fragment as a Markdown list: steps it completes marked [x], steps it shows are needed added as [ ]; omit it when the fragment changes nothing in the plan",
-  );
-
-/** The state agent's reply: what the chunk adds to the memory and what it corrects, and the plan. */
-export const stateReplySchema = z.object({
-  add: z
-    .array(z.string().min(3))
-    .max(40)
-    .describe(
-      "new facts from the fragment, one per item, each keeping its numbers, names and dates and ending with its evidence id, e.g. [E4]",
-    ),
-  correct: z
-    .array(
-      z.object({
-        fact: z.string().describe("the id of the memory fact the fragment corrects, e.g. F3"),
-        text: z.string().min(3).describe("the corrected fact, with its evidence id"),
-      }),
-    )
-    .max(20)
-    .describe("facts of the memory that the fragment shows to be wrong or outdated, rewritten"),
-  plan: planField,
-});
-/** The state agent's reply. */
-export type StateReply = z.infer<typeof stateReplySchema>;
-
-/**
- * The state agent's reply once the memory is over its budget: the whole memory rewritten,
- * compressed, with the fragment merged in (Eq. 4's "compressed and merged"), and the plan.
- */
-export const compressReplySchema = z.object({
-  memory: z
-    .array(z.string().min(3))
-    .min(1)
-    .max(400)
-    .describe(
-      "the whole memory, compressed: facts that repeat or overlap merged into one, every number, name, date and evidence id kept, the fragment's new facts merged in",
-    ),
-  plan: planField,
-});
-/** The state agent's compressing reply. */
-export type CompressReply = z.infer<typeof compressReplySchema>;
-
-/** The memory a compressing reply leaves: its facts, numbered afresh (F1, F2, …), repeats dropped. */
-export function compressedMemory(reply: CompressReply): MemoryFact[] {
-  const seen = new Set<string>();
-  const facts: MemoryFact[] = [];
-  for (const text of reply.memory) {
-    const key = normal(text);
-    if (!key || seen.has(key)) continue;
-    seen.add(key);
-    facts.push({ id: `F${facts.length + 1}`, text: text.trim() });
-  }
-  return facts;
-}
-
 /** The report agent's reply: the whole report after integrating the fragment. */
 export const reportReplySchema = z.object({
   report: z
     .string()
     .describe(
-      "the complete updated report in Markdown, sections as ## headings, citing evidence ids like [E4]; no reference list",
+      "the complete updated report in Markdown, sections as ## headings, citing a listed source as <sup>[n]</sup> right after the cited term (or by evidence id, [E4]); no reference list",
     ),
 });
-
-/** A memory fact id as the model may write it (`F3`, `f3`, `[F3]`, `3`), normalised; null otherwise. */
-export function factId(text: string): string | null {
-  const m = /^\s*\[?\s*F?\s*(\d+)\s*\]?\s*$/i.exec(text);
-  return m ? `F${Number(m[1])}` : null;
-}
-
-const normal = (s: string) => s.replace(/\s+/g, " ").trim().toLowerCase();
-
-/** What merging a state reply changed. */
-export interface MemoryMerge {
-  memory: MemoryFact[];
-  added: number;
-  corrected: number;
-}
-
-/**
- * Merges a state reply into the memory: every old fact stays (a correction rewrites it in
- * place, keeping its id), new facts get the next ids, repeats of a known fact are ignored, and
- * a correction naming an unknown fact is kept as a new fact.
- */
-export function mergeMemory(memory: readonly MemoryFact[], reply: StateReply): MemoryMerge {
-  const next = memory.map((f) => ({ ...f }));
-  const known = new Set(next.map((f) => normal(f.text)));
-  let counter = next.reduce((max, f) => Math.max(max, Number(f.id.slice(1)) || 0), 0);
-  let added = 0;
-  let corrected = 0;
-  const add = (text: string) => {
-    const key = normal(text);
-    if (!key || known.has(key)) return;
-    known.add(key);
-    next.push({ id: `F${++counter}`, text: text.trim() });
-    added++;
-  };
-  for (const c of reply.correct) {
-    const id = factId(c.fact);
-    const target = id ? next.find((f) => f.id === id) : undefined;
-    if (!target) {
-      add(c.text);
-      continue;
-    }
-    if (normal(target.text) === normal(c.text)) continue;
-    target.text = c.text.trim();
-    known.add(normal(c.text));
-    corrected++;
-  }
-  for (const text of reply.add) add(text);
-  return { memory: next, added, corrected };
-}
-
-/** The memory as the agents read it: one fact per line. */
-export function renderMemory(memory: readonly MemoryFact[]): string {
-  return memory.length ? memory.map((f) => `${f.id}. ${f.text}`).join("\n") : "(empty)";
-}
 
 /** One piece of a raw observation: a header naming its evidence id and source, and its text. */
 export interface ObservationBlock {

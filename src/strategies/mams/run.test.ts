@@ -12,8 +12,9 @@ import { pageText, type SmtlKit, shownIds, startSmtlKit } from "../../../test/sm
 import { citedNumbers } from "../../core/citations.ts";
 import type { DossierEvent, EventOf } from "../../core/events.ts";
 import { NO_CALL_YET } from "../../kit/research-done.ts";
-import { COMPRESS_LINE, EXHAUSTED_LINE, MAMS_MARKERS } from "./prompts.ts";
-import { type MemoryFact, mergeMemory, planAsList, renderMemory, type StateReply } from "./protocol.ts";
+import { estimateTokens } from "../../llm/token-estimate.ts";
+import { EXHAUSTED_LINE, MAMS_MARKERS, REWRITE_LINE } from "./prompts.ts";
+import { planAsList } from "./protocol.ts";
 
 let kit: SmtlKit | undefined;
 afterEach(async () => {
@@ -38,6 +39,13 @@ const block = (prompt: string, tag: string) =>
   new RegExp(`<${tag}>\\n([\\s\\S]*?)\\n</${tag}>`).exec(prompt)?.[1] ?? "";
 /** Evidence ids of the fragment a call was shown. */
 const fragmentIds = (call: ScriptedCall) => shownIds(block(call.lastUser, "fragment"));
+/** The facts of the memory a call was shown, without their numbers. */
+const factsOf = (call: ScriptedCall) => {
+  const memory = block(call.lastUser, "memory");
+  return memory === "(empty)" ? [] : memory.split("\n").map((line) => line.replace(/^F\d+\. /, ""));
+};
+/** A state agent that rewrites the memory as it was (nothing new in the fragment). */
+const keep = on("state", (call) => ({ json: { memory: factsOf(call) } }));
 
 async function research(steps: ScriptStep[], strategyOptions: Record<string, unknown> = {}, budget = {}) {
   kit = await startSmtlKit(steps);
@@ -66,7 +74,7 @@ function expectCitationsResolve(
 }
 
 describe("mams: chunked state and report updates", () => {
-  it("keeps every fact across chunks (corrections rewrite in place) and replaces the report with each update", async () => {
+  it("each chunk's rewrite replaces memory and plan (not appended; old facts kept, a corrected one replaced), and the report is replaced too", async () => {
     let inFlight = 0;
     let overlap = 0;
     /** A reply after a short delay, counting how many state/report replies are under way at once. */
@@ -87,11 +95,12 @@ describe("mams: chunked state and report updates", () => {
         on(
           "state",
           slow((call) => {
+            expect(call.lastUser).toContain(REWRITE_LINE);
             const [a, b] = fragmentIds(call);
             return {
               json: {
-                add: [`Station A opened in 1901 [${a}]`, `Station B opened in 1902 [${b}]`],
-                correct: [],
+                memory: [`Station A opened in 1901 [${a}]`, `Station B opened in 1902 [${b}]`],
+                plan: "- [ ] opening years (two found)\n- [ ] architect",
               },
             };
           }),
@@ -103,15 +112,20 @@ describe("mams: chunked state and report updates", () => {
             return { json: { report: `## Openings\n\nThe first station opened in 1901 [${a}].` } };
           }),
         ),
-        // Chunk 2: the state agent names only what changes; the report agent rewrites its sentence.
+        // Chunk 2: the whole memory rewritten — F1 superseded, F2 kept (its ids left off: given
+        // back from the old fact), a new fact merged in; the plan rewritten too.
         on(
           "state",
           slow((call) => {
             const [c] = fragmentIds(call);
             return {
               json: {
-                add: [`Mara Vell designed the stations [${c}]`],
-                correct: [{ fact: "F1", text: `Station A opened in 1904 [${c}]` }],
+                memory: [
+                  `Station A opened in 1904, not 1901 [${c}]`,
+                  "Station B opened in 1902",
+                  `Mara Vell designed the stations [${c}]`,
+                ],
+                plan: "- [x] opening years\n- [x] architect",
               },
             };
           }),
@@ -148,12 +162,22 @@ describe("mams: chunked state and report updates", () => {
     const first = new Set(fragmentIds(stateCalls[0]!));
     expect(fragmentIds(stateCalls[1]!).filter((id) => first.has(id))).toEqual([]);
 
-    // The next search reads every fact: F1 corrected in place, F2 kept though chunk 2 never named it.
+    // The next search reads chunk 2's rewrite as it was returned — not chunk 1's facts with it
+    // appended: the superseded 1901 fact is gone, F2 kept with the ids chunk 1 gave it.
+    const [b] = fragmentIds(stateCalls[0]!).slice(1);
     const memory = block(calls.at(-1)!.lastUser, "memory").split("\n");
-    expect(memory).toHaveLength(3);
-    expect(memory[0]).toMatch(/^F1\. Station A opened in 1904 /);
-    expect(memory[1]).toMatch(/^F2\. Station B opened in 1902 /);
-    expect(memory[2]).toMatch(/^F3\. Mara Vell designed the stations /);
+    expect(memory).toEqual([
+      expect.stringMatching(/^F1\. Station A opened in 1904, not 1901 \[E\d+\]$/),
+      `F2. Station B opened in 1902 [${b}]`,
+      expect.stringMatching(/^F3\. Mara Vell designed the stations \[E\d+\]$/),
+    ]);
+    expect(block(calls.at(-1)!.lastUser, "plan")).toBe("- [x] opening years\n- [x] architect");
+    expect(block(stateCalls[1]!.lastUser, "plan")).toBe("- [ ] opening years (two found)\n- [ ] architect");
+    expect(ofType(events, "decision").at(-1)!.details).toMatchObject({
+      memoryRewrites: 2,
+      provenanceCarried: 1,
+      planUpdates: 2,
+    });
 
     // The report is the last update, not the updates appended: the 1901 figure is gone.
     const report = result.report!;
@@ -170,12 +194,12 @@ describe("mams: chunked state and report updates", () => {
   it("counts a report update that only appends, and drops citations of evidence never shown", async () => {
     const { result, events } = await research([
       turn("- [ ] openings", searches("station 1")),
-      on("state", (call) => ({ json: { add: [`Station opened [${fragmentIds(call)[0]}]`], correct: [] } })),
+      on("state", (call) => ({ json: { memory: [`Station opened [${fragmentIds(call)[0]}]`] } })),
       on("report", (call) => ({
         json: { report: `## Openings\n\nA station opened in 1901 [${fragmentIds(call)[0]}].` },
       })),
       turn("- [x] openings\n- [ ] architect", searches("station 7")),
-      on("state", { json: { add: [], correct: [] } }),
+      keep,
       on("report", (call) => ({
         json: {
           report: `${block(call.lastUser, "report")}\n\nThe architect was Mara Vell [${fragmentIds(call)[0]}] [E999].`,
@@ -200,8 +224,7 @@ describe("mams: the state agent updates memory and plan (Eq. 4) and compresses t
         on("report", (call) => ({ json: { report: `## Openings\n\nOpened [${fragmentIds(call)[0]}].` } })),
         on("state", (call) => ({
           json: {
-            add: [`Station A opened in 1901 [${fragmentIds(call)[0]}]`],
-            correct: [],
+            memory: [`Station A opened in 1901 [${fragmentIds(call)[0]}]`],
             plan: "- [x] opening years\n- [ ] architect\n- [ ] the flood repairs",
           },
         })),
@@ -213,8 +236,7 @@ describe("mams: the state agent updates memory and plan (Eq. 4) and compresses t
           );
           return {
             json: {
-              add: [`Mara Vell designed the stations [${fragmentIds(call)[0]}]`],
-              correct: [],
+              memory: [...factsOf(call), `Mara Vell designed the stations [${fragmentIds(call)[0]}]`],
               plan: "- [x] opening years\n- [x] architect\n- [ ] the flood repairs",
             },
           };
@@ -238,40 +260,47 @@ describe("mams: the state agent updates memory and plan (Eq. 4) and compresses t
     expect(result.status).toBe("completed");
   });
 
-  it("a memory past its budget is rewritten whole, compressed, by the next state update", async () => {
+  it("a rewrite over the memory's budget is a format error, re-asked once; over it again, it is cut to the budget", async () => {
     const long = (id: string, n: number) =>
       `Station ${n} opened in ${1900 + n} and was rebuilt after the flood of ${1950 + n} [${id}]`;
+    let asked: ScriptedCall | undefined;
     const { result, events, calls } = await research(
       [
         turn("- [ ] openings", searches("station 1", "station 4")),
         on("report", (call) => ({ json: { report: `## Openings\n\nOpened [${fragmentIds(call)[0]}].` } })),
+        // Chunk 1: within the budget of 40 tokens.
         on("state", (call) => {
-          expect(call.lastUser).not.toContain(COMPRESS_LINE);
-          const ids = fragmentIds(call);
-          return { json: { add: ids.map((id, i) => long(id, i + 1)), correct: [] } };
+          expect(call.lastUser).toContain("It must stay within about 40 tokens.");
+          expect(call.options.maxOutputTokens).toBe(16_384);
+          return { json: { memory: [`Stations opened from 1901 [${fragmentIds(call)[0]}]`] } };
         }),
         on("report", (call) => ({ json: { report: `## Openings\n\nOpened [${fragmentIds(call)[0]}].` } })),
+        // Chunk 2: over the budget, refused with the reason; over it again, taken and cut.
         on("state", (call) => {
-          expect(call.lastUser).toContain(COMPRESS_LINE);
-          expect(call.options.maxOutputTokens).toBe(16_384);
-          expect(block(call.lastUser, "memory").split("\n").length).toBeGreaterThan(1);
-          const [first] = shownIds(block(call.lastUser, "memory"));
+          asked = call;
           return {
-            json: {
-              memory: [`Stations opened from 1901 and were rebuilt after the floods of the 1950s [${first}]`],
-              plan: "- [x] openings",
-            },
+            json: { memory: [...factsOf(call), ...fragmentIds(call).map((id, i) => long(id, i + 1))] },
           };
+        }),
+        on("state", (call) => {
+          // The re-ask: the refusal follows the first answer in the same conversation.
+          expect(call.lastUser).toMatch(/over its budget of 40: merge overlapping facts and compress/);
+          const [id] = fragmentIds(asked!);
+          return { json: { memory: [...factsOf(asked!), long(id!, 8), long(id!, 9)] } };
         }),
         finish,
       ],
       { chunkChars: 1000, memoryTokens: 40 },
     );
-    const warnings = ofType(events, "warning").filter((w) => w.code === "MEMORY_COMPRESSED");
-    expect(warnings).toHaveLength(1);
-    const memory = block(calls.at(-1)!.lastUser, "memory").split("\n");
-    expect(memory).toEqual([expect.stringMatching(/^F1\. Stations opened from 1901 .* \[E\d+\]$/)]);
-    expect(ofType(events, "decision").at(-1)!.details).toMatchObject({ memoryCompressions: 1 });
+    const errors = ofType(events, "format-error").filter((e) => e.role === "state");
+    expect(errors).toHaveLength(1);
+    expect(errors[0]!.error).toMatch(/over its budget of 40/);
+    expect(ofType(events, "warning").filter((w) => w.code === "MEMORY_REPAIRED")).toHaveLength(1);
+    // The memory the next search reads is the rewrite's leading facts within the budget.
+    const memory = block(calls.at(-1)!.lastUser, "memory");
+    expect(memory).toMatch(/^F1\. Stations opened from 1901 \[E\d+\]/);
+    expect(estimateTokens(memory)).toBeLessThanOrEqual(40);
+    expect(ofType(events, "decision").at(-1)!.details).toMatchObject({ memoryRepairs: 1, memoryRewrites: 2 });
     expect(result.status).toBe("completed");
   });
 });
@@ -284,8 +313,7 @@ describe("mams: the trajectory", () => {
         on("report", (call) => ({ json: { report: `## Openings\n\nOpened [${fragmentIds(call)[0]}].` } })),
         on("state", (call) => ({
           json: {
-            add: [`Station A opened in 1901 [${fragmentIds(call)[0]}]`],
-            correct: [],
+            memory: [`Station A opened in 1901 [${fragmentIds(call)[0]}]`],
             plan: "- [x] opening years\n- [ ] architect",
           },
         })),
@@ -294,8 +322,10 @@ describe("mams: the trajectory", () => {
         })),
         on("state", (call) => ({
           json: {
-            add: [`Mara Vell designed them [${fragmentIds(call)[0]}]`],
-            correct: [{ fact: "F1", text: `Station A opened in 1904 [${fragmentIds(call)[0]}]` }],
+            memory: [
+              `Station A opened in 1904 [${fragmentIds(call)[0]}]`,
+              `Mara Vell designed them [${fragmentIds(call)[0]}]`,
+            ],
           },
         })),
         finish,
@@ -319,17 +349,17 @@ describe("mams: the trajectory", () => {
     expect([...chunked].sort()).toEqual([...added].sort());
     expect((steps[5]!.state as { observations: string[] }).observations).toEqual(added);
     // Replaying the recorded replies rebuilds the state the last search agent read.
-    let memory: MemoryFact[] = [];
+    let memory: string[] = [];
     let plan = (steps[0]!.answer as { plan: string }).plan;
     for (const s of steps.filter((x) => x.action === "state")) {
-      const reply = s.answer as StateReply;
-      memory = mergeMemory(memory, reply).memory;
+      const reply = s.answer as { memory: string[]; taken: string[]; plan?: string };
+      memory = reply.taken;
       if (reply.plan) plan = planAsList(reply.plan);
     }
     const last = calls.at(-1)!.lastUser;
-    expect(renderMemory(memory)).toBe(block(last, "memory"));
+    expect(memory.map((f, i) => `F${i + 1}. ${f}`).join("\n")).toBe(block(last, "memory"));
     expect(plan).toBe(block(last, "plan"));
-    const report = (steps[4]!.answer as { report: string }).report;
+    const report = (steps[4]!.answer as { taken: string }).taken;
     expect(block(last, "report")).toBe(report);
     expect(result.report!.body).toContain("designed by Mara Vell");
   });
@@ -340,7 +370,7 @@ describe("mams: reading pages", () => {
     const { result, calls, kinds } = await research([
       turn("- [ ] openings", searches("station 1")),
       on("report", (call) => ({ json: { report: `## Openings\n\nOpened [${fragmentIds(call)[0]}].` } })),
-      on("state", { json: { add: [], correct: [] } }),
+      on("state", { json: { memory: [] } }),
       on("search", (call) => {
         const url = /^- Station 2 — (\S+)$/m.exec(call.lastUser)?.[1];
         return {
@@ -350,7 +380,7 @@ describe("mams: reading pages", () => {
       on("report", (call) => ({
         json: { report: `## Openings\n\nDesigned by Mara Vell [${fragmentIds(call).join(", ")}].` },
       })),
-      on("state", { json: { add: [], correct: [] } }),
+      on("state", { json: { memory: [] } }),
       finish,
     ]);
     const [, second, third] = calls.filter((c) => kindOf(c) === "search").map((c) => c.lastUser);
@@ -377,7 +407,7 @@ describe("mams: turns and the tool-call allowance", () => {
     const steps: ScriptStep[] = [];
     for (let t = 0; t < 10; t++) {
       steps.push(on("search", () => ({ json: { plan: `- [ ] turn ${t + 1}`, calls: seven() } })));
-      steps.push(on("state", { json: { add: [], correct: [] } }));
+      steps.push(on("state", { json: { memory: [] } }));
       steps.push(
         on("report", (call) => ({
           json: { report: `## Findings\n\nStations opened [${fragmentIds(call)[0]}].` },
@@ -408,7 +438,7 @@ describe("mams: turns and the tool-call allowance", () => {
     const { result, calls, kinds } = await research(
       [
         turn("- [ ] openings", searches("station 1", "station 4", "station 7", "station 10")),
-        on("state", { json: { add: [], correct: [] } }),
+        on("state", { json: { memory: [] } }),
         on("report", (call) => ({
           json: { report: `## Openings\n\nOpened in 1901 [${fragmentIds(call)[0]}].` },
         })),
@@ -434,7 +464,7 @@ describe("mams: budgets and fallbacks", () => {
           json: { plan: "- [ ] openings", calls: searches("station 1") },
           usage: { input: 89_950, output: 100 },
         }),
-        on("state", { json: { add: [], correct: [] }, usage: { input: 10, output: 10 } }),
+        on("state", { json: { memory: [] }, usage: { input: 10, output: 10 } }),
         on("report", (call) => ({
           json: { report: `## Openings\n\nOpened in 1901 [${fragmentIds(call)[0]}].` },
           usage: { input: 10, output: 10 },
@@ -453,7 +483,7 @@ describe("mams: budgets and fallbacks", () => {
   it("a report agent that never answers in form keeps the report; a run without one lists its evidence", async () => {
     const { result, events } = await research([
       turn("- [ ] openings", searches("station 1")),
-      on("state", (call) => ({ json: { add: [`Opened in 1901 [${fragmentIds(call)[0]}]`], correct: [] } })),
+      on("state", (call) => ({ json: { memory: [`Opened in 1901 [${fragmentIds(call)[0]}]`] } })),
       on("report", "no report today"),
       on("report", "still none"),
       on("report", "none"),
@@ -473,7 +503,7 @@ describe("mams: evidence tokens in code", () => {
   it("a report agent citing [E9999] and a valid [E2] inside backticks: neither raw token survives, the valid one is numbered", async () => {
     const { result } = await research([
       turn("- [ ] openings", searches("station 1")),
-      on("state", { json: { add: [], correct: [] } }),
+      on("state", { json: { memory: [] } }),
       on("report", (call) => {
         expect(fragmentIds(call)).toContain("E2");
         return {
@@ -512,7 +542,7 @@ describe("mams: no research, no completed run", () => {
     const { result, kinds } = await research([
       finish,
       turn("- [ ] openings", searches("station 1")),
-      on("state", (call) => ({ json: { add: [`Opened [${fragmentIds(call)[0]}]`], correct: [] } })),
+      on("state", (call) => ({ json: { memory: [`Opened [${fragmentIds(call)[0]}]`] } })),
       on("report", (call) => ({ json: { report: `## Openings\n\nOpened [${fragmentIds(call)[0]}].` } })),
       finish,
     ]);

@@ -11,16 +11,19 @@
  *    page itself, split into paragraph-bounded passages, each an evidence id; no reader model
  *    condenses it) — is split on paragraph boundaries into chunks of at most `chunkTokens`
  *    (default 24,000, the seed's observation window, Table 4) estimated tokens.
- * 3. For each chunk, in order, the state agent (role `state`) updates the memory and the plan
- *    (Eq. 4) and the report agent (role `writer`) integrates the chunk into the report (Eq. 5),
- *    concurrently (chunk-update.ts); past its budget (`memoryTokens`, default 16,384) the
- *    memory is rewritten whole, compressed.
+ * 3. For each chunk, in order, the state agent (role `state`) rewrites the memory and the plan,
+ *    which replace the old ones (Eq. 4; facts keep their evidence ids; the memory stays within
+ *    `memoryTokens`, default 16,384; memory.ts), and the report agent (role `writer`) integrates
+ *    the chunk into the report (Eq. 5), citing the numbered sources it is shown as
+ *    `<sup>[n]</sup>` or by evidence id (writer-sources.ts), concurrently (chunk-update.ts).
  * 4. The final report goes through the shared citation pass, checks and renderers; it may
- *    cite only evidence that was shown to the report agent.
+ *    cite only evidence that was shown to the agents.
  *
  * Fallbacks, each a `warning` event: a search reply that fails ends the research
- * (`SEARCH_FALLBACK`); a failed state update keeps the memory (`STATE_FALLBACK`); a failed
- * report update keeps the report (`REPORT_FALLBACK`); calls past the per-turn cap are not run
+ * (`SEARCH_FALLBACK`); a failed state update keeps the memory (`STATE_FALLBACK`); a rewritten
+ * memory that still breaks a rule when re-asked is repaired (`MEMORY_REPAIRED`); a failed report
+ * update keeps the report (`REPORT_FALLBACK`); a source number naming nothing listed, given again
+ * when re-asked, is dropped (`CITATION_UNKNOWN`); calls past the per-turn cap are not run
  * (`CALLS_CAPPED`); a report update that only appends is counted (`REPORT_APPENDED`); a run
  * that ends without a report lists the evidence gathered (`EXTRACTIVE_REPORT`). At a budget
  * limit exploration stops and the report is finished from the state. The run in progress (the
@@ -58,7 +61,7 @@ export interface MamsOptions {
   chunkTokens?: number;
   /** Characters per observation chunk, when set (instead of `chunkTokens`). */
   chunkChars?: number;
-  /** Estimated tokens the memory may hold before the state agent compresses it. Default 16,384. */
+  /** Estimated tokens the memory may hold (a rewrite over it is re-asked, then cut). Default 16,384. */
   memoryTokens?: number;
   /** Estimated tokens of a page's text that are chunked (head and tail beyond). Default 120,000. */
   maxPageTokens?: number;
