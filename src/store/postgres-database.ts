@@ -1,6 +1,7 @@
 /**
  * The PostgreSQL connection pool of a store: connects on first use, brings the schema up to date
- * under an advisory lock (several processes may start at once), and turns driver failures into
+ * under an advisory lock (several processes may start at once), retries a statement whose
+ * connection was lost or terminated (postgres-retry.ts), and turns driver failures into
  * STORE_ERROR naming the database without its password.
  */
 
@@ -8,6 +9,12 @@ import type pg from "pg";
 import { DossierError } from "../core/errors.ts";
 import { lazyModule } from "../core/lazy-module.ts";
 import { POSTGRES_MIGRATIONS } from "./postgres-migrations.ts";
+import {
+  DEFAULT_STORE_RETRY,
+  isTransientStoreError,
+  retryTransient,
+  type StoreRetryPolicy,
+} from "./postgres-retry.ts";
 import { type PostgresTarget, parsePostgresUrl } from "./postgres-url.ts";
 
 /** Rows of a query. */
@@ -16,11 +23,30 @@ export interface QueryResult<R> {
   rowCount: number;
 }
 
+/** Options of one statement. */
+export interface QueryOptions {
+  /**
+   * Send the statement again when its connection was lost or terminated (default true). A
+   * caller whose statement may have been applied before its answer was lost passes false and
+   * checks before it tries again, in {@link PostgresDatabase.retrying}.
+   */
+  retry?: boolean;
+}
+
 /** A migrated PostgreSQL database. */
 export interface PostgresDatabase {
   readonly target: PostgresTarget;
   /** Runs one statement (connecting and migrating first when needed). */
-  query<R = Record<string, unknown>>(text: string, values?: readonly unknown[]): Promise<QueryResult<R>>;
+  query<R = Record<string, unknown>>(
+    text: string,
+    values?: readonly unknown[],
+    options?: QueryOptions,
+  ): Promise<QueryResult<R>>;
+  /**
+   * Runs `fn(attempt)` (0 first) again while it fails on a lost or terminated connection, with
+   * the store's backoff and bound; `fn` sends its statements with `{ retry: false }`.
+   */
+  retrying<T>(fn: (attempt: number) => Promise<T>): Promise<T>;
   /** Resolves once connected and migrated; rejects with STORE_ERROR when the database cannot be used. */
   ready(): Promise<void>;
   /** The schema version stored in the database. */
@@ -38,6 +64,10 @@ export interface PostgresDatabaseOptions {
   maxConnections?: number;
   /** How long connecting may take (default 5 s). */
   connectTimeoutMs?: number;
+  /** How transient failures are retried (default {@link DEFAULT_STORE_RETRY}). */
+  retry?: Partial<StoreRetryPolicy>;
+  /** The `application_name` of the store's connections (default `dossier`). */
+  applicationName?: string;
 }
 
 /** The PostgreSQL client, loaded with the first database opened (SQLite users never load it). */
@@ -53,7 +83,13 @@ export function openPostgresDatabase(options: PostgresDatabaseOptions): Postgres
     max: options.maxConnections ?? 10,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
     allowExitOnIdle: true,
+    application_name: options.applicationName ?? "dossier",
   });
+  const policy: StoreRetryPolicy = { ...DEFAULT_STORE_RETRY, ...options.retry };
+  // Nothing is retried before the server has answered once: a wrong address fails at once.
+  let answered = false;
+  const transient = (error: unknown) => !ended && answered && isTransientStoreError(error);
+  const retrying = <T>(fn: (attempt: number) => Promise<T>) => retryTransient(fn, policy, transient);
   // An idle connection the server drops must not crash the process; the next query reconnects.
   pool.on("error", () => {});
   let ended = false;
@@ -70,21 +106,30 @@ export function openPostgresDatabase(options: PostgresDatabaseOptions): Postgres
 
   const ready = (): Promise<void> => {
     if (ended) return Promise.reject(new DossierError("STORE_ERROR", "the store is closed"));
-    migrated ??= migrate(pool, target, migrations).catch((cause) => {
-      migrated = null; // the next call tries again (a database that was restarting)
-      throw unreachable(cause);
-    });
+    migrated ??= migrate(pool, target, migrations).then(
+      () => {
+        answered = true;
+      },
+      (cause) => {
+        migrated = null; // the next call tries again (a database that was restarting)
+        throw unreachable(cause);
+      },
+    );
     return migrated;
   };
 
   return {
     target,
     ready,
-    async query<R>(text: string, values: readonly unknown[] = []) {
+    retrying,
+    async query<R>(text: string, values: readonly unknown[] = [], queryOptions: QueryOptions = {}) {
       await ready();
-      try {
+      const once = async () => {
         const result = await pool.query(text, values as unknown[]);
         return { rows: result.rows as R[], rowCount: result.rowCount ?? 0 };
+      };
+      try {
+        return await (queryOptions.retry === false ? once() : retrying(once));
       } catch (cause) {
         const sqlState = (cause as { code?: unknown }).code;
         throw new DossierError("STORE_ERROR", (cause as Error).message, {

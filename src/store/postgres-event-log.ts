@@ -1,7 +1,8 @@
 /**
  * The append-only EventLog on PostgreSQL. `seq` comes from the run's own counter, bumped and used
  * in one statement: the row lock orders writers from any number of processes, so a run's
- * sequence is contiguous. Appends this store is asked for are sent one run at a time in the
+ * sequence is contiguous. An append whose connection is lost is sent again, unless the run's
+ * last event shows it was applied (same time and data). Appends this store is asked for are sent one run at a time in the
  * order asked, so a caller that does not wait between appends keeps its order.
  */
 
@@ -24,16 +25,39 @@ export function createPostgresEventLog(db: PostgresDatabase): EventLog {
   /** The last append under way per run (appends of one run go out in order). */
   const tails = new Map<string, Promise<unknown>>();
 
+  /**
+   * The seq `event` was stored under when it is the run's last event (an append whose answer
+   * was lost with its connection may have been applied), else null.
+   */
+  const alreadyAppended = async (runId: string, ts: string, data: string): Promise<number | null> => {
+    const { rows } = await db.query<{ seq: number; ts: string; data_json: string }>(
+      "SELECT seq, ts, data_json FROM events WHERE run_id = $1 ORDER BY seq DESC LIMIT 1",
+      [runId],
+      { retry: false },
+    );
+    const last = rows[0];
+    return last && last.ts === ts && last.data_json === data ? last.seq : null;
+  };
+
   const insert = async (runId: string, event: EventInput, ts: string): Promise<DossierEvent> => {
     let seq: number | undefined;
+    const data = JSON.stringify(event);
     try {
-      const { rows } = await db.query<{ seq: number }>(
-        `WITH next AS (UPDATE runs SET last_seq = last_seq + 1 WHERE id = $1 RETURNING last_seq)
-         INSERT INTO events (run_id, seq, ts, type, data_json)
-         SELECT $1, last_seq, $2, $3, $4 FROM next RETURNING seq`,
-        [runId, ts, event.type, JSON.stringify(event)],
-      );
-      seq = rows[0]?.seq;
+      // Sent again when its connection is lost or terminated, unless it was applied already.
+      seq = await db.retrying(async (attempt) => {
+        if (attempt > 0) {
+          const stored = await alreadyAppended(runId, ts, data);
+          if (stored !== null) return stored;
+        }
+        const { rows } = await db.query<{ seq: number }>(
+          `WITH next AS (UPDATE runs SET last_seq = last_seq + 1 WHERE id = $1 RETURNING last_seq)
+           INSERT INTO events (run_id, seq, ts, type, data_json)
+           SELECT $1, last_seq, $2, $3, $4 FROM next RETURNING seq`,
+          [runId, ts, event.type, data],
+          { retry: false },
+        );
+        return rows[0]?.seq;
+      });
     } catch (cause) {
       throw new DossierError(
         "STORE_ERROR",

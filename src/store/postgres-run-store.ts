@@ -1,6 +1,7 @@
 /**
  * RunStore on PostgreSQL. Claims, heartbeats and cancellation requests are single conditional
- * UPDATEs, so two processes racing for one run cannot both win.
+ * UPDATEs, so two processes racing for one run cannot both win. A create or claim whose
+ * connection is lost is sent again unless the row shows it was applied.
  */
 
 import { DossierError } from "../core/errors.ts";
@@ -27,6 +28,9 @@ export function createPostgresRunStore(db: PostgresDatabase): RunStore {
     const { rows } = await db.query<RunRow>(`SELECT ${COLUMNS} FROM runs WHERE id = $1`, [id]);
     return rows[0] ? runFromRow(rows[0]) : undefined;
   };
+  /** The row of run `id`, read once (inside a retried operation). */
+  const rowOnce = async (id: string): Promise<RunRow | undefined> =>
+    (await db.query<RunRow>(`SELECT ${COLUMNS} FROM runs WHERE id = $1`, [id], { retry: false })).rows[0];
 
   return {
     async create(run) {
@@ -34,26 +38,40 @@ export function createPostgresRunStore(db: PostgresDatabase): RunStore {
       let rows: RunRow[];
       try {
         // A running create takes up a queued run of the same id (see RunStore.create); any other
-        // existing run makes the upsert return nothing.
-        ({ rows } = await db.query<RunRow>(
-          `INSERT INTO runs (id, query, strategy, options_json, status, created_at, updated_at, owner_json, heartbeat_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $6, $7, $8)
-           ON CONFLICT (id) DO UPDATE SET status = 'running', query = EXCLUDED.query, strategy = EXCLUDED.strategy,
-             options_json = EXCLUDED.options_json, updated_at = EXCLUDED.updated_at, owner_json = EXCLUDED.owner_json,
-             heartbeat_at = EXCLUDED.heartbeat_at
-           WHERE runs.status = 'queued' AND EXCLUDED.status = 'running'
-           RETURNING ${COLUMNS}`,
-          [
-            run.id,
-            run.query,
-            run.strategy,
-            JSON.stringify(run.options),
-            run.queued ? "queued" : "running",
-            run.createdAt,
-            owner ? ownerText(owner) : null,
-            owner ? run.createdAt : null,
-          ],
-        ));
+        // existing run makes the upsert return nothing. Sent again when its connection is lost,
+        // unless the run is there as this create wrote it.
+        rows = await db.retrying(async (attempt) => {
+          if (attempt > 0) {
+            const found = await rowOnce(run.id);
+            const as = { status: run.queued ? "queued" : "running", owner: owner ? ownerText(owner) : null };
+            const written =
+              found?.created_at === run.createdAt &&
+              found.status === as.status &&
+              found.owner_json === as.owner;
+            if (written) return [found];
+          }
+          const { rows: upserted } = await db.query<RunRow>(
+            `INSERT INTO runs (id, query, strategy, options_json, status, created_at, updated_at, owner_json, heartbeat_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $6, $7, $8)
+             ON CONFLICT (id) DO UPDATE SET status = 'running', query = EXCLUDED.query, strategy = EXCLUDED.strategy,
+               options_json = EXCLUDED.options_json, updated_at = EXCLUDED.updated_at, owner_json = EXCLUDED.owner_json,
+               heartbeat_at = EXCLUDED.heartbeat_at
+             WHERE runs.status = 'queued' AND EXCLUDED.status = 'running'
+             RETURNING ${COLUMNS}`,
+            [
+              run.id,
+              run.query,
+              run.strategy,
+              JSON.stringify(run.options),
+              run.queued ? "queued" : "running",
+              run.createdAt,
+              owner ? ownerText(owner) : null,
+              owner ? run.createdAt : null,
+            ],
+            { retry: false },
+          );
+          return upserted;
+        });
       } catch (cause) {
         const version = reportVersionOf(run.options);
         const constraint = (cause as { cause?: { constraint?: unknown } }).cause?.constraint;
@@ -98,15 +116,24 @@ export function createPostgresRunStore(db: PostgresDatabase): RunStore {
       return runFromRow(rows[0]);
     },
     async claim(id, owner, now, options = {}) {
-      const { rows } = await db.query<RunRow>(
-        `UPDATE runs SET status = 'running', owner_json = $1, heartbeat_at = $2, updated_at = $2,
-           finished_at = NULL, stop_reason = NULL, error_json = NULL, cancel_reason = NULL, cancel_requested_at = NULL
-         WHERE id = $3 AND (status IN ('interrupted', 'cancelled', 'failed')
-           OR ($4::text IS NOT NULL AND status = 'running' AND (heartbeat_at IS NULL OR heartbeat_at < $4::text)))
-         RETURNING ${COLUMNS}`,
-        [ownerText(owner), now, id, options.staleBefore ?? null],
-      );
-      return rows[0] ? runFromRow(rows[0]) : null;
+      const holder = ownerText(owner);
+      // Sent again when its connection is lost, unless the run is already claimed by this claim.
+      const row = await db.retrying(async (attempt) => {
+        const { rows } = await db.query<RunRow>(
+          `UPDATE runs SET status = 'running', owner_json = $1, heartbeat_at = $2, updated_at = $2,
+             finished_at = NULL, stop_reason = NULL, error_json = NULL, cancel_reason = NULL, cancel_requested_at = NULL
+           WHERE id = $3 AND (status IN ('interrupted', 'cancelled', 'failed')
+             OR ($4::text IS NOT NULL AND status = 'running' AND (heartbeat_at IS NULL OR heartbeat_at < $4::text)))
+           RETURNING ${COLUMNS}`,
+          [holder, now, id, options.staleBefore ?? null],
+          { retry: false },
+        );
+        if (rows[0] || attempt === 0) return rows[0];
+        const found = await rowOnce(id);
+        const mine = found?.status === "running" && found.owner_json === holder && found.heartbeat_at === now;
+        return mine ? found : undefined;
+      });
+      return row ? runFromRow(row) : null;
     },
     async heartbeat(id, owner, now) {
       const { rows } = await db.query<{ cancel_reason: string | null }>(

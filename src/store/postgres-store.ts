@@ -4,7 +4,11 @@
  */
 
 import { createPostgresCache } from "./postgres-cache.ts";
-import { openPostgresDatabase, type PostgresDatabase } from "./postgres-database.ts";
+import {
+  openPostgresDatabase,
+  type PostgresDatabase,
+  type PostgresDatabaseOptions,
+} from "./postgres-database.ts";
 import { createPostgresEventLog } from "./postgres-event-log.ts";
 import { createPostgresJournal } from "./postgres-journal.ts";
 import { createPostgresRunStore } from "./postgres-run-store.ts";
@@ -18,6 +22,10 @@ export interface PostgresStoreOptions {
   now?: () => string;
   /** Connections at most (default 10). */
   maxConnections?: number;
+  /** How statements whose connection was lost are retried (postgres-retry.ts). */
+  retry?: PostgresDatabaseOptions["retry"];
+  /** The `application_name` of the store's connections (default `dossier`). */
+  applicationName?: string;
 }
 
 /**
@@ -29,6 +37,8 @@ export function openPostgresStore(options: PostgresStoreOptions): Store & { db: 
   const db = openPostgresDatabase({
     url: options.url,
     ...(options.maxConnections ? { maxConnections: options.maxConnections } : {}),
+    ...(options.retry ? { retry: options.retry } : {}),
+    ...(options.applicationName ? { applicationName: options.applicationName } : {}),
   });
   const now = options.now ?? (() => new Date().toISOString());
   return {
