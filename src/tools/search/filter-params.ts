@@ -37,6 +37,17 @@ export function siteOperatorQuery(request: Pick<SearchRequest, "query" | "source
 /** The query text with `site:` operators for the filter's domains. */
 export const siteQueryParam: ParamFunction = (request) => siteOperatorQuery(request);
 
+/**
+ * The query with `site:` operators while it stays within a provider's query limits (characters
+ * and words); beyond them, the query as given (the results are filtered afterwards all the same).
+ */
+export function boundedSiteQueryParam(maxChars: number, maxWords: number): ParamFunction {
+  return (request) => {
+    const query = siteOperatorQuery(request);
+    return query.length <= maxChars && query.split(/\s+/).length <= maxWords ? query : request.query;
+  };
+}
+
 /** The allowed domains as a list of `site` values (Jina's in-site search); nothing when none. */
 export const siteListParam: ParamFunction = ({ sourceFilter }) =>
   sourceFilter?.domains?.length ? sourceFilter.domains : undefined;

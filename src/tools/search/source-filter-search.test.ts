@@ -97,6 +97,13 @@ describe("the source filter on every web search provider", () => {
     expect(fake.requestsFor("jina")[0]!.queryAll.site).toEqual(["a.org", "xn--bcher-kva.de"]);
   });
 
+  it("Brave: operators that would pass its query limits (400 characters) are left out, results still filtered", async () => {
+    const domains = Array.from({ length: 20 }, (_, i) => `site-number-${i}.example.org`);
+    const outcome = await search("brave", { domains: [...domains.slice(0, 19), "example.org"] });
+    expect(fake.requestsFor("brave")[0]!.query.q).toBe("tidal power");
+    expect(outcome.ok && outcome.value.map((r) => r.url)).not.toContain("https://badexample.org/x");
+  });
+
   it("with a time range too, the later start is sent", async () => {
     await search("exa", { since: "2024-01-01" }, { timeRange: "week" });
     await search("brave", { since: "2024-06-30" }, { timeRange: "week" });

@@ -8,6 +8,7 @@
 import { z } from "zod";
 import type { TimeRange } from "../types.ts";
 import {
+  boundedSiteQueryParam,
   braveFreshnessRange,
   excludeDomainsParam,
   googleDateRange,
@@ -169,7 +170,9 @@ const exa = defineSearchProvider({
  * age? }] } }` (`web` is absent when there are no web results). Descriptions carry `<strong>`
  * decorations, stripped with all markup. `language` is sent as {@link braveSearchLang}. Brave has
  * no domain parameter: the source filter's domains are `site:` / `-site:` operators of `q`
- * (Brave's search operators); its `since` is a custom `freshness` range `YYYY-MM-DDtoYYYY-MM-DD`.
+ * (Brave's search operators) while `q` stays within Brave's limits (400 characters, 50 words),
+ * beyond them only filtered afterwards; its `since` is a custom `freshness` range
+ * `YYYY-MM-DDtoYYYY-MM-DD`.
  */
 const brave = defineSearchProvider({
   name: "brave",
@@ -180,7 +183,7 @@ const brave = defineSearchProvider({
   credential: { setting: "BRAVE_API_KEY", header: "x-subscription-token" },
   maxResults: 20,
   params: {
-    q: siteQueryParam,
+    q: boundedSiteQueryParam(400, 50),
     count: countParam,
     freshness: sinceOrRangeParam(
       braveFreshnessRange,
