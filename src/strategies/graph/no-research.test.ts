@@ -1,10 +1,10 @@
 /**
  * graph with a model that does the least its schemas allow — inner search agents that finish
  * without a query, a planner that plans nothing and asks for the report, a rubric with no gaps:
- * every search agent is asked once more, and when they insist their nodes fail. The broad
- * searches are direct tool calls, made whatever the model answers: the run is completed only
- * when they gathered evidence (the report is then written from it alone), and fails when they
- * found nothing either, instead of ending `completed` with empty headings.
+ * every search agent is asked once more, and when they insist their nodes fail. "No gaps" is not
+ * taken while every plan node has failed; a run that ends with every plan node failed fails
+ * (`NO_RESEARCH`, its report kept), and one whose broad searches found nothing either fails too,
+ * instead of ending `completed` on nothing.
  */
 
 import { afterEach, describe, expect, it } from "vitest";
@@ -115,6 +115,45 @@ describe("graph: no research, no completed run", () => {
     expect(report.references.length).toBeGreaterThan(0);
     const gathered = new Set(added.map((e) => (e.evidence as { sourceId: string }).sourceId));
     for (const r of report.references) expect(gathered.has(r.sourceId)).toBe(true);
+  });
+
+  it("when every plan node fails, the cross-check too, 'no gaps' is never taken and the run fails NO_RESEARCH, its report kept", async () => {
+    world = await startResearchWorld({
+      override: (role, body) =>
+        role === "consolidate" ? { kind: "error", status: 400 } : leastEffort(role, body),
+      // "No gaps" is refused twice: after the searches, and after the cross-check (deferred
+      // synthesis runs it) failed too; the planner's next request for the report ends the loop.
+      expectCalls: {
+        ...ONE_CYCLE_GRAPH_CALLS,
+        "graph-planner": 2,
+        critic: 2,
+        consolidate: [1, 3],
+        "ephemeral-rubric": 2,
+        reader: 2,
+        "sub-report": 0,
+        section: [0, 4],
+        coherence: [0, 1],
+      },
+    });
+    const result = await world.research({ query: "How is topic adoption changing?" });
+    expectAskedOnceMore(world, result.events);
+    const refused = result.events.filter(
+      (e) => e.type === "decision" && /no gaps, but every plan node failed: not accepted/.test(e.reason),
+    );
+    expect(refused).toHaveLength(2);
+    for (const id of ["T-5", "T-6", "T-7"])
+      expect(result.events.find((e) => e.type === "node-end" && e.nodeId === id)).toMatchObject({
+        status: "failed",
+      });
+    const stop = result.events.find((e) => e.type === "decision" && e.decision === "stop");
+    expect(stop).toMatchObject({ reason: "no-research: every plan node failed (planner-synthesize)" });
+    // Not a completed run: the runtime fails it, naming why, and keeps what was written.
+    expect(result.record.status).toBe("failed");
+    expect(result.error).toMatchObject({
+      code: "NO_RESEARCH",
+      message: expect.stringContaining("every plan node failed"),
+    });
+    expect(result.outcome?.report.references.length).toBeGreaterThan(0);
   });
 
   it("and when the broad searches found nothing either, the run fails instead of completing", async () => {
