@@ -10,7 +10,8 @@
  * them concurrently (search nodes via inner Search agents that see both rubrics, llm nodes
  * consolidate), regenerate the ephemeral rubric from the evidence (as soon as the batch's
  * evidence is settled, alongside the nodes' summaries; batch.ts) — until the frontier is empty,
- * the planner asks for the report, the rubric reports no gap, the iteration cap, or a budget.
+ * the planner chooses no action or asks for the report, the rubric reports no gap (not taken
+ * while every plan node has failed), the iteration cap, or a budget.
  * The Writer then writes from the fixed outline conditioned on the persistent rubric only, each
  * section with the findings of the nodes that served it (line 11; report.ts). Every role has a
  * fallback (fallbacks.ts).
