@@ -40,6 +40,7 @@ export function requestOfRun(record: RunRecord): ResearchRequest {
     ...pick("seed"),
     ...pick("rollout"),
     ...pick("verify"),
+    ...pick("sourceFilter"),
   };
   const parsed = researchRequestSchema.safeParse(request);
   if (!parsed.success) {
