@@ -16,6 +16,7 @@ import type { BatchItem, BatchProgress } from "../../runtime/batch.ts";
 import { CliExit } from "../errors.ts";
 import type { CliIo } from "../io.ts";
 import type { GlobalFlags } from "../settings.ts";
+import { STOP_GRACE_MS, trackedResearcher, untilStoppedOr } from "./batch-stop.ts";
 import { commandEntry } from "./catalog.ts";
 import type { ResearchFlags } from "./research.ts";
 
@@ -75,7 +76,10 @@ export async function runBatchCommand(io: CliIo, file: string, flags: BatchFlags
   const queue = queueUrl ? (await import("../../queue/run-queue.ts")).openRunQueue({ url: queueUrl }) : null;
   const interrupt = new AbortController();
   const onSigint = () => {
-    io.err("\ndossier: stopping the batch (finished articles are kept; run again to resume)…\n");
+    if (interrupt.signal.aborted) process.exit(130);
+    io.err(
+      `\ndossier: stopping the batch (finished articles are kept; run again to resume); waiting up to ${STOP_GRACE_MS / 1000} s for the runs under way (Ctrl-C again to leave now)…\n`,
+    );
     interrupt.abort("interrupted (Ctrl-C)");
   };
   try {
@@ -94,9 +98,9 @@ export async function runBatchCommand(io: CliIo, file: string, flags: BatchFlags
     // Everything checkable is checked before the first run: a bad setting fails once, here.
     dossier.estimate(questions[0]!.prompt, research);
     if (queue) await Promise.all([queue.ready(), dossier.store.ready()]);
-    const researcher = queue
-      ? (await import("../../queue/queued-research.ts")).queuedResearch(dossier, queue)
-      : dossier;
+    const { researcher, underWay } = trackedResearcher(
+      queue ? (await import("../../queue/queued-research.ts")).queuedResearch(dossier, queue) : dossier,
+    );
     process.on("SIGINT", onSigint);
     let last = "";
     const show = (p: BatchProgress) => {
@@ -110,16 +114,27 @@ export async function runBatchCommand(io: CliIo, file: string, flags: BatchFlags
       const what = item.status === "completed" ? "finished" : `failed: ${terminalLine(item.error ?? "")}`;
       io.err(`batch: question ${terminalLine(String(item.id))} ${what}\n`);
     };
-    const result = await batch.runBatch({
-      questions,
-      out,
-      dossier: researcher,
-      concurrency,
-      research,
-      signal: interrupt.signal,
-      onProgress: show,
-      onItem,
-    });
+    const outcome = await untilStoppedOr(
+      batch.runBatch({
+        questions,
+        out,
+        dossier: researcher,
+        concurrency,
+        research,
+        signal: interrupt.signal,
+        onProgress: show,
+        onItem,
+      }),
+      interrupt.signal,
+    );
+    if (outcome === "gave-up") {
+      const ids = underWay();
+      io.err(
+        `dossier: stopped; ${ids.length} run(s) had not ended within ${STOP_GRACE_MS / 1000} s${ids.length ? `: ${ids.map(terminalLine).join(", ")}` : ""}${queue ? " (their cancellation reaches them on their workers)" : ""}\n`,
+      );
+      return 130;
+    }
+    const result = outcome;
     if (io.isTty && !flags.json) io.err("\n");
     const { progress } = result;
     if (flags.json) {
