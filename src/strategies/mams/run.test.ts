@@ -216,7 +216,7 @@ describe("mams: chunked state and report updates", () => {
   });
 });
 
-describe("mams: the state agent updates memory and plan (Eq. 4) and compresses the memory", () => {
+describe("mams: the state agent rewrites memory and plan (Eq. 4) within the memory's budget", () => {
   it("state updates change the plan: chunk by chunk, and the next search turn starts from the state agent's plan", async () => {
     const { result, events, calls, kinds } = await research(
       [

@@ -59,6 +59,10 @@ describe("readSupCitations", () => {
     expect(read.text).not.toContain("99");
   });
 
+  it("keeps the line a superscript opens", () => {
+    expect(readSupCitations("First.\n\n<sup>[1]</sup> Next.", listing).text).toBe("First.\n\n [E2] Next.");
+  });
+
   it("leaves plain text, plain [n] and a superscript that is no citation alone", () => {
     const text = "Water is H<sup>2</sup>O; see [2]; x<sup>[a]</sup>.";
     expect(readSupCitations(text, listing)).toEqual({ text, unknown: [], read: 0 });

@@ -60,7 +60,7 @@ export interface ReadCitations {
   read: number;
 }
 
-const SUP = /\s*<sup>\s*((?:\[[^\]<>]*\]\s*[,;]?\s*)+)<\/sup>/giu;
+const SUP = /[ \t]*<sup>\s*((?:\[[^\]<>]*\]\s*[,;]?\s*)+)<\/sup>/giu;
 const ITEM = /\[([^\]<>]*)\]/gu;
 
 /** Reads the `<sup>[n]</sup>` citations of `text` against the listing (see the module comment). */
