@@ -149,6 +149,8 @@ export const eventPayloadSchemas = {
     note: z.string().optional(),
     /** A fetched page's `ETag` and `Last-Modified`, for a later conditional fetch (a refresh's). */
     validators: z.object({ etag: z.string().optional(), lastModified: z.string().optional() }).optional(),
+    /** A search's result URLs, in order (what a later refresh counts as already seen). */
+    urls: z.array(z.string()).optional(),
   }),
   /** A plan node that will not run, and why (the planner's revision, or the stop of the loop). */
   "node-pruned": z.object({

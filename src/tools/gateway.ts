@@ -109,6 +109,7 @@ export class ToolGateway {
       this.#metrics.record(call.tool, call.provider, { ok: result.ok, cached, latencyMs: result.latencyMs });
       const note = result.ok ? call.note?.(result.value) : undefined;
       const validators = result.ok ? call.validators?.(result.value) : undefined;
+      const urls = result.ok ? call.urls?.(result.value) : undefined;
       emit?.({
         type: "tool-end",
         ...base,
@@ -120,6 +121,7 @@ export class ToolGateway {
         ...(result.ok && call.count ? { resultCount: call.count(result.value) } : {}),
         ...(note ? { note } : {}),
         ...(validators ? { validators } : {}),
+        ...(urls ? { urls } : {}),
       });
       return result;
     };

@@ -25,6 +25,8 @@ export interface ToolCall<T> {
   note?: (value: T) => string | undefined;
   /** A fetched page's validators for the tool-end event. */
   validators?: (value: T) => { etag?: string; lastModified?: string } | undefined;
+  /** A search's result URLs for the tool-end event. */
+  urls?: (value: T) => string[];
 }
 
 /**

@@ -42,6 +42,7 @@ export function webSearch(
           parsed.topK,
         ),
       count: (results: SearchResult[]) => results.length,
+      urls: (results: SearchResult[]) => results.map((r) => r.url),
       ...(options.fresh ? { cache: false } : {}),
     })),
   );
