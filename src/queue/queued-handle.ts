@@ -1,7 +1,9 @@
 /**
  * A research run executed by a worker, as the enqueueing process holds it: the same
  * ResearchHandle as a run in this process (run id at once, `done`, `cancel`, events), with events
- * read from the shared store and the outcome from the job's result. Cancelling a queued run
+ * read from the shared store. The outcome is the run's record in the store, read every
+ * `followMs`; the job's result from the queue's events only makes it known sooner, so a job that
+ * Redis lost (or a Redis that restarted) never leaves `done` waiting. Cancelling a queued run
  * records it cancelled and withdraws its job; a running run's worker is asked through the store.
  */
 
