@@ -8,12 +8,18 @@
  * so a crash does not leak a slot. Waiters poll with jitter (the rate script says how long until
  * a slot frees up). No library fitted both limits at once (redis-semaphore holds slots but has no
  * rate; rate-limiter-flexible counts rates but holds no slots), hence the two short scripts.
+ *
+ * A Redis server that does not answer is not the caller's fault: a call waiting for a slot tries
+ * again with backoff, for up to `outageMs` in all (its run is warned, LIMITER_UNAVAILABLE), and
+ * only then fails with STORE_ERROR — which fails its run at once (runtime/infrastructure-watch.ts),
+ * so no strategy writes a fallback for a call that was never made.
  */
 
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import { Redis } from "ioredis";
-import { DossierError } from "../core/errors.ts";
+import { DossierError, isDossierError } from "../core/errors.ts";
+import { infrastructureWatch } from "../runtime/infrastructure-watch.ts";
 import {
   type ProviderLimiter,
   type ProviderLimits,
@@ -84,6 +90,13 @@ export interface RedisLimiterOptions {
   renewMs?: number;
   /** Longest pause between two tries while a provider is full (ms). Default 50. */
   pollMs?: number;
+  /**
+   * How long a call waits for a Redis server that does not answer before it fails (ms), trying
+   * again with backoff meanwhile. Default 60 000.
+   */
+  outageMs?: number;
+  /** First pause between two tries while Redis does not answer (ms), doubled up to 5 s. Default 250. */
+  outageRetryMs?: number;
   /** How this process names its slots (default `host:pid`). */
   holder?: string;
   /**
@@ -119,10 +132,16 @@ export function openRedisLimiter(options: RedisLimiterOptions): RedisLimiter {
   const renewMs = options.renewMs ?? Math.max(100, Math.floor(leaseMs / 3));
   const pollMs = options.pollMs ?? 50;
   const holder = options.holder ?? `${hostname()}:${process.pid}`;
+  const outageMs = options.outageMs ?? 60_000;
+  const outageRetryMs = options.outageRetryMs ?? 250;
   const redis = new Redis(target.connection.url, {
     maxRetriesPerRequest: 2,
     enableOfflineQueue: true,
     lazyConnect: true,
+    // Reconnects at most half a second apart, so a call learns soon that the server is away or back.
+    retryStrategy: (times: number) => Math.min(times * 50, 500),
+    // A server that takes the connection but does not answer counts as one that is away.
+    commandTimeout: 10_000,
   }) as LimiterClient;
   redis.on("error", () => {});
   redis.defineCommand("limiterAcquire", { numberOfKeys: 2, lua: ACQUIRE });
@@ -137,7 +156,7 @@ export function openRedisLimiter(options: RedisLimiterOptions): RedisLimiter {
     new DossierError(
       "STORE_ERROR",
       `the provider limiter at ${target.display} cannot be used: ${(cause as Error).message || String(cause)}`,
-      { cause, retryable: true, details: { redis: target.display } },
+      { cause, retryable: true, details: { redis: target.display, limiterUnavailable: true } },
     );
 
   /** Slots held by this process, by id: renewed together while any is held. */
@@ -208,15 +227,61 @@ export function openRedisLimiter(options: RedisLimiterOptions): RedisLimiter {
     };
   };
 
+  /**
+   * One pause of a call while Redis does not answer: the run is warned at the first, and once
+   * `outageMs` have gone by the call fails (and its run with it).
+   */
+  const waitOut = async (
+    outage: { since: number; tries: number },
+    provider: string,
+    error: DossierError,
+    signal: AbortSignal | undefined,
+  ) => {
+    const waited = Date.now() - outage.since;
+    const watch = infrastructureWatch();
+    if (waited >= outageMs) {
+      const failure = new DossierError(
+        "STORE_ERROR",
+        `the provider limiter at ${target.display} did not answer for ${Math.round(waited / 1000)} s (${provider}): ${error.message}`,
+        { cause: error, retryable: true, details: { redis: target.display, provider, waitedMs: waited } },
+      );
+      watch?.failed(failure);
+      throw failure;
+    }
+    if (outage.tries === 0) {
+      watch?.waiting({
+        code: "LIMITER_UNAVAILABLE",
+        message:
+          `a call to ${provider} waits for the provider limiter at ${target.display} (up to ${Math.round(outageMs / 1000)} s): ${error.message}`.slice(
+            0,
+            500,
+          ),
+      });
+    }
+    outage.tries++;
+    const backoff = Math.min(5_000, outageRetryMs * 2 ** (outage.tries - 1)) * (0.75 + Math.random() / 2);
+    await pause(Math.max(1, Math.min(backoff, outageMs - waited)), signal);
+  };
+
   const limiter: RedisLimiter = {
     async tryAcquire(provider, limits) {
       const slot = await take(provider, limits);
       return typeof slot === "number" ? null : slot;
     },
     async acquire(provider, limits, signal) {
+      let outage: { since: number; tries: number } | null = null;
       for (let attempt = 0; ; attempt++) {
         signal?.throwIfAborted();
-        const slot = await take(provider, limits);
+        let slot: RedisSlot | number;
+        try {
+          slot = await take(provider, limits);
+        } catch (error) {
+          if (closed || !isDossierError(error) || error.details.limiterUnavailable !== true) throw error;
+          outage ??= { since: Date.now(), tries: 0 };
+          await waitOut(outage, provider, error, signal);
+          continue;
+        }
+        outage = null;
         if (typeof slot !== "number") return slot;
         // The rate says when its window frees; a full provider is tried again soon, with jitter.
         await pause(slot > 0 ? slot : Math.min(pollMs, 5 * 2 ** attempt) * (0.5 + Math.random()), signal);

@@ -2,7 +2,8 @@
  * Running a strategy as a recorded run: creates the run record, builds the context, emits
  * run-start and run-end, and records how the run ended — completed, failed or cancelled —
  * with its stop reason and usage. Cancelling stops new model and tool calls at once and aborts
- * calls in flight.
+ * calls in flight. A model that cannot be used, a store that cannot write and a shared service
+ * that stays away past its bound (infrastructure-watch.ts) end the run at once, as failed.
  */
 
 import { AsyncLocalStorage } from "node:async_hooks";
@@ -26,6 +27,7 @@ import { startRunTrace } from "../telemetry/lazy.ts";
 import type { RunTrace } from "../telemetry/run-trace.ts";
 import type { TelemetrySettings } from "../telemetry/settings.ts";
 import { GuardedLlmClient } from "./guarded-llm.ts";
+import { watchInfrastructure } from "./infrastructure-watch.ts";
 import { didWorkError, ToolTally } from "./run-did-work.ts";
 import { createRunId } from "./run-id.ts";
 import { currentOwner, HEARTBEAT_MS } from "./run-liveness.ts";
@@ -256,7 +258,17 @@ export function startRun<T extends StrategyOutcome>(opts: StartRunOptions<T>): R
           message: `no OpenTelemetry spans for this run: ${telemetryError}`.slice(0, 500),
         });
       }
-      outcome = await opts.strategy(ctx);
+      // A shared service that stays away past its bound (the provider limiter) fails the run at
+      // once, as a model that cannot be used does: no fallback is written for a call never made.
+      outcome = await watchInfrastructure(
+        {
+          waiting: (notice) => {
+            if (!controller.signal.aborted) emit({ type: "warning", ...notice });
+          },
+          failed: failRun,
+        },
+        () => opts.strategy(ctx),
+      );
     } catch (caught) {
       error = toDossierError(caught);
     } finally {
