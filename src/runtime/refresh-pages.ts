@@ -1,8 +1,11 @@
 /**
  * The evidence check of a refresh: each cited web page fetched again past the cache, with
- * If-None-Match / If-Modified-Since when an earlier refresh kept its validators. A page answering
- * 304 is unchanged; a page whose every cited passage is still in its text is unchanged; one that
- * lost a passage is changed (its current passages become new evidence); a 404 or 410 is vanished;
+ * If-None-Match / If-Modified-Since when the run or an earlier refresh kept its validators. A page
+ * answering 304 is unchanged; a page whose every cited passage is still there is unchanged (a
+ * passage read from the page must be in its text, a passage that was only ever a search snippet in
+ * the snippet the same search returns now for the page or in its text: compared normalised, see
+ * refresh-text.ts); one that lost a passage is changed (its current passages become new evidence);
+ * a 404 or 410 is vanished;
  * any other failure leaves it unreachable (its evidence is kept as it was, with a warning). The
  * searches behind the report are run again too: a result page the run never had, found by a
  * search that still finds pages a section cites, is new evidence for that section.
@@ -12,6 +15,7 @@ import { createHash } from "node:crypto";
 import type { Source } from "../core/source.ts";
 import type { PageText, ResearchTools } from "../kit/research-tools.ts";
 import type { PageValidators } from "./refresh-parent.ts";
+import { passageFound } from "./refresh-text.ts";
 
 /** What became of a page. */
 export type PageState = "unchanged" | "changed" | "vanished" | "unreachable" | "new";
@@ -34,13 +38,29 @@ const MAX_PASSAGES = 4;
 /** Characters of a passage, at most. */
 const PASSAGE_CHARS = 600;
 
-const norm = (s: string) => s.replace(/[\s…]+/g, " ").trim();
+/** A cited passage of a page, as a refresh looks for it. */
+export interface CitedExcerpt {
+  text: string;
+  /**
+   * For a passage that was only ever a search snippet: the snippets the same search returns now
+   * for the page (empty when it was not asked again or no longer returns the page).
+   */
+  snippets?: readonly string[];
+}
+
+/** Whether `excerpt` is still there: in a snippet served now for it, or in the page's text. */
+export function excerptFound(excerpt: CitedExcerpt, pageText: string): boolean {
+  return (
+    (excerpt.snippets ?? []).some((snippet) => passageFound(excerpt.text, snippet)) ||
+    passageFound(excerpt.text, pageText)
+  );
+}
 
 /** Checks `source`, whose cited passages are `excerpts`, against the page as served now. */
 export async function checkPage(
   tools: Pick<ResearchTools, "fetchPage">,
   source: Source,
-  excerpts: readonly string[],
+  excerpts: readonly CitedExcerpt[],
   validators: PageValidators | undefined,
 ): Promise<PageCheck> {
   const url = source.url!;
@@ -56,11 +76,10 @@ export async function checkPage(
   const page = r.value;
   const kept = { ...base, callId: r.callId, validators: validatorsOf(page, conditional) };
   if (page.notModified) return { ...kept, state: "unchanged" };
-  const text = norm(page.text);
   const contentHash = createHash("sha256").update(page.text).digest("hex");
   const same =
     excerpts.length > 0
-      ? excerpts.every((e) => text.includes(norm(e)))
+      ? excerpts.every((e) => excerptFound(e, page.text))
       : !source.contentHash || source.contentHash === contentHash;
   if (same) {
     return { ...kept, state: "unchanged", contentHash, title: page.title };

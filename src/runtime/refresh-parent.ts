@@ -1,7 +1,7 @@
 /**
  * The finished run a refresh starts from: its report body cut into sections, the numbering of
  * its references, the evidence behind each number, its sources and passages (read back from its
- * event log), the searches it made, its version in the chain of refreshes and the validators
+ * event log), the searches behind it and every URL they returned, its version in the chain of refreshes and the validators
  * (ETag, Last-Modified) its pages answered with when it fetched them. Checked before any
  * model call: an unknown run is NOT_FOUND; a run that did not complete, or left no readable
  * report, is a CONFLICT.
@@ -14,6 +14,7 @@ import type { Evidence, Source } from "../core/source.ts";
 import { markdownNumbering } from "./ask-about-parent.ts";
 import { earlierEvidence } from "./earlier-evidence.ts";
 import { lastReportFiles, readTextOrNothing } from "./last-report-files.ts";
+import { type RunSearch, searchHistory } from "./refresh-searches.ts";
 import { type BodySection, splitSections } from "./refresh-sections.ts";
 import type { RunsApi } from "./runs-api.ts";
 
@@ -41,12 +42,15 @@ export interface RefreshParent {
   numberOf: Map<string, number>;
   /** The evidence ids behind each reference number. */
   evidenceByNumber: Record<number, string[]>;
-  /** Its web searches' queries, in order, each once. */
-  searches: string[];
+  /** The web searches of the run and of the runs before it in the report's chain, each query once. */
+  searches: RunSearch[];
   /** Validators of the pages the run (or the refresh it is) fetched, by URL. */
   validators: Map<string, PageValidators>;
-  /** Every page URL the run (and the refreshes it comes from) had or found gone. */
-  knownUrls: Set<string>;
+  /**
+   * Every URL (as a dedup key) a search of the run or of a run before it returned, or that one of
+   * them held as a source or checked: a refresh counts only other URLs as new.
+   */
+  seenUrls: Set<string>;
 }
 
 /** The version of a run: 1, or the version its refresh options record. */
@@ -83,6 +87,7 @@ export async function loadRefreshParent(runs: RunsApi, idOrPrefix: string): Prom
     });
   }
   const title = /^# (.+)$/m.exec(report.body)?.[1]?.trim() ?? record.query;
+  const history = await searchHistory(runs, record, events, refreshOf);
   return {
     record,
     version: versionOf(record),
@@ -94,12 +99,9 @@ export async function loadRefreshParent(runs: RunsApi, idOrPrefix: string): Prom
     evidence,
     numberOf: report.numberOf,
     evidenceByNumber: report.evidenceByNumber,
-    searches: searchesOf(events),
+    searches: history.searches,
     validators: validatorsOf(events),
-    knownUrls: new Set([
-      ...sources.flatMap((s) => (s.url ? [s.url] : [])),
-      ...events.flatMap((e) => (e.type === "report-diff" ? e.pages.map((p) => p.url) : [])),
-    ]),
+    seenUrls: history.seen,
   };
 }
 
@@ -189,16 +191,6 @@ export function markdownBody(markdown: string): string {
     break;
   }
   return `${text.replace(/\s+$/, "")}\n`;
-}
-
-/** The queries of a run's web searches, each once. */
-function searchesOf(events: readonly DossierEvent[]): string[] {
-  const queries = events.flatMap((e) => {
-    if (e.type !== "tool-start" || e.tool !== "web_search") return [];
-    const query = (e.args as { query?: unknown } | undefined)?.query;
-    return typeof query === "string" && query.trim() ? [query] : [];
-  });
-  return [...new Set(queries)];
 }
 
 /**

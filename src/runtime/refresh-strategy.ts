@@ -1,6 +1,7 @@
 /**
- * The `refresh` strategy: a new version of a finished run's report, as a child run. Each cited
- * page is checked again (refresh-pages.ts) and the run's searches are run again; the parent's
+ * The `refresh` strategy: a new version of a finished run's report, as a child run. The searches
+ * behind the report are asked again and each cited page is checked again (refresh-check.ts,
+ * refresh-pages.ts); a page no search of the report's runs ever returned is new; the parent's
  * sources and passages are carried into the child's registry with their provenance (a changed
  * page's old passages are replaced by its current ones, a vanished page is dropped). Only the
  * sections that cite a changed or vanished page, or that a search found a new page for, are
@@ -21,11 +22,13 @@ import {
   sourceLocator,
 } from "../core/source.ts";
 import { stripControlChars } from "../core/terminal-text.ts";
+import { normalizeUrl } from "../core/url.ts";
 import { repairTablesDetailed } from "../eval/checks/tables.ts";
 import type { ResearchTools } from "../kit/research-tools.ts";
 import type { RunContext } from "../kit/run-context.ts";
 import { writeSection } from "../kit/section-writer.ts";
 import type { ResearchOutcome } from "../strategies/types.ts";
+import { citedExcerpts, searchAgain, unseenUrls } from "./refresh-check.ts";
 import type { RefreshOptions } from "./refresh-definition.ts";
 import { renderRedline, reportDiff } from "./refresh-diff.ts";
 import { checkPage, type PageCheck, readNewPage } from "./refresh-pages.ts";
@@ -62,37 +65,40 @@ export async function runRefresh(
     }
   }
 
-  // 1. Each cited page, fetched again (conditionally when validators are known).
+  // 1. The searches behind the report again, as they were asked.
+  const searched = await searchAgain(tools, parent.searches, options.maxSearches ?? 8);
+
+  // 2. Each cited page, fetched again (conditionally when validators are known); a passage that
+  // was only ever a snippet is looked for in the snippet its search returns now, too.
   const evidenceById = new Map(parent.evidence.map((e) => [e.id, e]));
   const checks = new Map<string, PageCheck>();
   await inBatches([...citedSources.values()], ctx.options.concurrency, async (src) => {
     const n = parent.numberOf.get(src.id)!;
-    const excerpts = (parent.evidenceByNumber[n] ?? []).flatMap((id) => {
+    const cited = (parent.evidenceByNumber[n] ?? []).flatMap((id) => {
       const e = evidenceById.get(id);
-      return e && e.sourceId === src.id ? [e.text] : [];
+      return e && e.sourceId === src.id ? [e] : [];
     });
+    const excerpts = citedExcerpts(cited, src.url!, searched);
     checks.set(src.id, await checkPage(tools, src, excerpts, parent.validators.get(src.url!)));
   });
   const state = (sourceId: string | undefined) => (sourceId ? checks.get(sourceId)?.state : undefined);
 
-  // 2. The searches again: a page the run never had, found by a search that still finds pages a
-  // section cites, is new evidence for those sections.
-  const knownUrls = new Set(parent.knownUrls);
+  // A page no search of the report's runs ever returned, found by a search that still finds
+  // pages a section cites, is new evidence for those sections.
+  const seen = new Set(parent.seenUrls);
   const newPages = new Map<string, PageCheck>();
   const newForSection = new Map<number, string[]>();
-  for (const query of parent.searches.slice(0, options.maxSearches ?? 8)) {
-    const r = await tools.webSearch(query, { topK: 5, fresh: true });
-    if (!r.ok) continue;
-    const urls = r.value.map((x) => x.url);
+  for (const results of searched.values()) {
+    const urls = results.map((x) => normalizeUrl(x.url));
     const served = parent.sections.filter((s) =>
       s.numbers.some((n) => {
         const src = sourceOfNumber.get(n);
-        return src?.url !== undefined && urls.includes(src.url) && state(src.id) !== "vanished";
+        return src?.url !== undefined && urls.includes(normalizeUrl(src.url)) && state(src.id) !== "vanished";
       }),
     );
     if (served.length === 0) continue;
-    for (const url of urls.filter((u) => !knownUrls.has(u)).slice(0, 2)) {
-      knownUrls.add(url);
+    for (const url of unseenUrls(results, seen).slice(0, 2)) {
+      seen.add(normalizeUrl(url));
       const page = await readNewPage(tools, url);
       if (page.state !== "new") continue;
       newPages.set(url, page);
