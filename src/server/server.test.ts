@@ -195,6 +195,7 @@ describe("dossier serve — OpenAPI", () => {
         "language",
         "question",
         "recordCalls",
+        "sourceFilter",
         "sources",
         "strategy",
         "strategyOptions",
