@@ -27,6 +27,13 @@ export const eventPayloadSchemas = {
     journaledSteps: z.number().int(),
     /** Wall time the earlier attempts spent (counts against the budget). */
     previousWallMs: z.number(),
+    /** Model calls the earlier attempts paid for (answered, and lost), counted in this run's usage. */
+    earlierLlmCalls: z.number().int().optional(),
+    /**
+     * Of those, calls in flight when an attempt ended (no llm-end): counted as lost, at their
+     * estimated input and whole output cap.
+     */
+    lostCalls: z.number().int().optional(),
   }),
   "task-framed": z.object({ spec: z.unknown(), assumptions: z.array(z.string()).optional() }),
   phase: z.object({ phase: z.string(), detail: z.string().optional() }),
@@ -45,6 +52,8 @@ export const eventPayloadSchemas = {
     key: z.string(),
     attempt: z.number().int(),
     estimatedInputTokens: z.number(),
+    /** The output cap sent (what a call lost in a crash is counted at). */
+    maxOutputTokens: z.number().int().optional(),
   }),
   "llm-end": z.object({
     callId: z.string(),

@@ -217,7 +217,7 @@ export class LlmClient {
     const maxOutputTokens = reservation?.maxOutputTokens ?? wanted;
     const started = this.#clock.now();
     let retries = 0;
-    emit?.({ type: "llm-start", ...base, attempt: 1, estimatedInputTokens });
+    emit?.({ type: "llm-start", ...base, attempt: 1, estimatedInputTokens, maxOutputTokens });
 
     let outcome: ProviderCallOutcome;
     try {

@@ -11,6 +11,7 @@ import { DossierError } from "../core/errors.ts";
 import type { DossierEvent } from "../core/events.ts";
 import type { RunRecord } from "../core/run.ts";
 import { earlierEvidence } from "./earlier-evidence.ts";
+import { earlierCalls } from "./earlier-usage.ts";
 import { checkReportTargets } from "./report-files.ts";
 import { type PreparedResearch, prepareResearch, type ResearchEnvironment } from "./research.ts";
 import { type ResearchRequest, researchRequestSchema } from "./research-request.ts";
@@ -133,6 +134,8 @@ export async function prepareResume(runId: string, env: ResearchEnvironment): Pr
     });
   }
   const events = await env.store.events.list(runId);
+  const journal = await env.store.journal(runId).entries();
+  const journaledCalls = new Set([...journal].flatMap(([key, entry]) => (entry.kind === "llm" ? [key] : [])));
   const journaledSteps = events.filter(
     (e) => (e.type === "llm-end" || e.type === "tool-end") && (e as { ok?: boolean }).ok === true,
   ).length;
@@ -143,6 +146,8 @@ export async function prepareResume(runId: string, env: ResearchEnvironment): Pr
       previousWallMs: previousWallMs(events),
       journaledSteps,
       earlierEvidence: earlierEvidence(events),
+      // What the earlier attempts paid for counts in the run's usage and budget (lost calls too).
+      earlierCalls: earlierCalls(events, journaledCalls),
     },
   };
 }

@@ -16,7 +16,7 @@ import { createSequentialIds, type IdGenerator } from "../core/ids.ts";
 import type { StepJournal } from "../core/journal.ts";
 import type { RunRecord } from "../core/run.ts";
 import { type RunOptionsInput, runOptionsSchema } from "../core/run-options.ts";
-import { addCallUsage, emptyUsage, type UsageTotals } from "../core/usage.ts";
+import { addCallUsage, type CallUsage, type ModelPrice, type UsageTotals } from "../core/usage.ts";
 import { contextMethods, type RunContext } from "../kit/run-context.ts";
 import { CallRecorder } from "../llm/call-recorder.ts";
 import type { LlmClientOptions } from "../llm/client.ts";
@@ -26,6 +26,7 @@ import type { Store } from "../store/types.ts";
 import { startRunTrace } from "../telemetry/lazy.ts";
 import type { RunTrace } from "../telemetry/run-trace.ts";
 import type { TelemetrySettings } from "../telemetry/settings.ts";
+import { type EarlierCalls, lostCallUsage, usageOfCalls } from "./earlier-usage.ts";
 import { GuardedLlmClient } from "./guarded-llm.ts";
 import { watchInfrastructure } from "./infrastructure-watch.ts";
 import { didWorkError, ToolTally } from "./run-did-work.ts";
@@ -75,6 +76,8 @@ export interface StartRunOptions<T extends StrategyOutcome> {
     journaledSteps: number;
     /** What earlier attempts registered: sources and passages found again keep their ids. */
     earlierEvidence?: RegistrySnapshot;
+    /** The model calls earlier attempts paid for: the run's usage and budget count them. */
+    earlierCalls?: EarlierCalls;
   };
 }
 
@@ -123,8 +126,11 @@ export function startRun<T extends StrategyOutcome>(opts: StartRunOptions<T>): R
   const tools = new ToolTally();
   // Set before run-start when the run has telemetry; sees every event after it.
   let runTrace: RunTrace | null = null;
+  // Journal keys replayed by this attempt (their earlier answers are counted by the replay).
+  const replayedKeys = new Set<string>();
   const emit = (event: EventInput) => {
     tools.see(event);
+    if (event.type === "llm-end" && event.replayed) replayedKeys.add(event.key);
     const scope = scopes.getStore();
     const stored = writer!.emit((scope ? { ...event, scope } : event) as EventInput, now());
     const check = dossierEventSchema.safeParse(stored);
@@ -137,12 +143,26 @@ export function startRun<T extends StrategyOutcome>(opts: StartRunOptions<T>): R
     return stored;
   };
 
-  let usage: UsageTotals = emptyUsage();
+  // A resumed run starts from what its earlier attempts paid for and its journal will not replay.
+  const earlier = opts.resume?.earlierCalls ?? { unjournaled: [], journaled: {}, lost: [] };
+  const priceOf = (role: string, model: string): ModelPrice | null => {
+    try {
+      const resolved = opts.registry.forRole(role as Parameters<ModelRegistry["forRole"]>[0]);
+      return resolved.name === model ? resolved.price : null;
+    } catch {
+      return null;
+    }
+  };
+  const carried = [
+    ...earlier.unjournaled,
+    ...earlier.lost.map((call) => lostCallUsage(call, priceOf(call.role, call.model))),
+  ];
+  let usage: UsageTotals = usageOfCalls(carried);
   const ids = opts.ids ?? createSequentialIds();
   const budget = new BudgetLedger({
     limits: options.budget,
     clock,
-    ...(opts.resume ? { used: { ...NOTHING_USED, wallMs: opts.resume.previousWallMs } } : {}),
+    ...(opts.resume ? { used: { ...usedBy(carried), wallMs: opts.resume.previousWallMs } } : {}),
   });
   const journal: StepJournal = {
     get: (key) => writer!.journal.get(key),
@@ -248,8 +268,9 @@ export function startRun<T extends StrategyOutcome>(opts: StartRunOptions<T>): R
     let error: DossierError | null = null;
     try {
       if (opts.resume) {
-        const { earlierEvidence: _, ...resume } = opts.resume;
-        emit({ type: "run-resume", ...resume });
+        const { earlierEvidence: _, earlierCalls: __, ...resume } = opts.resume;
+        const earlierLlmCalls = carried.length + Object.keys(earlier.journaled).length;
+        emit({ type: "run-resume", ...resume, earlierLlmCalls, lostCalls: earlier.lost.length });
       } else emit({ type: "run-start", query: opts.query, strategy: options.strategy, options });
       if (telemetryError) {
         emit({
@@ -297,7 +318,11 @@ export function startRun<T extends StrategyOutcome>(opts: StartRunOptions<T>): R
         : error
           ? `error: ${error.code}`
           : (outcome?.stopReason ?? "completed");
-    const totals = ctx.usage();
+    // Earlier answers the journal holds but this attempt did not replay were paid for all the same.
+    let totals = ctx.usage();
+    for (const [key, call] of Object.entries(earlier.journaled)) {
+      if (!replayedKeys.has(key)) totals = addCallUsage(totals, call);
+    }
     const errorShape = error && !cancelled ? { code: error.code, message: error.message } : null;
     try {
       emit({
@@ -334,16 +359,19 @@ export function startRun<T extends StrategyOutcome>(opts: StartRunOptions<T>): R
   };
 }
 
-const NOTHING_USED = {
-  tokens: 0,
-  toolCalls: 0,
-  wallMs: 0,
-  costUsd: 0,
-  iterations: 0,
-  llmCalls: 0,
-  unknownTokenCalls: 0,
-  unknownCostCalls: 0,
-};
+/** The budget's figures of `calls` (unknown token counts and costs counted as such). */
+function usedBy(calls: readonly CallUsage[]) {
+  const known = (n: number | null) => n ?? 0;
+  return {
+    tokens: calls.reduce((sum, c) => sum + known(c.inputTokens) + known(c.outputTokens), 0),
+    toolCalls: 0,
+    costUsd: calls.reduce((sum, c) => sum + known(c.costUsd), 0),
+    iterations: 0,
+    llmCalls: calls.length,
+    unknownTokenCalls: calls.filter((c) => c.inputTokens === null || c.outputTokens === null).length,
+    unknownCostCalls: calls.filter((c) => c.costUsd === null).length,
+  };
+}
 
 function reasonText(reason: unknown): string {
   if (reason instanceof Error) return reason.message;
