@@ -1,101 +1,98 @@
 /**
- * A refresh right after a run, nothing having changed, in a loopback world that makes it hard:
- * pages send no validators (every cited page is read in full again) and their text comes back
- * escaping Markdown, search snippets are cut mid-word across paragraphs and plain, a search answers
- * more results than the run keeps, and one page is found under a URL per query (a tracking
- * parameter) of which the run registers only the first. The refresh rewrites nothing, calls no
- * model, reports every cited page unchanged and no page new — a first refresh that asks only some
- * of the searches again (the other snippets are looked for in the pages) and a refresh of that
- * refresh that asks all of them (the searches of the whole chain).
+ * The usage of a resumed run is everything its attempts paid for: a minddr run killed three
+ * times with model calls in flight (held unanswered at the model gate) and resumed to its end
+ * reports as many model calls as the model server received — every answered call once, whether
+ * its answer was replayed or not (a page read replayed whole by the tool journal skips its
+ * reader call), and every call in flight at a kill counted as lost, at its estimated input and
+ * whole output cap, priced. The run-resume event says how many were lost.
  */
 
-import { readFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  cutSnippet,
-  MARKDOWN_PAGES,
-  perSourceSections,
-  REFRESH_PARENT,
-  trackedResultUrl,
-} from "../../test/research/refresh-answers.ts";
+import { modelGate } from "../../test/research/killed-run.ts";
+import { killThriceAndResume, REORDERING_TOOLS } from "../../test/research/killed-thrice.ts";
 import { type ResearchWorld, startResearchWorld } from "../../test/research/world.ts";
-import type { EventOf } from "../core/events.ts";
-import { normalizeUrl } from "../core/url.ts";
-import { createDossier, type Dossier } from "./dossier.ts";
-import { refresh } from "./refresh.ts";
-import type { ReportDiff } from "./refresh-diff.ts";
+import type { DossierEvent } from "../core/events.ts";
+import { openSqliteStore } from "../store/sqlite-store.ts";
 
 let world: ResearchWorld | undefined;
-let dossier: Dossier | undefined;
 afterEach(async () => {
-  await dossier?.close();
   await world?.close();
-  dossier = undefined;
   world = undefined;
 });
 
-const readDiff = (path: string) => JSON.parse(readFileSync(path, "utf8")) as ReportDiff;
+const CALLS = {
+  planner: 1,
+  "search-step": 3,
+  reader: 3,
+  "sub-report": 3,
+  outline: 1,
+  section: 4,
+  coherence: 1,
+};
+const PRICE = { inputPerMTok: 3, outputPerMTok: 15 };
 
-describe("refresh with nothing changed", () => {
-  it("rewrites nothing and calls no model though pages escape Markdown and searches return more", async () => {
+type Start = Extract<DossierEvent, { type: "llm-start" }>;
+type End = Extract<DossierEvent, { type: "llm-end" }>;
+
+/** The calls of each attempt that were started and never ended. */
+function lostStarts(events: readonly DossierEvent[]): Start[] {
+  const lost: Start[] = [];
+  let open = new Map<string, Start>();
+  for (const e of [...events, { type: "run-resume" } as DossierEvent]) {
+    if (e.type === "run-start" || e.type === "run-resume") {
+      lost.push(...open.values());
+      open = new Map();
+    } else if (e.type === "llm-start") open.set(e.callId, e);
+    else if (e.type === "llm-end") open.delete(e.callId);
+  }
+  return lost;
+}
+
+describe("usage of a resumed run", () => {
+  it("counts every call the model server received: answered ones once, those in flight at a kill as lost", async () => {
+    const gate = modelGate(() => 30);
     world = await startResearchWorld({
-      subtasks: 4,
-      override: perSourceSections,
-      expectCalls: REFRESH_PARENT,
-      pages: MARKDOWN_PAGES,
-      validators: false,
-      searchResults: 8,
-      snippet: cutSnippet,
-      resultUrl: trackedResultUrl,
+      subtasks: 3,
+      hold: gate.hold,
+      ...REORDERING_TOOLS,
+      expectCalls: CALLS,
     });
-    dossier = createDossier({ config: world.config, cwd: world.home, env: {} });
-    const parent = await dossier.research("How is topic adoption changing?", { strategy: "minddr" }).done;
-    expect(parent.status).toBe("completed");
-    const report = parent.report!;
-    const events = await dossier.runs.events(parent.runId);
-
-    // The world is as hard as it says. Cited passages include plain cut snippets and excerpts of
-    // the page text as the fetcher escaped it.
-    const cited = new Set(Object.values(report.evidenceByNumber).flat());
-    const citedEvidence = report.evidence.filter((e) => cited.has(e.id));
-    const snippets = citedEvidence.filter((e) => e.retrievedBy.tool === "web_search");
-    expect(snippets.length).toBeGreaterThan(0);
-    for (const e of snippets) expect(e.text).toMatch(/^….*\*\*.*…$|^….*\[\d+\].*…$/);
-    expect(report.evidence.some((e) => e.retrievedBy.tool !== "web_search" && /\\\[5\\\]/.test(e.text))).toBe(
-      true,
+    // The `dossier` processes read the model's price from the configuration file of their directory.
+    writeFileSync(
+      join(world.home, "dossier.config.json"),
+      JSON.stringify({ prices: { [world.config.model!]: PRICE } }),
     );
-    // Every search asked for 5, answered 8, kept 5; a page has a URL per query and the run
-    // registered one of them: it saw result URLs that are no source of it.
-    const searchEnds = events.filter(
-      (e): e is EventOf<"tool-end"> => e.type === "tool-end" && e.tool === "web_search",
+    const run = await killThriceAndResume(world, gate, { strategy: "minddr", kills: [1, 8, 15] });
+    const store = openSqliteStore({ home: world.home });
+    const record = (await store.runs.get(run.runId))!;
+    await store.close();
+
+    const received = world.model.requests.length;
+    const answered = Object.values(world.script.counts).reduce((a, b) => a + b, 0);
+    const lost = lostStarts(run.events);
+    expect(received - answered, "requests held unanswered at the kills").toBeGreaterThan(0);
+    expect(lost.length).toBe(received - answered);
+    expect(record.usage?.llmCalls, "model calls reported = chat requests received").toBe(received);
+
+    const resumes = run.events.filter((e) => e.type === "run-resume");
+    expect(resumes.at(-1)).toMatchObject({ lostCalls: lost.length, earlierLlmCalls: expect.any(Number) });
+
+    // The cost is the answered calls' own plus each lost call at its estimate and output cap.
+    const live = run.events.filter((e): e is End => e.type === "llm-end" && e.ok && !e.replayed);
+    expect(live).toHaveLength(answered);
+    const paid = live.reduce((sum, e) => sum + (e.costUsd ?? Number.NaN), 0);
+    const estimated = lost.reduce(
+      (sum, s) =>
+        sum +
+        (Math.ceil(s.estimatedInputTokens) * PRICE.inputPerMTok + s.maxOutputTokens! * PRICE.outputPerMTok) /
+          1_000_000,
+      0,
     );
-    expect(searchEnds.length).toBe(4);
-    for (const e of searchEnds) expect(e.urls).toHaveLength(5);
-    const sourceUrls = new Set(report.sources.flatMap((s) => (s.url ? [s.url] : [])));
-    expect(searchEnds.flatMap((e) => e.urls ?? []).some((u) => !sourceUrls.has(u))).toBe(true);
-
-    world.script.expectCalls(REFRESH_PARENT); // not one call more, in either refresh
-    const searched = world.search.requests.length;
-    const fetched = world.pageAnswers.length;
-    const v2 = await refresh(dossier, parent.runId, { maxSearches: 2 });
-    expect(v2).toMatchObject({ status: "completed", version: 2, sectionsChanged: [] });
-    expect(v2.report!.body).toBe(report.body);
-    const cites = new Set(report.references.map((r) => normalizeUrl(r.locator)));
-    // No validators: each cited page is read in full, once; no other page is read.
-    expect(world.pageAnswers.slice(fetched).map((a) => a.status)).toEqual([...cites].map(() => 200));
-    expect(world.search.requests.length - searched).toBe(2);
-    const diff2 = readDiff(v2.diffPaths[1]!);
-    expect(diff2).toMatchObject({ sectionsChanged: [], claimsAdded: [], claimsRemoved: [] });
-    expect(diff2.pages.map((p) => p.state)).toEqual([...cites].map(() => "unchanged"));
-
-    // The refresh of the refresh asks all four searches of the chain again.
-    const v3 = await refresh(dossier, v2.runId);
-    expect(v3).toMatchObject({ status: "completed", version: 3, sectionsChanged: [] });
-    expect(world.search.requests.length - searched).toBe(2 + 4);
-    expect(v3.report!.body).toBe(report.body);
-    const diff3 = readDiff(v3.diffPaths[1]!);
-    expect(diff3.pages.map((p) => p.state)).toEqual([...cites].map(() => "unchanged"));
-    expect(world.pageAnswers.length - fetched).toBe(2 * cites.size);
-    expect(world.model.requests.length).toBe(Object.values(REFRESH_PARENT).reduce((a, b) => a + b, 0));
-  });
+    expect(lost.every((s) => Number.isInteger(s.maxOutputTokens))).toBe(true);
+    expect(record.usage?.costUsd).toBeCloseTo(paid + estimated, 9);
+    const outputs = live.reduce((sum, e) => sum + e.outputTokens!, 0);
+    expect(record.usage?.outputTokens).toBe(outputs + lost.reduce((sum, s) => sum + s.maxOutputTokens!, 0));
+  }, 120_000);
 });
