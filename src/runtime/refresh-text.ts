@@ -18,8 +18,8 @@ const MIN_PIECE = 4;
 
 /**
  * `text` normalised for comparison: NFKC, lower case, HTML entities decoded, Markdown link targets,
- * backslash escapes, emphasis and code markers, line-start heading, list and quote markers and
- * table pipes removed, typographic quotes and dashes folded, every run of white space one space.
+ * backslash escapes, emphasis and code markers, heading, list and quote markers standing alone
+ * (at a line's start or, once a snippet has run the lines together, anywhere) and table pipes removed, typographic quotes and dashes folded, every run of white space one space.
  */
 export function normaliseText(text: string): string {
   const plain = text
@@ -27,7 +27,8 @@ export function normaliseText(text: string): string {
     .replace(/&(#\d+|#x[\da-f]+|[a-z]+);/gi, (m, name: string) => entity(m, name))
     .replace(LINK, "$1")
     .replace(ESCAPE, "$1")
-    .replace(/^[ \t]{0,3}(?:#{1,6}[ \t]+|[-*+][ \t]+|>[ \t]?)/gm, "")
+    // Heading, list and quote markers wherever they stand alone: a snippet runs lines together.
+    .replace(/(^|\s)(?:#{1,6}|[-+>])(?=\s|$)/g, "$1")
     // Emphasis and code markers, escaped or not: a snippet holds the page's literal `**` plain.
     .replace(/\*+|`+|~~/g, "")
     .replace(/(?<![\p{L}\p{N}])_+|_+(?![\p{L}\p{N}])/gu, "")

@@ -79,3 +79,38 @@ export const REFRESH_PARENT: CallExpectations<ScriptRole> = {
   section: 4,
   coherence: 1,
 };
+
+/** The text of Markdown-looking page `n`: a numbered bold lead, an underscore word, a `#` line, `[5]`. */
+export function markdownPageText(n: number): string {
+  return [
+    `1. **Topic ${n}** grew by ${10 + n} percent in 2025, according to the annual survey [5].`,
+    `Analysts credit topic_${n} with *lower costs* and wider adoption across regions [${n}].`,
+    `# Outlook for topic ${n}: critics point to open questions about durability and supply.`,
+  ].join("\n\n");
+}
+
+/**
+ * Twenty pages whose text the page fetcher escapes as Markdown (`1\.`, `\*\*`, `\[5\]`, `\_`,
+ * `\#`); a search finds eight of them, from the first number in its query (1 when none).
+ */
+export const MARKDOWN_PAGES = {
+  pages: Array.from({ length: 20 }, (_, i) => ({ title: `Page ${i + 1}`, text: markdownPageText(i + 1) })),
+  rank: (query: string) => {
+    const k = (Number(/\d+/.exec(query)?.[0] ?? "1") - 1) % 20;
+    return Array.from({ length: 8 }, (_, i) => ((k + i) % 20) + 1);
+  },
+};
+
+/**
+ * A search engine's snippet of a page: its text on one line, cut at both ends (mid-word, with
+ * `…`), running across its paragraphs, unescaped.
+ */
+export function cutSnippet(text: string, n: number): string {
+  const line = text.replace(/\s+/g, " ");
+  return `…${line.slice(3 + (n % 5), 170)}…`;
+}
+
+/** A result URL with a tracking parameter naming the query's number: one page, a URL per query. */
+export function trackedResultUrl(url: string, query: string): string {
+  return `${url}?utm_source=q${/\d+/.exec(query)?.[0] ?? "0"}`;
+}

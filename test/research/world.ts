@@ -52,6 +52,17 @@ export interface WorldOptions extends ModelScriptOptions {
    * pages `rank` puts first for its query.
    */
   pages?: WorldPages;
+  /**
+   * False: pages answer without ETag or Last-Modified, in full to every request (a server that
+   * sends no validators, so a refresh reads every page's text again). Default true.
+   */
+  validators?: boolean;
+  /** Results a search answers with (default 5); a run asking for fewer keeps only the first. */
+  searchResults?: number;
+  /** The snippet of page `n` (1-based) whose text is `text`; default its first characters. */
+  snippet?: (text: string, n: number) => string;
+  /** The URL a search result for page `n` names, given the query; default `/page/n` of the web. */
+  resultUrl?: (pageUrl: string, query: string) => string;
 }
 
 /** The pages of a world and how its search ranks them. */
@@ -195,7 +206,8 @@ export async function startResearchWorld(options: WorldOptions = {}): Promise<Re
       const revision = revisions.get(n) ?? 0;
       const etag = `"page-${n}-r${revision}"`;
       const lastModified = new Date(Date.UTC(2025, 0, 1 + revision)).toUTCString();
-      if (req.headers["if-none-match"] === etag) {
+      const sendValidators = options.validators !== false;
+      if (sendValidators && req.headers["if-none-match"] === etag) {
         pageAnswers.push({ page: n, status: 304 });
         res.writeHead(304, { etag, "last-modified": lastModified });
         res.end();
@@ -206,7 +218,10 @@ export async function startResearchWorld(options: WorldOptions = {}): Promise<Re
         ? pageHtml(other.title, revision ? `${other.text}\n\nRevision ${revision}.` : other.text)
         : `<!doctype html><html><head><title>Page ${n}</title></head><body><nav>Home | About</nav><article><h1>Page ${n}</h1><p>${pageText(n, revision)}</p></article><footer>Copyright</footer></body></html>`;
       pageAnswers.push({ page: n, status: 200 });
-      res.writeHead(200, { "content-type": "text/html; charset=utf-8", etag, "last-modified": lastModified });
+      res.writeHead(200, {
+        "content-type": "text/html; charset=utf-8",
+        ...(sendValidators ? { etag, "last-modified": lastModified } : {}),
+      });
       res.end(html);
     };
   }
@@ -220,16 +235,20 @@ export async function startResearchWorld(options: WorldOptions = {}): Promise<Re
       if (options.searchFailsWith) return { kind: "error", status: options.searchFailsWith };
       const q = String(request.query.q ?? "");
       if (options.searchFailsFor?.(q)) return { kind: "error", status: 500 };
+      const count = options.searchResults ?? 5;
+      const urlOf = (n: number) => options.resultUrl?.(web.url(`/page/${n}`), q) ?? web.url(`/page/${n}`);
       if (options.pages) {
         const { pages, rank } = options.pages;
         return {
           kind: "results",
           results: rank(q)
-            .slice(0, 5)
+            .slice(0, count)
             .map((n) => ({
               title: pages[n - 1]!.title,
-              url: web.url(`/page/${n}`),
-              snippet: pages[n - 1]!.text.replace(/\s+/g, " ").slice(0, 200),
+              url: urlOf(n),
+              snippet:
+                options.snippet?.(pages[n - 1]!.text, n) ??
+                pages[n - 1]!.text.replace(/\s+/g, " ").slice(0, 200),
             })),
         };
       }
@@ -237,8 +256,9 @@ export async function startResearchWorld(options: WorldOptions = {}): Promise<Re
       const usual = searchPages(q);
       return {
         kind: "results",
-        results: [...new Set([...first, ...usual])].slice(0, 5).map((n) => {
-          return { title: `Page ${n}`, url: web.url(`/page/${n}`), snippet: pageText(n).slice(0, 120) };
+        results: [...new Set([...first, ...usual])].slice(0, count).map((n) => {
+          const snippet = options.snippet?.(pageText(n), n) ?? pageText(n).slice(0, 120);
+          return { title: `Page ${n}`, url: urlOf(n), snippet };
         }),
       };
     },
