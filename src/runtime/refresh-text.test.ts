@@ -57,6 +57,13 @@ describe("passageFound", () => {
       passageFound("1. **Cell costs** fell to 115 USD/kWh in 2025 [5], the survey_2025 says.", PAGE),
     ).toBe(true);
     expect(passageFound("- Storage deployments doubled in #2 markets.", PAGE)).toBe(true);
+    // A snippet runs an escaped heading (`\# …` in the page, a line of its own) into the text.
+    expect(
+      passageFound(
+        "…across all regions. # Outlook for 2026 is…",
+        "across [all regions](u).\n\n\\# Outlook for 2026 is mixed.",
+      ),
+    ).toBe(true);
   });
 
   it("finds a snippet running across paragraphs, cut at both ends, with or without ellipses", () => {
