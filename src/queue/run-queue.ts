@@ -119,7 +119,7 @@ export function openRunQueue(options: RunQueueOptions): RunQueue {
       // finishing in between would otherwise be missed and the wait would never end.
       const listener = queueEvents();
       await listener.waitUntilReady();
-      const value = await job.waitUntilFinished(listener);
+      const value = await untilFinished(queue, listener, jobId);
       return runJobResultSchema.parse(value);
     },
     async jobState(jobId) {
@@ -198,4 +198,51 @@ export function openRunQueue(options: RunQueueOptions): RunQueue {
       ]);
     },
   };
+}
+
+/**
+ * The return value of job `jobId` once it has finished (rejects with its failure). BullMQ's own
+ * `Job.waitUntilFinished` checks the job inside an async Promise executor, so a Redis that goes
+ * away during that check becomes an unhandled rejection no caller can catch; this waits on the
+ * same events and checks the job's state with every failure reaching the caller.
+ */
+function untilFinished(queue: Queue, listener: QueueEvents, jobId: string): Promise<unknown> {
+  // BullMQ emits a job's own `completed:<id>` / `failed:<id>` events, which its types do not name.
+  const events = listener as unknown as NodeJS.EventEmitter;
+  return new Promise((resolve, reject) => {
+    const completed = `completed:${jobId}`;
+    const failed = `failed:${jobId}`;
+    const cleanup = () => {
+      events.removeListener(completed, onCompleted);
+      events.removeListener(failed, onFailed);
+    };
+    const onCompleted = (args: { returnvalue: unknown }) => {
+      cleanup();
+      resolve(typeof args.returnvalue === "string" ? parseJson(args.returnvalue) : args.returnvalue);
+    };
+    const onFailed = (args: { failedReason?: string }) => {
+      cleanup();
+      reject(new Error(args.failedReason ?? `job ${jobId} failed`));
+    };
+    events.on(completed, onCompleted);
+    events.on(failed, onFailed);
+    // The job may have finished before the listener was ready: its state says so.
+    (async () => {
+      const job = (await queue.getJob(jobId)) as Job | undefined;
+      const state = await job?.getState();
+      if (state === "completed") onCompleted({ returnvalue: job!.returnvalue });
+      else if (state === "failed") onFailed({ failedReason: job!.failedReason });
+    })().catch((error: unknown) => {
+      cleanup();
+      reject(error);
+    });
+  });
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }
