@@ -15,10 +15,10 @@ import {
 } from "node:fs";
 import { dirname, extname, join, resolve } from "node:path";
 import { DossierError } from "../core/errors.ts";
-import { makeDirs } from "../core/make-dirs.ts";
 import type { ReportDocument } from "../core/report.ts";
 import { REPORT_FORMATS, type ReportFormat } from "../core/report-formats.ts";
 import { type RenderFileOptions, renderReportFile } from "../render/index.ts";
+import { makeDirs } from "../store/make-dirs.ts";
 
 /**
  * Where the renderings go: `out` as a directory (existing, or ending in a slash) gets

@@ -8,7 +8,7 @@ import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { MiddlewareHandler } from "hono";
-import { makeDirs } from "../core/make-dirs.ts";
+import { makeDirs } from "../store/make-dirs.ts";
 import { errorBody } from "./errors.ts";
 
 /** The name of the token file under the data directory. */

@@ -5,8 +5,8 @@
 import { dirname } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
 import { DossierError } from "../core/errors.ts";
-import { makeDirs } from "../core/make-dirs.ts";
 import { nodeSqlite } from "../core/node-support.ts";
+import { makeDirs } from "./make-dirs.ts";
 import { MIGRATIONS, SCHEMA_VERSION } from "./migrations.ts";
 
 /** Options of {@link openDatabase}. */

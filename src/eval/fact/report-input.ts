@@ -8,7 +8,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { basename, extname, join } from "node:path";
 import { DossierError } from "../../core/errors.ts";
-import { makeDirs } from "../../core/make-dirs.ts";
+import { makeDirs } from "../../store/make-dirs.ts";
 import { readJsonl, writeJsonl } from "../race/jsonl.ts";
 import { type FactReport, type FactValidated, factReportSchema } from "./records.ts";
 import { type FactStats, factStatsJson, formatFactResultText } from "./stats.ts";

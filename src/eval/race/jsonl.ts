@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { z } from "zod";
 import { DossierError } from "../../core/errors.ts";
-import { makeDirs } from "../../core/make-dirs.ts";
+import { makeDirs } from "../../store/make-dirs.ts";
 
 /** Parses JSONL text: one value per non-blank line, each validated by `schema`. */
 export function parseJsonl<T>(text: string, schema: z.ZodType<T>, source = "input"): T[] {

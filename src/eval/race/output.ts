@@ -7,7 +7,7 @@
 
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { makeDirs } from "../../core/make-dirs.ts";
+import { makeDirs } from "../../store/make-dirs.ts";
 import { writeJsonl } from "./jsonl.ts";
 import type { RaceResultRow } from "./records.ts";
 import type { RaceRunResult } from "./runner.ts";

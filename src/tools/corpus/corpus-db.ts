@@ -8,9 +8,9 @@ import { dirname } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
 import { DossierError } from "../../core/errors.ts";
 import { lazyModule } from "../../core/lazy-module.ts";
-import { makeDirs } from "../../core/make-dirs.ts";
 import { nodeSqlite } from "../../core/node-support.ts";
 import { migrateDatabase } from "../../store/database.ts";
+import { makeDirs } from "../../store/make-dirs.ts";
 import { CORPUS_MIGRATIONS } from "./corpus-schema.ts";
 
 /** sqlite-vec, loaded when the first corpus database opens. */

@@ -5,7 +5,7 @@
 
 import { writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { makeDirs } from "../../core/make-dirs.ts";
+import { makeDirs } from "../../store/make-dirs.ts";
 
 /** JSON Lines text: one JSON value per line, each line ended by a newline. */
 export function jsonlText(records: readonly unknown[]): string {

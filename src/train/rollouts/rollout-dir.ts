@@ -27,7 +27,7 @@ import {
 import { join } from "node:path";
 import { z } from "zod";
 import { DossierError } from "../../core/errors.ts";
-import { makeDirs } from "../../core/make-dirs.ts";
+import { makeDirs } from "../../store/make-dirs.ts";
 import { parseInput } from "../parse-input.ts";
 import type { QuestionRow } from "../question-row.ts";
 import { type RecordedRun, recordedRunSchema } from "../recorded-run.ts";
