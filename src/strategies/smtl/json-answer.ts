@@ -33,7 +33,7 @@ import {
 } from "./protocol.ts";
 import type { SmtlProtocol } from "./run.ts";
 import { answerFigures, type SmtlState } from "./state.ts";
-import { sampleReply } from "./turn.ts";
+import { sampleRefinement } from "./turn.ts";
 
 type PlanReply = ReturnType<typeof planReplySchema>["_output"];
 type StepReply = ReturnType<typeof stepReplySchema>["_output"];
@@ -105,28 +105,9 @@ async function runStep(s: SmtlState, calls: readonly SmtlCall[], repeated: reado
 /** The refinement (forced at the context budget); a failed one keeps the plan as it was. */
 async function refine(s: SmtlState, forced: boolean): Promise<void> {
   if (!s.plan) return;
-  s.ctx.emit({
-    type: "phase",
-    phase: "refining",
-    detail: `step ${s.figures.steps}${forced ? " (context budget)" : ""}`,
-  });
-  const r = await sampleReply(s, refineCodec);
-  if (r.kind === "stop") {
-    s.stopReason = r.reason;
-    return;
-  }
+  const r = await sampleRefinement(s, refineCodec, forced, "plan refinement");
+  if (!r) return;
   const figures = s.figures as SmtlFigures;
-  if (r.kind === "refused") {
-    s.ctx.emit({
-      type: "warning",
-      code: "REFINE_FALLBACK",
-      message: `plan refinement failed: ${r.error.slice(0, 200)}`,
-    });
-    figures.malformedActions++;
-    s.talk.clearRejection();
-    if (figures.malformedActions >= s.errorBudget) s.stopReason = "error-budget";
-    return;
-  }
   s.record("refine", seen(s, { forced }), r.action);
   s.plan = refinePlan(s.plan, r.action);
   figures.refinements++;

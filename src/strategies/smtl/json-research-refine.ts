@@ -12,7 +12,7 @@ import { jsonRequest } from "./json-protocol.ts";
 import { renderSubtasks, researchSystem } from "./research-prompts.ts";
 import { MAX_SUBTASKS, type Subtask } from "./research-protocol.ts";
 import type { SmtlResearchFigures, SmtlState } from "./state.ts";
-import { sampleReply } from "./turn.ts";
+import { sampleRefinement } from "./turn.ts";
 
 /** The refinement reply: where the research stands, and the subtasks still to do. */
 export const subtaskRefineSchema = z.object({
@@ -72,28 +72,9 @@ export function refineSubtasks(subtasks: readonly Subtask[], current: number, re
 /** A refinement (forced before a reset): the subtasks refined, or kept when it is refused. */
 export async function refineResearch(s: SmtlState, forced: boolean): Promise<void> {
   if (!s.subtasks || s.current >= s.subtasks.length) return;
-  s.ctx.emit({
-    type: "phase",
-    phase: "refining",
-    detail: `step ${s.figures.steps}${forced ? " (context budget)" : ""}`,
-  });
-  const r = await sampleReply(s, refineCodec);
-  if (r.kind === "stop") {
-    s.stopReason = r.reason;
-    return;
-  }
+  const r = await sampleRefinement(s, refineCodec, forced, "refinement");
+  if (!r) return;
   const figures = s.figures as SmtlResearchFigures;
-  if (r.kind === "refused") {
-    s.ctx.emit({
-      type: "warning",
-      code: "REFINE_FALLBACK",
-      message: `refinement failed: ${r.error.slice(0, 200)}`,
-    });
-    figures.malformedActions++;
-    s.talk.clearRejection();
-    if (figures.malformedActions >= s.errorBudget) s.stopReason = "error-budget";
-    return;
-  }
   s.record("refine", { step: s.figures.steps, forced, observations: s.steps.lastObserved }, r.action);
   s.subtasks = refineSubtasks(s.subtasks, s.current, r.action);
   figures.subtasks = s.subtasks.length;

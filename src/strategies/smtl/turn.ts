@@ -42,6 +42,42 @@ export function countMalformed(
   if (s.figures.malformedActions >= s.errorBudget) s.stopReason = "error-budget";
 }
 
+/**
+ * One refinement call (forced before a reset, else periodic): a `refining` phase, the reply
+ * through `codec`, and what a failure costs — a failed call is the loop's stop reason; a refused
+ * reply a `REFINE_FALLBACK` warning (`what` names it) counted against the error budget, the
+ * state kept. The accepted value and its raw reply, or null.
+ */
+export async function sampleRefinement<A>(
+  s: SmtlState,
+  codec: Codec<SmtlState, A>,
+  forced: boolean,
+  what: string,
+): Promise<{ action: A; raw: string } | null> {
+  s.ctx.emit({
+    type: "phase",
+    phase: "refining",
+    detail: `step ${s.figures.steps}${forced ? " (context budget)" : ""}`,
+  });
+  const r = await sampleReply(s, codec);
+  if (r.kind === "stop") {
+    s.stopReason = r.reason;
+    return null;
+  }
+  if (r.kind === "refused") {
+    s.ctx.emit({
+      type: "warning",
+      code: "REFINE_FALLBACK",
+      message: `${what} failed: ${r.error.slice(0, 200)}`,
+    });
+    s.figures.malformedActions++;
+    s.talk.clearRejection();
+    if (s.figures.malformedActions >= s.errorBudget) s.stopReason = "error-budget";
+    return null;
+  }
+  return { action: r.action, raw: r.raw };
+}
+
 /** Resets the conversation to `message` and records the reset (`tokensAfter` from `size`). */
 export function resetConversation(
   s: SmtlState,
