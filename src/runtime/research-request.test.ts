@@ -25,6 +25,24 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
+/** A Dossier over a model that answers nothing and a temporary folder (recorded for removal). */
+async function emptyWorld(prefix: string) {
+  model = await startFakeOpenAI({ replies: [] });
+  const root = mkdtempSync(join(tmpdir(), prefix));
+  dirs.push(root);
+  const dossier = createDossier({
+    env: {
+      DOSSIER_HOME: join(root, "home"),
+      DOSSIER_MODEL: "openai-compatible:m",
+      DOSSIER_BASE_URL: model.url,
+      DOSSIER_SEARCH: "searxng",
+      SEARXNG_URL: "http://127.0.0.1:9/",
+    },
+    cwd: root,
+  });
+  return { root, dossier, model };
+}
+
 describe("formats in a research request", () => {
   it("the schema refuses a format given twice and keeps distinct ones", () => {
     const twice = researchRequestSchema.safeParse({ query: "a question", formats: ["md", "html", "md"] });
@@ -40,19 +58,7 @@ describe("formats in a research request", () => {
   });
 
   it("the library refuses it before the first model call, writing nothing", async () => {
-    model = await startFakeOpenAI({ replies: [] });
-    const root = mkdtempSync(join(tmpdir(), "dossier-formats-"));
-    dirs.push(root);
-    const dossier = createDossier({
-      env: {
-        DOSSIER_HOME: join(root, "home"),
-        DOSSIER_MODEL: "openai-compatible:m",
-        DOSSIER_BASE_URL: model.url,
-        DOSSIER_SEARCH: "searxng",
-        SEARXNG_URL: "http://127.0.0.1:9/",
-      },
-      cwd: root,
-    });
+    const { root, dossier } = await emptyWorld("dossier-formats-");
     try {
       const handle = dossier.research("How do heat pumps perform in winter?", {
         formats: ["md", "md"],
@@ -62,7 +68,7 @@ describe("formats in a research request", () => {
         code: "INPUT_INVALID",
         message: 'formats: "md" is given more than once',
       });
-      expect(model.requests).toHaveLength(0);
+      expect(model!.requests).toHaveLength(0);
       expect(await dossier.runs.list()).toEqual([]);
       expect(readdirSync(root).filter((f) => f !== "home")).toEqual([]);
     } finally {
@@ -103,26 +109,14 @@ describe("the length of a research question", () => {
   });
 
   it("the library refuses an over-long question before the first model call, writing nothing", async () => {
-    model = await startFakeOpenAI({ replies: [] });
-    const root = mkdtempSync(join(tmpdir(), "dossier-long-"));
-    dirs.push(root);
-    const dossier = createDossier({
-      env: {
-        DOSSIER_HOME: join(root, "home"),
-        DOSSIER_MODEL: "openai-compatible:m",
-        DOSSIER_BASE_URL: model.url,
-        DOSSIER_SEARCH: "searxng",
-        SEARXNG_URL: "http://127.0.0.1:9/",
-      },
-      cwd: root,
-    });
+    const { root, dossier } = await emptyWorld("dossier-long-");
     try {
       const handle = dossier.research("a".repeat(1_000_000), { out: join(root, "r") });
       await expect(handle.done).rejects.toMatchObject({
         code: "INPUT_INVALID",
         message: expect.stringMatching(/longer than 8000 characters \(1000000\)/),
       });
-      expect(model.requests).toHaveLength(0);
+      expect(model!.requests).toHaveLength(0);
       expect(await dossier.runs.list()).toEqual([]);
       expect(readdirSync(root).filter((f) => f !== "home")).toEqual([]);
     } finally {
