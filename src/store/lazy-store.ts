@@ -23,8 +23,8 @@ export function lazyStore(open: () => Store, info: { kind: string; location: str
     real ??= open();
     return real;
   };
-  /** A part of the store (runs, events, cache) whose methods open the store when called. */
-  const part = <K extends "runs" | "events" | "cache">(key: K): Store[K] =>
+  /** A part of the store (runs, events, cache, deliveries) whose methods open the store when called. */
+  const part = <K extends "runs" | "events" | "cache" | "deliveries">(key: K): Store[K] =>
     new Proxy({} as Store[K], {
       get(_target, property) {
         const target = store()[key] as unknown as Record<PropertyKey, unknown>;
@@ -38,6 +38,7 @@ export function lazyStore(open: () => Store, info: { kind: string; location: str
     runs: part("runs"),
     events: part("events"),
     cache: part("cache"),
+    deliveries: part("deliveries"),
     journal: (runId) => store().journal(runId),
     ready: () => store().ready(),
     close: () => (real ? real.close() : Promise.resolve()),

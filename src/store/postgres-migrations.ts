@@ -64,4 +64,26 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
     (options_json::jsonb #>> '{strategyOptions,version}')
   ) WHERE (options_json::jsonb #>> '{strategyOptions,reportRoot}') IS NOT NULL;
   `,
+  // The webhook outbox: one row per event and URL, its attempts as a JSON array.
+  `
+  CREATE TABLE webhook_deliveries (
+    id TEXT PRIMARY KEY,
+    run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    event_type TEXT NOT NULL,
+    event_key TEXT NOT NULL UNIQUE,
+    url TEXT NOT NULL,
+    body TEXT NOT NULL,
+    state TEXT NOT NULL,
+    attempts_json TEXT NOT NULL,
+    max_attempts INTEGER NOT NULL,
+    next_attempt_at TEXT,
+    lease_token TEXT,
+    lease_until TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    delivered_at TEXT
+  );
+  CREATE INDEX webhook_deliveries_due ON webhook_deliveries (state, next_attempt_at);
+  CREATE INDEX webhook_deliveries_by_run ON webhook_deliveries (run_id, created_at);
+  `,
 ];

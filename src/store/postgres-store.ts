@@ -9,6 +9,7 @@ import {
   type PostgresDatabase,
   type PostgresDatabaseOptions,
 } from "./postgres-database.ts";
+import { createPostgresDeliveries } from "./postgres-deliveries.ts";
 import { createPostgresEventLog } from "./postgres-event-log.ts";
 import { createPostgresJournal } from "./postgres-journal.ts";
 import { createPostgresRunStore } from "./postgres-run-store.ts";
@@ -48,6 +49,7 @@ export function openPostgresStore(options: PostgresStoreOptions): Store & { db: 
     runs: createPostgresRunStore(db),
     events: createPostgresEventLog(db),
     cache: createPostgresCache(db),
+    deliveries: createPostgresDeliveries(db),
     journal: (runId) => createPostgresJournal(db, runId, now),
     ready: () => db.ready(),
     close: () => db.end(),

@@ -63,7 +63,7 @@ describe("openSqliteStore / openDatabase", () => {
         name: string;
       }[]
     ).map((r) => r.name);
-    expect(tables).toEqual(["cache", "events", "runs", "steps"]);
+    expect(tables).toEqual(["cache", "events", "runs", "steps", "webhook_deliveries"]);
     expect(store.kind).toBe("sqlite");
   });
 

@@ -5,6 +5,7 @@
 import { join } from "node:path";
 import { openDatabase } from "./database.ts";
 import { createSqliteCache } from "./sqlite-cache.ts";
+import { createSqliteDeliveries } from "./sqlite-deliveries.ts";
 import { createSqliteEventLog } from "./sqlite-event-log.ts";
 import { createSqliteJournal } from "./sqlite-journal.ts";
 import { createSqliteRunStore } from "./sqlite-run-store.ts";
@@ -35,6 +36,7 @@ export function openSqliteStore(
     runs: createSqliteRunStore(db),
     events: createSqliteEventLog(db),
     cache: createSqliteCache(db),
+    deliveries: createSqliteDeliveries(db),
     journal: (runId) => createSqliteJournal(db, runId, now),
     ready: async () => {},
     // Closes at once (the returned promise is already settled).

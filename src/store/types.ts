@@ -145,6 +145,85 @@ export interface Cache {
   purgeExpired(nowMs: number): Promise<number>;
 }
 
+/** Where a webhook delivery stands: still to be sent, answered 2xx, or given up. */
+export type DeliveryState = "pending" | "delivered" | "failed";
+
+/** One attempt to deliver a webhook. */
+export interface DeliveryAttempt {
+  /** When the attempt started (ISO). */
+  at: string;
+  /** The receiver's HTTP status, or null when none came (refused, timed out, connection lost). */
+  status: number | null;
+  /** Why the attempt failed, or null when it succeeded. */
+  error: string | null;
+  durationMs: number;
+}
+
+/** A webhook delivery to add to the outbox. */
+export interface NewDelivery {
+  /** The `webhook-id`: the same for every attempt. */
+  id: string;
+  runId: string;
+  /** `run.completed`, `run.failed`, … */
+  eventType: string;
+  /** One delivery per key: adding a key already stored adds nothing. */
+  eventKey: string;
+  url: string;
+  /** The exact body sent (and signed) at every attempt. */
+  body: string;
+  createdAt: string;
+  /** Attempts at most before the delivery is given up. */
+  maxAttempts: number;
+}
+
+/** A stored webhook delivery and its attempts. */
+export interface DeliveryRecord extends NewDelivery {
+  state: DeliveryState;
+  attempts: DeliveryAttempt[];
+  /** When the next attempt is due (ISO); null once delivered or given up. */
+  nextAttemptAt: string | null;
+  updatedAt: string;
+  deliveredAt: string | null;
+}
+
+/** Options of {@link DeliveryStore.lease}. */
+export interface LeaseOptions {
+  /** Pending deliveries due at or before this (ISO) whose lease, if any, ended by then. */
+  now: string;
+  /** The lease lasts until this (ISO): no other process takes them before. */
+  until: string;
+  /** Names this lease; {@link DeliveryStore.record} must give it back. */
+  token: string;
+  limit: number;
+  /** Only the deliveries of this run. */
+  runId?: string;
+}
+
+/** The webhook outbox: deliveries of run events, each attempt recorded. */
+export interface DeliveryStore {
+  /** Adds the deliveries whose `eventKey` is not stored yet; resolves to those added. */
+  add(deliveries: readonly NewDelivery[]): Promise<DeliveryRecord[]>;
+  /**
+   * Takes up to `limit` pending deliveries that are due, atomically: of processes leasing at
+   * once, each delivery goes to one until its lease ends.
+   */
+  lease(options: LeaseOptions): Promise<DeliveryRecord[]>;
+  /**
+   * Records an attempt of a leased delivery with its new state and next attempt, and ends the
+   * lease. False (nothing recorded) when the lease is no longer `token`'s.
+   */
+  record(
+    id: string,
+    token: string,
+    attempt: DeliveryAttempt,
+    next: { state: DeliveryState; nextAttemptAt: string | null },
+  ): Promise<boolean>;
+  /** The deliveries of a run, oldest first. */
+  list(runId: string): Promise<DeliveryRecord[]>;
+  /** When the earliest pending delivery is due (ISO), or null when none is pending. */
+  nextDue(): Promise<string | null>;
+}
+
 /** Everything a run needs to persist. */
 export interface Store {
   /** The backend's name (`sqlite`, `postgres`). */
@@ -152,6 +231,8 @@ export interface Store {
   runs: RunStore;
   events: EventLog;
   cache: Cache;
+  /** The webhook outbox. */
+  deliveries: DeliveryStore;
   /** The step journal of one run. */
   journal(runId: string): StoredJournal;
   /** Where the store lives (a path, `:memory:`, or a database URL without its password). */
