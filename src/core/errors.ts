@@ -75,6 +75,13 @@ export const ERROR_CODES = [
    * reports); the message says what to install.
    */
   "DEPENDENCY_MISSING",
+  /**
+   * Not a failure: a run with `reviewPlan` stopped after its plan to wait for the user's review
+   * (the run is `awaiting-review`; `details.deadline` says until when).
+   */
+  "AWAITING_REVIEW",
+  /** A plan awaiting review was not answered before its deadline; the run ended without researching it. */
+  "REVIEW_TIMEOUT",
   /** A bug: an invariant that should hold did not. */
   "INTERNAL",
 ] as const;

@@ -8,7 +8,8 @@ import { usageTotalsSchema } from "./usage.ts";
 /**
  * Lifecycle of a run. `queued`: enqueued for a worker that has not taken it yet (no owner, no
  * events). `interrupted`: the process running it is gone (killed, crashed) without recording an
- * end; such a run can be resumed.
+ * end; such a run can be resumed. `awaiting-review`: a run with `reviewPlan` stopped after its
+ * plan until the user approves, edits or rejects it (no process holds it meanwhile).
  */
 export const runStatusSchema = z.enum([
   "queued",
@@ -17,6 +18,7 @@ export const runStatusSchema = z.enum([
   "failed",
   "cancelled",
   "interrupted",
+  "awaiting-review",
 ]);
 /** Lifecycle of a run. */
 export type RunStatus = z.infer<typeof runStatusSchema>;
