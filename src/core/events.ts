@@ -5,6 +5,7 @@
  */
 
 import { z } from "zod";
+import { planChangesSchema, reviewPlanSchema } from "./review-plan.ts";
 import { usageTotalsSchema } from "./usage.ts";
 
 const errorShape = z.object({
@@ -281,8 +282,28 @@ export const eventPayloadSchemas = {
     paths: z.array(z.string()).optional(),
     stats: z.unknown(),
   }),
+  /**
+   * The run stopped after its plan for the user's review (`reviewPlan`): the plan as data, and
+   * when the review times out. The attempt then ends with run-end `awaiting-review`.
+   */
+  "plan-review": z.object({
+    plan: reviewPlanSchema,
+    deadline: z.string(),
+    timeoutMinutes: z.number(),
+  }),
+  /**
+   * The review's answer: approved as proposed, edited (`plan` is the plan the run executes,
+   * `changes` what the edit changed), rejected (with the user's reason) or timed out unanswered.
+   */
+  "plan-reviewed": z.object({
+    action: z.enum(["approve", "edit", "reject", "timeout"]),
+    plan: reviewPlanSchema.optional(),
+    changes: planChangesSchema.optional(),
+    reason: z.string().optional(),
+  }),
   "run-end": z.object({
-    status: z.enum(["completed", "failed", "cancelled"]),
+    /** `awaiting-review`: the attempt stopped after the plan (see plan-review); the run goes on once answered. */
+    status: z.enum(["completed", "failed", "cancelled", "awaiting-review"]),
     stopReason: z.string(),
     usage: usageTotalsSchema.optional(),
     error: errorShape.optional(),
