@@ -162,15 +162,7 @@ export const errorResponseSchema = z.object({
 
 /** A run as the API shows it: the stored record, or `queued` while it is being prepared. */
 export const runViewSchema = runRecordSchema.extend({
-  status: z.enum([
-    "queued",
-    "running",
-    "completed",
-    "failed",
-    "cancelled",
-    "interrupted",
-    "awaiting-review",
-  ]),
+  status: z.enum(["queued", "running", "completed", "failed", "cancelled", "interrupted", "awaiting-review"]),
   /** True while this server runs it. */
   active: z.boolean(),
   /** Report downloads by format, once the run has a report. */
