@@ -136,6 +136,21 @@ export const eventPayloadSchemas = {
     replayed: z.boolean(),
     startedAt: z.string(),
     error: errorShape.optional(),
+    /**
+     * Runs with `recordTokens` (llm/token-capture.ts): the server's token ids and log-probs (null
+     * when it returned none), and whether decoding was constrained to a schema. `prefix` names the
+     * first `count` ids of an earlier call's prompt ids followed by its completion ids; `promptIds`
+     * holds the rest of the prompt's.
+     */
+    tokens: z
+      .object({
+        constrained: z.boolean(),
+        prefix: z.object({ callId: z.string(), count: z.number().int().positive() }).optional(),
+        promptIds: z.array(z.number().int().nonnegative()).nullable(),
+        completionIds: z.array(z.number().int().nonnegative()).nullable(),
+        logprobs: z.array(z.number()).nullable(),
+      })
+      .optional(),
   }),
   "tool-start": z.object({
     callId: z.string(),

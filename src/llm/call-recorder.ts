@@ -9,7 +9,10 @@
  *   `prefix: {callId, count}` names the first `count` messages of that call's list (the system
  *   prompt counts as the first message), and only the rest is stored;
  * - an assistant turn that repeats that call's completion is stored as `{completionOf}`;
- * - a response schema equal to that call's is stored as `schemaOf`.
+ * - a response schema equal to that call's is stored as `schemaOf`;
+ * - token ids (runs with `recordTokens`, token-capture.ts) that begin with that call's prompt and
+ *   completion ids are stored as `tokens.prefix: {callId, count}` (the first `count` ids of that
+ *   call's prompt ids followed by its completion ids) and the rest of the prompt's ids.
  *
  * Steps are counted per scope from 1; a call whose previous call of the same scope and role
  * raised a format error is a repair round of that call's step (a structured re-ask, or a
@@ -22,6 +25,7 @@
 
 import type { EventInput } from "../core/events.ts";
 import type { ChatMessage } from "./client.ts";
+import type { CallTokens } from "./token-capture.ts";
 
 /** Sampling parameters of a call, as sent (absent: the provider's default). */
 export interface RecordedSampling {
@@ -51,6 +55,8 @@ export interface CallRecord {
   toolCallId?: string;
   startedAt: string;
   error?: { code: string; message: string; retryable?: boolean };
+  /** The server's token ids (runs with `recordTokens`). */
+  tokens?: CallTokens;
 }
 
 /** What the recorder needs from the run. */
@@ -70,6 +76,8 @@ interface Chain {
   schema: string | undefined;
   step: number;
   formatError: boolean;
+  /** The call's prompt ids then completion ids, when it has both. */
+  ids: number[] | null;
 }
 
 /** Turns finished model calls into compact `llm-call` events (see the module comment). */
@@ -117,6 +125,10 @@ export class CallRecorder {
       schema,
       step,
       formatError: call.formatErrors.length > 0,
+      ids:
+        call.tokens?.promptIds && call.tokens.completionIds
+          ? [...call.tokens.promptIds, ...call.tokens.completionIds]
+          : null,
     });
     this.#options.emit({
       type: "llm-call",
@@ -136,8 +148,25 @@ export class CallRecorder {
       replayed: call.replayed,
       startedAt: call.startedAt,
       ...(call.error ? { error: call.error } : {}),
+      ...(call.tokens ? { tokens: compactTokens(call.tokens, previous) } : {}),
     });
   }
+}
+
+/** A call's tokens with the ids it shares with the previous call's prompt and completion named, not repeated. */
+function compactTokens(tokens: CallTokens, previous: Chain | undefined) {
+  const prompt = tokens.promptIds;
+  let shared = 0;
+  if (prompt && previous?.ids)
+    while (shared < prompt.length && shared < previous.ids.length && prompt[shared] === previous.ids[shared])
+      shared++;
+  return {
+    constrained: tokens.constrained,
+    ...(shared > 0 ? { prefix: { callId: previous!.callId, count: shared } } : {}),
+    promptIds: prompt ? prompt.slice(shared) : null,
+    completionIds: tokens.completionIds,
+    logprobs: tokens.logprobs,
+  };
 }
 
 function sharedPrefix(a: readonly Message[], b: readonly Message[]): number {

@@ -22,6 +22,7 @@ import { pricePerToken } from "./prices.ts";
 import { callProvider, type ProviderCallOutcome } from "./provider-call.ts";
 import type { ModelRegistry, ResolvedModel } from "./registry.ts";
 import { type RoleSampling, withRoleSampling } from "./role-sampling.ts";
+import { type CallTokens, type ServerTokens, type TokenCapture, tokensOfResponse } from "./token-capture.ts";
 import { estimatePromptTokens } from "./token-estimate.ts";
 
 /** A chat message of a prompt. */
@@ -105,6 +106,11 @@ export interface LlmClientOptions {
    * for each attempt that reaches the provider; none when it returns undefined.
    */
   telemetry?: (call: { role: string; callId: string }) => TelemetryOptions | undefined;
+  /**
+   * Token-level recording (runs with `recordTokens`; see token-capture.ts): every call asks the
+   * server for its token ids and log-probs and hands them to the recorder.
+   */
+  tokens?: TokenCapture;
 }
 
 /**
@@ -117,6 +123,8 @@ interface JournalValue {
   text: string;
   usage: CallUsage;
   finishReason: string;
+  /** The server's ids, when tokens were captured (a replayed call records them again). */
+  tokens?: ServerTokens;
 }
 
 /** Makes model calls on behalf of a run. */
@@ -136,7 +144,11 @@ export class LlmClient {
 
   /** The model a role resolves to. */
   resolve(role: Role): ResolvedModel {
-    return this.options.registry.forRole(role);
+    const resolved = this.options.registry.forRole(role);
+    // Without guided decoding (token capture of a native protocol) structured answers are asked in the prompt.
+    return this.options.tokens?.guidedDecoding === false
+      ? { ...resolved, structuredOutput: "prompt" }
+      : resolved;
   }
 
   /** Makes one model call (with retries). */
@@ -191,6 +203,7 @@ export class LlmClient {
         finishReason: value.finishReason,
         replayed: true,
         maxOutputTokens: request.maxOutputTokens ?? this.options.defaultMaxOutputTokens ?? 4096,
+        ...this.#tokens(request, value.tokens),
       });
       const result = {
         text: value.text,
@@ -234,6 +247,7 @@ export class LlmClient {
             ...(request.responseSchema ? { responseSchema: request.responseSchema } : {}),
             ...(request.sharedPrefix === undefined ? {} : { sharedPrefix: request.sharedPrefix }),
             ...(this.options.seed === undefined ? {} : { seed: this.options.seed }),
+            ...(this.options.tokens ? { captureTokens: true } : {}),
             timeoutMs: this.options.timeoutMs ?? 600_000,
             ...(signal ? { signal } : {}),
           }),
@@ -274,6 +288,7 @@ export class LlmClient {
         replayed: false,
         maxOutputTokens,
         error: errorShape(typed),
+        ...this.#tokens(request, undefined),
       });
       throw typed;
     }
@@ -292,7 +307,11 @@ export class LlmClient {
     if (reservation) budget?.settleLlm(reservation, usage);
     this.options.onUsage?.(usage, resolved.name);
     const { text, finishReason } = outcome;
-    journal?.put(key, { kind: "llm", value: { text, usage, finishReason } satisfies JournalValue });
+    const tokens = this.options.tokens ? tokensOfResponse(outcome.body) : undefined;
+    journal?.put(key, {
+      kind: "llm",
+      value: { text, usage, finishReason, ...(tokens ? { tokens } : {}) } satisfies JournalValue,
+    });
     const formatError = inspect?.(text) ?? null;
     emit?.({
       type: "llm-end",
@@ -310,11 +329,19 @@ export class LlmClient {
       finishReason,
       replayed: false,
       maxOutputTokens,
+      ...this.#tokens(request, tokens),
     });
     return {
       result: { text, usage, model: resolved.name, callId, key, replayed: false, finishReason },
       formatError,
     };
+  }
+
+  /** The tokens of a call to record when tokens are captured: the server's ids and whether decoding was constrained. */
+  #tokens(request: GenerateRequest, ids: ServerTokens | undefined): { tokens?: CallTokens } {
+    if (!this.options.tokens) return {};
+    const none = { promptIds: null, completionIds: null, logprobs: null };
+    return { tokens: { constrained: request.responseSchema !== undefined, ...(ids ?? none) } };
   }
 
   /** Hands a finished call to the recorder, if any; a recording failure never fails the call. */
@@ -330,6 +357,7 @@ export class LlmClient {
       replayed: boolean;
       maxOutputTokens?: number;
       error?: CallRecord["error"];
+      tokens?: CallTokens;
     },
   ): void {
     const recorder = this.options.recorder;
@@ -357,6 +385,7 @@ export class LlmClient {
         ...(outcome.finishReason ? { finishReason: outcome.finishReason } : {}),
         replayed: outcome.replayed,
         ...(toolCallId ? { toolCallId } : {}),
+        ...(outcome.tokens ? { tokens: outcome.tokens } : {}),
         startedAt: new Date(startedMs).toISOString(),
         ...(outcome.error ? { error: outcome.error } : {}),
       });

@@ -9,6 +9,7 @@ import { CallTimeout } from "./errors.ts";
 import { promptWithCache } from "./prompt-cache.ts";
 import type { ResolvedModel } from "./registry.ts";
 import { nativeJsonOutput, nativeProviderOptions } from "./structured-mode.ts";
+import { mergeProviderOptions, tokenProviderOptions } from "./token-capture.ts";
 
 /** What one attempt sends. */
 export interface ProviderCallInput {
@@ -30,6 +31,8 @@ export interface ProviderCallInput {
   signal?: AbortSignal;
   /** The AI SDK telemetry of this call (the run's OpenTelemetry spans), when the run has any. */
   telemetry?: TelemetryOptions | undefined;
+  /** Asks the server for token ids and log-probs, and returns the response body (token-capture.ts). */
+  captureTokens?: boolean;
 }
 
 /** What one attempt returns. */
@@ -37,6 +40,8 @@ export interface ProviderCallOutcome {
   text: string;
   usage: LanguageModelUsage;
   finishReason: string;
+  /** The raw response body, when tokens were asked for. */
+  body?: unknown;
 }
 
 /** Makes one attempt; throws the provider's error, or a {@link CallTimeout} when time ran out. */
@@ -46,6 +51,7 @@ export async function callProvider(input: ProviderCallInput): Promise<ProviderCa
   const timeout = new AbortController();
   const timer = setTimeout(() => timeout.abort(new CallTimeout(input.timeoutMs)), input.timeoutMs);
   const signals = [timeout.signal, ...(input.signal ? [input.signal] : [])];
+  const tokens = input.captureTokens ? tokenProviderOptions(input.resolved.spec.provider) : null;
   const settings = {
     model: input.resolved.model,
     ...promptWithCache(input.resolved.spec.provider, input.system, input.messages, input.sharedPrefix),
@@ -56,16 +62,22 @@ export async function callProvider(input: ProviderCallInput): Promise<ProviderCa
     maxRetries: 0,
     abortSignal: AbortSignal.any(signals),
     ...(input.telemetry ? { telemetry: input.telemetry } : {}),
+    ...(tokens ? { include: { responseBody: true } } : {}),
   };
   try {
     if (!input.responseSchema) {
-      const r = await generateText(settings);
-      return { text: r.text, usage: r.usage, finishReason: String(r.finishReason) };
+      const r = await generateText({ ...settings, ...(tokens ? { providerOptions: tokens } : {}) });
+      return {
+        text: r.text,
+        usage: r.usage,
+        finishReason: String(r.finishReason),
+        ...(tokens ? { body: r.response.body } : {}),
+      };
     }
     const r = await generateText({
       ...settings,
       output: nativeJsonOutput(input.responseSchema),
-      providerOptions: nativeProviderOptions(input.resolved.spec.provider),
+      providerOptions: mergeProviderOptions(nativeProviderOptions(input.resolved.spec.provider), tokens),
     });
     // Providers that answer through a tool (Anthropic's JSON tool) deliver the JSON as `output`.
     let text = r.text;
@@ -74,7 +86,12 @@ export async function callProvider(input: ProviderCallInput): Promise<ProviderCa
     } catch {
       // No output was resolved (e.g. an empty answer cut at the length limit): keep the text.
     }
-    return { text, usage: r.usage, finishReason: String(r.finishReason) };
+    return {
+      text,
+      usage: r.usage,
+      finishReason: String(r.finishReason),
+      ...(tokens ? { body: r.response.body } : {}),
+    };
   } catch (error) {
     if (timeout.signal.aborted && !input.signal?.aborted) throw timeout.signal.reason;
     throw error;

@@ -87,6 +87,11 @@ export const researchRequestSchema = z.object({
    * completion, format errors; see llm/call-recorder.ts). Off by default.
    */
   recordCalls: z.boolean().optional(),
+  /**
+   * With `recordCalls`: record each call's token ids and log-probs from the inference server
+   * (llm/token-capture.ts); a native protocol's structured answers are then asked in the prompt.
+   */
+  recordTokens: z.boolean().optional(),
   /** The sampling seed sent with every model call (rollouts use a distinct one per run). */
   seed: z
     .number()

@@ -296,6 +296,7 @@ export function startResearch(
     reportPaths: prepared.paths,
     ...(request.batch ? { batch: request.batch } : {}),
     ...(request.recordCalls ? { recordCalls: true } : {}),
+    ...(request.recordTokens ? { recordTokens: true } : {}),
     ...(request.seed === undefined ? {} : { seed: request.seed }),
     ...(request.rollout ? { rollout: request.rollout } : {}),
     ...(request.verify === "check" ? {} : { verify: request.verify }),

@@ -38,6 +38,7 @@ export function requestOfRun(record: RunRecord): ResearchRequest {
     ...pick("strategyOptions"),
     ...pick("batch"),
     ...pick("recordCalls"),
+    ...pick("recordTokens"),
     ...pick("seed"),
     ...pick("rollout"),
     ...pick("verify"),

@@ -21,6 +21,7 @@ import { contextMethods, type RunContext } from "../kit/run-context.ts";
 import { CallRecorder } from "../llm/call-recorder.ts";
 import type { LlmClientOptions } from "../llm/client.ts";
 import type { ModelRegistry } from "../llm/registry.ts";
+import { tokenCaptureOf } from "../llm/token-capture.ts";
 import { openRunWriter, type RunWriter } from "../store/run-writer.ts";
 import type { Store } from "../store/types.ts";
 import { startRunTrace } from "../telemetry/lazy.ts";
@@ -170,6 +171,7 @@ export function startRun<T extends StrategyOutcome>(opts: StartRunOptions<T>): R
   };
   // `recordCalls` and `seed` are run options (stored with the run, so a resumed run keeps them).
   const { recordCalls, seed } = options as { recordCalls?: unknown; seed?: unknown };
+  const tokens = recordCalls === true ? tokenCaptureOf(options) : undefined;
   const llm = new GuardedLlmClient(
     {
       ...opts.llm,
@@ -177,6 +179,7 @@ export function startRun<T extends StrategyOutcome>(opts: StartRunOptions<T>): R
         ? { recorder: new CallRecorder({ emit, scope: () => scopes.getStore() }) }
         : {}),
       ...(Number.isSafeInteger(seed) ? { seed: seed as number } : {}),
+      ...(tokens ? { tokens } : {}),
       ...(opts.telemetry ? { telemetry: (call) => runTrace?.modelCall(call) } : {}),
       registry: opts.registry,
       budget,

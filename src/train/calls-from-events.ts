@@ -19,6 +19,7 @@ import type { DossierEvent, EventOf } from "../core/events.ts";
 import type { CallUsage } from "../core/usage.ts";
 import { parseInput } from "./parse-input.ts";
 import { type RecordedCall, type RecordedMessage, recordedCallSchema } from "./recorded-call.ts";
+import { decodeEventTokens } from "./tokens/call-tokens.ts";
 
 /** The events of a run's last attempt (from its last `run-start` or `run-resume`), by `seq`. */
 export function lastAttempt(events: readonly DossierEvent[]): DossierEvent[] {
@@ -78,6 +79,7 @@ function decodeCall(
   }
   const responseSchema =
     e.responseSchema ?? (e.schemaOf === undefined ? undefined : earlier(e.schemaOf, "schema").responseSchema);
+  const tokens = decodeEventTokens(e, (callId) => earlier(callId, "token ids").tokens);
   return parseInput(
     recordedCallSchema,
     {
@@ -98,6 +100,7 @@ function decodeCall(
       ...(e.error ? { error: { code: e.error.code, message: e.error.message } } : {}),
       startedAt: e.startedAt,
       endedAt: e.ts < e.startedAt ? e.startedAt : e.ts,
+      ...(tokens ? { tokens } : {}),
     },
     `run ${e.runId}, call ${e.callId}`,
   );

@@ -16,6 +16,7 @@
 import { z } from "zod";
 import { callUsageSchema } from "../core/usage.ts";
 import { ROLES } from "../llm/model-spec.ts";
+import { callTokensSchema } from "./tokens/call-tokens.ts";
 
 /** A tool call an assistant turn made: its id, the tool's name and the arguments as written. */
 export const messageToolCallSchema = z.object({
@@ -109,6 +110,8 @@ export const recordedCallSchema = z
     error: z.object({ code: z.string(), message: z.string() }).optional(),
     startedAt: z.iso.datetime({ offset: true }),
     endedAt: z.iso.datetime({ offset: true }),
+    /** The server's token ids and log-probs (runs with `recordTokens`; tokens/call-tokens.ts). */
+    tokens: callTokensSchema.optional(),
   })
   .refine((c) => Date.parse(c.endedAt) >= Date.parse(c.startedAt), {
     path: ["endedAt"],

@@ -22,6 +22,7 @@ import {
   startSse,
   writeThenDrop,
 } from "./http-util.ts";
+import { type FakeTokens, withTokenIds } from "./token-ids.ts";
 import type { FakeOpenAI, FakeOpenAIOptions, RecordedRequest, Reply } from "./types.ts";
 
 /** The body sent by a `malformed` reply: truncated, hence not valid JSON. */
@@ -38,13 +39,19 @@ async function writeReply(
   reply: Reply,
   request: RecordedRequest,
   ctx: CompletionContext,
+  tokens: FakeTokens | undefined,
 ): Promise<void> {
   const stream = field(request.body, "stream") === true;
   switch (reply.kind) {
     case "text":
     case "tool-calls": {
       if (!stream) {
-        sendJson(res, 200, completionObject(reply, request.body, ctx));
+        const whole = completionObject(reply, request.body, ctx) as Record<string, unknown>;
+        sendJson(
+          res,
+          200,
+          tokens && reply.kind === "text" ? withTokenIds(whole, request.body, reply, tokens) : whole,
+        );
         return;
       }
       const includeUsage = field(field(request.body, "stream_options"), "include_usage") === true;
@@ -122,7 +129,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       return;
     }
     await wait(reply.latencyMs ?? options.latencyMs);
-    await writeReply(res, reply, request, ctx);
+    await writeReply(res, reply, request, ctx, options.tokens);
   };
 
   const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {

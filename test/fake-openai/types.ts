@@ -2,6 +2,8 @@
  * Types of the in-process fake OpenAI-compatible server used by tests.
  */
 
+import type { FakeTokens } from "./token-ids.ts";
+
 /** Token usage a scripted reply reports, in the OpenAI wire format. */
 export interface ReplyUsage {
   /** Tokens in the prompt. */
@@ -136,6 +138,11 @@ export interface FakeOpenAIOptions {
   model?: string;
   /** Length of the vectors served by `/v1/embeddings`; default 8. */
   embeddingDimensions?: number;
+  /**
+   * Answers like vLLM or SGLang asked for token ids and log-probs (token-ids.ts): plain text
+   * replies carry them when the request asks.
+   */
+  tokens?: FakeTokens;
 }
 
 /** A running fake OpenAI-compatible server. */
