@@ -23,8 +23,17 @@ export const runStatusSchema = z.enum([
 /** Lifecycle of a run. */
 export type RunStatus = z.infer<typeof runStatusSchema>;
 
-/** The process a run belongs to: its host, pid and the process's start time (ISO). */
-export const runOwnerSchema = z.object({ host: z.string(), pid: z.number().int(), startedAt: z.string() });
+/**
+ * The process a run belongs to: its host, pid and the process's start time (ISO), and its lease:
+ * the run is the owner's while its heartbeat is younger than `leaseMs` (runs recorded without one
+ * are judged by the reader's own bound).
+ */
+export const runOwnerSchema = z.object({
+  host: z.string(),
+  pid: z.number().int(),
+  startedAt: z.string(),
+  leaseMs: z.number().int().positive().optional(),
+});
 /** The process a run belongs to. */
 export type RunOwner = z.infer<typeof runOwnerSchema>;
 

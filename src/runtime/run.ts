@@ -32,7 +32,7 @@ import { GuardedLlmClient } from "./guarded-llm.ts";
 import { watchInfrastructure } from "./infrastructure-watch.ts";
 import { didWorkError, ToolTally } from "./run-did-work.ts";
 import { createRunId } from "./run-id.ts";
-import { currentOwner, HEARTBEAT_MS } from "./run-liveness.ts";
+import { currentOwner, runHeartbeatMs } from "./run-liveness.ts";
 
 /** What a strategy returns. */
 export interface StrategyOutcome {
@@ -54,7 +54,7 @@ export interface StartRunOptions<T extends StrategyOutcome> {
   /** A fixed run id (default: a new one). */
   runId?: string;
   ids?: IdGenerator;
-  /** How often the run's heartbeat is written and cancellation requests are read (default HEARTBEAT_MS). */
+  /** How often the run's heartbeat is written and cancellation requests are read (default: runHeartbeatMs). */
   heartbeatMs?: number;
   /** An outside signal that cancels the run when it aborts. */
   signal?: AbortSignal;
@@ -265,7 +265,7 @@ export function startRun<T extends StrategyOutcome>(opts: StartRunOptions<T>): R
           // A missed heartbeat only makes the run look idle for a while.
         },
       );
-    }, opts.heartbeatMs ?? HEARTBEAT_MS);
+    }, opts.heartbeatMs ?? runHeartbeatMs(owner.leaseMs));
     heartbeat.unref();
     let outcome: T | null = null;
     let error: DossierError | null = null;

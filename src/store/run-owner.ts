@@ -7,5 +7,10 @@ import type { RunOwner } from "../core/run.ts";
 
 /** The canonical stored form of an owner. */
 export function ownerText(owner: RunOwner): string {
-  return JSON.stringify({ host: owner.host, pid: owner.pid, startedAt: owner.startedAt });
+  return JSON.stringify({
+    host: owner.host,
+    pid: owner.pid,
+    startedAt: owner.startedAt,
+    ...(owner.leaseMs === undefined ? {} : { leaseMs: owner.leaseMs }),
+  });
 }
