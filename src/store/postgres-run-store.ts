@@ -17,7 +17,7 @@ import {
   runFromRow,
   versionTakenError,
 } from "./run-row.ts";
-import type { RunStore } from "./types.ts";
+import { DEFAULT_CLAIMABLE, type RunStore } from "./types.ts";
 
 const COLUMNS =
   "id, query, strategy, options_json, status, created_at, updated_at, finished_at, stop_reason, usage_json, error_json, owner_json, heartbeat_at";
@@ -122,10 +122,10 @@ export function createPostgresRunStore(db: PostgresDatabase): RunStore {
         const { rows } = await db.query<RunRow>(
           `UPDATE runs SET status = 'running', owner_json = $1, heartbeat_at = $2, updated_at = $2,
              finished_at = NULL, stop_reason = NULL, error_json = NULL, cancel_reason = NULL, cancel_requested_at = NULL
-           WHERE id = $3 AND (status IN ('interrupted', 'cancelled', 'failed')
+           WHERE id = $3 AND (status = ANY($5::text[])
              OR ($4::text IS NOT NULL AND status = 'running' AND (heartbeat_at IS NULL OR heartbeat_at < $4::text)))
            RETURNING ${COLUMNS}`,
-          [holder, now, id, options.staleBefore ?? null],
+          [holder, now, id, options.staleBefore ?? null, [...(options.from ?? DEFAULT_CLAIMABLE)]],
           { retry: false },
         );
         if (rows[0] || attempt === 0) return rows[0];

@@ -15,10 +15,7 @@ import {
   runFromRow,
   versionTakenError,
 } from "./run-row.ts";
-import type { NewRun, RunStore, RunUpdate } from "./types.ts";
-
-/** Statuses a run can be claimed from (see {@link RunStore.claim}). */
-const CLAIMABLE = "('interrupted', 'cancelled', 'failed')";
+import { DEFAULT_CLAIMABLE, type NewRun, type RunStore, type RunUpdate } from "./types.ts";
 
 /** Creates the SQLite RunStore (each call runs synchronously; the promises are already settled). */
 export function createSqliteRunStore(db: DatabaseSync): RunStore {
@@ -97,14 +94,15 @@ export function createSqliteRunStore(db: DatabaseSync): RunStore {
     },
     async claim(id, owner, now, options = {}) {
       const stale = options.staleBefore ?? null;
+      const from = options.from ?? DEFAULT_CLAIMABLE;
       const result = db
         .prepare(
           `UPDATE runs SET status = 'running', owner_json = ?, heartbeat_at = ?, updated_at = ?, finished_at = NULL,
              stop_reason = NULL, error_json = NULL, cancel_reason = NULL, cancel_requested_at = NULL
-           WHERE id = ? AND (status IN ${CLAIMABLE}
+           WHERE id = ? AND (status IN (SELECT value FROM json_each(?))
              OR (? IS NOT NULL AND status = 'running' AND (heartbeat_at IS NULL OR heartbeat_at < ?)))`,
         )
-        .run(ownerText(owner), now, now, id, stale, stale);
+        .run(ownerText(owner), now, now, id, JSON.stringify(from), stale, stale);
       return result.changes === 1 ? get(id)! : null;
     },
     async heartbeat(id, owner, now) {

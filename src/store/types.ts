@@ -43,7 +43,18 @@ export interface ClaimOptions {
    * gone (a worker killed mid-run). Without it only ended runs can be claimed.
    */
   staleBefore?: string;
+  /**
+   * Take the run only from one of these statuses (default: `interrupted`, `cancelled`,
+   * `failed`). `awaiting-review` is taken only when named: only an answer to its review takes it.
+   */
+  from?: readonly ClaimableStatus[];
 }
+
+/** Statuses a run can be claimed from. */
+export type ClaimableStatus = "interrupted" | "cancelled" | "failed" | "awaiting-review";
+
+/** The statuses a claim takes a run from by default. */
+export const DEFAULT_CLAIMABLE: readonly ClaimableStatus[] = ["interrupted", "cancelled", "failed"];
 
 /** What {@link RunStore.heartbeat} tells the owner of a run. */
 export interface HeartbeatAnswer {
@@ -75,7 +86,8 @@ export interface RunStore {
   list(options?: { limit?: number; status?: RunStatus }): Promise<RunRecord[]>;
   /**
    * Takes a run up for `owner` (the lease), atomically: a run that is `interrupted`, `cancelled`
-   * or `failed` — or, with `staleBefore`, `running` with an older heartbeat — becomes `running`
+   * or `failed` (or in the statuses `from` names) — or, with `staleBefore`, `running` with an
+   * older heartbeat — becomes `running`
    * under `owner` with its cancellation request cleared. Null when the run is in another state
    * (running and alive, completed), does not exist, or another claimer won.
    */

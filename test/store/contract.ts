@@ -407,6 +407,31 @@ export function describeStoreContract(backend: StoreBackend): void {
         expect((await runs.get("live"))?.owner).toEqual(owner);
       });
 
+      it("claims a run awaiting review only when asked to, and only from the statuses named", async () => {
+        const { runs } = (await fresh()).store;
+        for (const [id, status] of [
+          ["review", "awaiting-review"],
+          ["c", "cancelled"],
+        ] as const) {
+          await runs.create({ ...newRun(id), owner });
+          await runs.update(id, { updatedAt: TS, status, stopReason: status });
+        }
+        // Neither a resume nor a take-over takes a run whose plan awaits review.
+        expect(await runs.claim("review", other, TS)).toBeNull();
+        expect(await runs.claim("review", other, TS, { staleBefore: "2999-01-01T00:00:00.000Z" })).toBeNull();
+        // An answer to the review takes it; a cancelled run is not taken by one.
+        expect(await runs.claim("c", other, TS, { from: ["awaiting-review"] })).toBeNull();
+        expect(
+          await runs.claim("review", other, "2026-01-01T00:00:05.000Z", { from: ["awaiting-review"] }),
+        ).toMatchObject({
+          status: "running",
+          owner: other,
+          stopReason: null,
+        });
+        expect(await runs.claim("review", owner, TS, { from: ["awaiting-review"] })).toBeNull();
+        expect((await runs.get("c"))?.status).toBe("cancelled");
+      });
+
       it("takes over a running run only when its heartbeat is older than staleBefore; the old owner loses it", async () => {
         const { runs } = (await fresh()).store;
         await runs.create({ ...newRun("r1", "2026-01-01T00:00:00.000Z"), owner });
