@@ -61,6 +61,14 @@ describe("loadConfig defaults", () => {
       telemetry: { enabled: false, recordContent: false },
       budget: {},
       concurrency: 16,
+      webhooks: {
+        urls: [],
+        maxAttempts: 7,
+        baseDelayMs: 60_000,
+        maxDelayMs: 1_800_000,
+        timeoutMs: 15_000,
+        exitWaitMs: 15_000,
+      },
     });
     expect(loaded.config.model).toBeUndefined();
   });
@@ -339,7 +347,11 @@ describe("loadConfig file values", () => {
 });
 
 describe("maskedConfig", () => {
-  const secretOf = (path: string) => `secret-${path.replace(".", "-")}-0123456789abcdefXYZ`;
+  // A webhook secret has a form of its own (whsec_ and base64); every other secret is free text.
+  const secretOf = (path: string) =>
+    path === "webhooks.secret"
+      ? `whsec_${Buffer.from("secret-webhooks-0123456789abcdefXYZ").toString("base64")}`
+      : `secret-${path.replace(".", "-")}-0123456789abcdefXYZ`;
 
   function configWithAllSecrets(): Config {
     const raw: Record<string, Record<string, string> | string> = {};
@@ -359,6 +371,7 @@ describe("maskedConfig", () => {
     const expected = [
       "apiKey",
       ...Object.entries(groups).flatMap(([group, keys]) => keys.map((k) => `${group}.${k}`)),
+      "webhooks.secret",
     ];
     expect([...SECRET_PATHS].sort()).toEqual(expected.sort());
   });
@@ -375,7 +388,7 @@ describe("maskedConfig", () => {
       const [head, tail] = path.split(".") as [string, string | undefined];
       const shown = tail === undefined ? masked[head] : (masked[head] as Record<string, unknown>)[tail];
       expect(shown).toBe(maskSecret(secret));
-      expect(shown).toBe(`sec…fXYZ`);
+      expect(shown).toBe(`${secret.slice(0, 3)}…${secret.slice(-4)}`);
     }
     expect(config).toEqual(before);
   });
@@ -392,7 +405,12 @@ describe("maskedConfig", () => {
   it("masks secrets loaded from the environment", () => {
     const env: Record<string, string> = {};
     for (const { env: name, path } of ENV_SETTINGS) {
-      if ((SECRET_PATHS as readonly string[]).includes(path)) env[name] = `${name}-very-secret-value-000`;
+      if ((SECRET_PATHS as readonly string[]).includes(path)) {
+        env[name] =
+          path === "webhooks.secret"
+            ? `whsec_${Buffer.from(`${name}-very-secret-value-000`).toString("base64")}`
+            : `${name}-very-secret-value-000`;
+      }
     }
     const text = JSON.stringify(maskedConfig(load({ env }).config));
     for (const value of Object.values(env)) expect(text).not.toContain(value);

@@ -10,7 +10,7 @@ import type { z } from "zod";
 import { DossierError } from "../core/errors.ts";
 import { redactUrlsIn } from "../core/url-redact.ts";
 import { ROLES } from "../llm/model-spec.ts";
-import { type Config, configSchema } from "./config.ts";
+import { type Config, configSchema, maskSecret, SECRET_PATHS } from "./config.ts";
 
 /** Name of the configuration file looked for in the working directory. */
 export const CONFIG_FILE = "dossier.config.json";
@@ -88,6 +88,7 @@ export const ENV_SETTINGS: ReadonlyArray<{ env: string; path: string; kind: Kind
   { env: "DOSSIER_REDIS_URL", path: "redisUrl", kind: "string" },
   { env: "DOSSIER_LLM_CONCURRENCY", path: "modelConcurrency", kind: "int" },
   { env: "DOSSIER_ALLOW_PRIVATE_NETWORK", path: "allowPrivateNetwork", kind: "bool" },
+  { env: "DOSSIER_WEBHOOK_SECRET", path: "webhooks.secret", kind: "string" },
   { env: "DOSSIER_ALLOWED_HOSTS", path: "allowedHosts", kind: "list" },
   { env: "DOSSIER_ACCESS_LOG", path: "accessLog", kind: "string" },
   { env: "DOSSIER_OTEL", path: "telemetry.enabled", kind: "bool" },
@@ -233,7 +234,14 @@ function configError(
   let origin: SettingOrigin | undefined;
   for (let n = path.length; n > 0 && !origin; n--) origin = origins[path.slice(0, n).join(".")];
   const label = origin?.label ?? path.join(".");
-  const raw = typeof origin?.raw === "string" ? redactUrlsIn(origin.raw) : origin?.raw;
+  // A secret is never shown, not even a malformed one.
+  const secret = (SECRET_PATHS as readonly string[]).includes(path.join("."));
+  const raw =
+    typeof origin?.raw === "string"
+      ? secret
+        ? maskSecret(origin.raw)
+        : redactUrlsIn(origin.raw)
+      : origin?.raw;
   const shown = origin ? ` ${JSON.stringify(raw)}` : "";
   const expected = issue.message.replace(/^Invalid input: /, "");
   return new DossierError("CONFIG_INVALID", `invalid setting ${label}:${shown} — ${expected}`, {

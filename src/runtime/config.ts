@@ -10,6 +10,7 @@ import { modelPriceSchema } from "../core/usage.ts";
 import { isModelSpec, MODEL_SPEC_FORM, ROLES } from "../llm/model-spec.ts";
 import { STRUCTURED_OUTPUT_MODES } from "../llm/structured-mode.ts";
 import { sourceFilterSchema } from "../tools/source-filter.ts";
+import { DEFAULT_WEBHOOK_CONFIG, webhookConfigSchema } from "../webhooks/config-schema.ts";
 
 /** Web search providers Dossier can call. */
 export const SEARCH_PROVIDERS = ["tavily", "exa", "brave", "serper", "searxng", "jina"] as const;
@@ -93,6 +94,11 @@ export const configSchema = z
         "a Redis server for the run queue: serve and batch enqueue runs, dossier worker processes run them (DOSSIER_REDIS_URL)",
       ),
     allowPrivateNetwork: z.boolean().default(false),
+    webhooks: webhookConfigSchema
+      .default(DEFAULT_WEBHOOK_CONFIG)
+      .describe(
+        "signed callbacks when runs end or await review: urls for every run, secret (DOSSIER_WEBHOOK_SECRET), retries and time limits (docs/webhooks.md)",
+      ),
     sourceFilter: sourceFilterSchema
       .optional()
       .describe(
@@ -201,6 +207,7 @@ export const SECRET_PATHS = [
   "searchKeys.brave",
   "searchKeys.serper",
   "searchKeys.jina",
+  "webhooks.secret",
 ] as const;
 
 /** Shows a secret's shape without its value: `sk-…abcd`. */
