@@ -7,7 +7,8 @@
  *   (a gap of at least `margin`);
  * - `rl`: scored samples with the group advantage (GRPO or RLOO, optionally after DAPO's
  *   filter);
- * - `verl`: the folder's question rows as verl's Parquet dataset.
+ * - `verl`: the folder's question rows as verl's Parquet dataset;
+ * - `tokens`: the rollouts' calls as token ids with masks and log-probs (export/tokens.ts).
  *
  * `dpo` and `rl` need the folder's rewards (`dossier train reward`); `sft` uses them when a
  * reward is named or the folder holds exactly one.
@@ -25,11 +26,12 @@ import { dpoRecords } from "./dpo.ts";
 import type { ExportSkip } from "./export-result.ts";
 import { rlRecords } from "./rl.ts";
 import { sftRecords } from "./sft.ts";
+import { type TokensExportOptions, tokensExport } from "./tokens.ts";
 import { verlParquet, verlRecords } from "./verl.ts";
 import { jsonlText } from "./write.ts";
 
 /** The export formats. */
-export const EXPORT_FORMATS = ["sft", "dpo", "rl", "verl"] as const;
+export const EXPORT_FORMATS = ["sft", "dpo", "rl", "verl", "tokens"] as const;
 /** An export format. */
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
@@ -52,6 +54,8 @@ export interface ExportRolloutsOptions {
   advantage?: "grpo" | "rloo";
   /** rl: DAPO's filter. */
   dropUniformGroups?: boolean;
+  /** tokens: the checkpoint's tokenizer, for calls without server ids, and when to use it; the policy's version. */
+  tokens?: Pick<TokensExportOptions, "tokenizer" | "retokenize" | "policyVersion">;
 }
 
 /** What an export produced. */
@@ -80,6 +84,20 @@ export function exportRollouts(dir: string, options: ExportRolloutsOptions): Rol
   if (format === "verl") {
     const records = verlRecords(readRolloutRows(dir));
     return { format, content: verlParquet(records), records: records.length, skipped: [], reward: null };
+  }
+  if (format === "tokens") {
+    const r = tokensExport(dir, {
+      ...options.tokens,
+      ...(options.reward ? { reward: options.reward } : {}),
+      ...(options.roles ? { roles: options.roles } : {}),
+    });
+    return {
+      format,
+      content: jsonlText(r.records),
+      records: r.records.length,
+      skipped: r.skipped,
+      reward: r.reward,
+    };
   }
   const runs = readRolloutRuns(dir);
   const roles = options.roles ? { roles: options.roles } : {};
