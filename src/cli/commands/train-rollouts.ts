@@ -53,6 +53,8 @@ export interface RolloutFlags extends GlobalFlags {
   json?: boolean;
   /** Redis URL of the run queue: the rollouts are enqueued for `dossier worker`s. */
   queue?: string;
+  /** Record every call's token ids and log-probs from the server (`recordTokens`). */
+  tokens?: boolean;
 }
 
 function integer(flag: string, value: string | undefined, min: number): number | undefined {
@@ -164,6 +166,7 @@ export async function runTrainRollouts(io: CliIo, file: string, flags: RolloutFl
       ...(flags.language ? { language: flags.language } : {}),
       ...(flags.date ? { currentDate: flags.date } : {}),
       ...(maxSteps === undefined ? {} : { maxSteps }),
+      ...(flags.tokens ? { recordTokens: true } : {}),
     };
     // Everything checkable is checked before the first model call: a bad setting fails here, once.
     dossier.estimate(rows[0]!.prompt, {
@@ -294,6 +297,10 @@ export function registerTrainRollouts(train: Command, io: CliIo): void {
     .option("--date <YYYY-MM-DD>", "the current date the runs reason with (default today)")
     .option("--option <key=value>", OPTION_FLAG_HELP, collectOption, [] as string[])
     .option("--json", "print one JSON summary line")
+    .option(
+      "--tokens",
+      "record each call's prompt and completion token ids and log-probs from the server (vLLM, SGLang); a native protocol's structured answers are asked in the prompt",
+    )
     .option(
       "--queue <url>",
       "enqueue the rollouts on Redis for dossier worker processes, redis://host:port (default DOSSIER_REDIS_URL)",
