@@ -22,6 +22,8 @@ import { createStrategyRegistry, type StrategyRegistry } from "../strategies/reg
 import type { StrategyDefinition } from "../strategies/types.ts";
 import { type ProviderPolicy, ToolGateway } from "../tools/gateway.ts";
 import type { ProviderLimiter } from "../tools/provider-limiter.ts";
+import type { Deliverer } from "../webhooks/deliverer.ts";
+import { createWebhooks } from "../webhooks/webhooks.ts";
 import { askAbout, registerFollowUp } from "./ask-about.ts";
 import { type AskOptions, type AskResult, askWith } from "./ask-run.ts";
 import type { Config } from "./config.ts";
@@ -85,6 +87,11 @@ export interface Dossier {
   /** The absolute data directory. */
   readonly home: string;
   readonly store: Store;
+  /**
+   * The webhook deliverer: a run's first attempts start when its status is stored; `start()`
+   * also polls the outbox for retries and for deliveries other processes left (serve, worker).
+   */
+  readonly webhooks: Deliverer;
   readonly models: ModelRegistry;
   readonly strategies: StrategyRegistry;
   /** The shared tool gateway for one-off searches and fetches (runs build their own). */
@@ -129,7 +136,7 @@ export function createDossier(options: DossierOptions = {}): Dossier {
   const ownStore = options.store === undefined;
   // The SQLite store (and its data directory) is created on first use, not here: creating a
   // Dossier writes nothing. (A PostgreSQL store sends nothing before its first query.)
-  const store =
+  const base =
     options.store ??
     (config.databaseUrl?.trim()
       ? openStore({ home, databaseUrl: config.databaseUrl })
@@ -140,6 +147,16 @@ export function createDossier(options: DossierOptions = {}): Dossier {
           },
           { kind: "sqlite", location: join(home, DATABASE_FILE) },
         ));
+  // Every status the store records is announced to the run's webhooks (the outbox), and the
+  // first attempts start at once (webhooks/status-watch.ts).
+  const webhooks = createWebhooks({
+    store: base,
+    config: config.webhooks,
+    guard: { allowPrivateNetwork: config.allowPrivateNetwork },
+    now: () => clock.now(),
+    onError: (error) => process.emitWarning(`webhooks: ${(error as Error)?.message ?? String(error)}`),
+  });
+  const store = webhooks.store;
   const configured = registryFromConfig(config, {
     ...(options.models ? { models: options.models } : {}),
     ...(options.fetch ? { fetch: options.fetch } : {}),
@@ -186,6 +203,7 @@ export function createDossier(options: DossierOptions = {}): Dossier {
     loaded,
     home,
     store,
+    webhooks: webhooks.deliverer,
     models,
     strategies,
     gateway,
@@ -231,13 +249,15 @@ export function createDossier(options: DossierOptions = {}): Dossier {
       const running = [...active.values()];
       const closeStore = () =>
         ownStore ? (marked ?? Promise.resolve()).then(() => store.close()) : Promise.resolve();
+      // The runs' first webhook attempts get `exitWaitMs` to finish; the rest stay in the outbox.
+      const finish = () => webhooks.deliverer.close(config.webhooks.exitWaitMs).then(closeStore);
       // With nothing under way the store closes at once (SQLite: before close() returns).
       if (running.length === 0) {
-        if (ownStore && store.kind === "sqlite") void store.close();
-        return closeStore();
+        if (ownStore && store.kind === "sqlite" && !webhooks.deliverer.busy()) void store.close();
+        return finish();
       }
       for (const handle of running) handle.cancel("Dossier closed");
-      return Promise.allSettled(running.map((h) => h.done)).then(closeStore);
+      return Promise.allSettled(running.map((h) => h.done)).then(finish);
     },
   };
   return dossier;

@@ -11,6 +11,7 @@ import { sourcesSchema } from "../core/run-options.ts";
 import { stripControlChars } from "../core/terminal-text.ts";
 import { BUILTIN_STRATEGIES } from "../strategies/builtin.ts";
 import { sourceFilterSchema } from "../tools/source-filter.ts";
+import { webhookUrlsSchema } from "../webhooks/urls.ts";
 import { batchTagSchema } from "./batch-articles.ts";
 
 /** Names of the built-in research strategies (more can be registered; see `StrategyRegistry`). */
@@ -49,6 +50,13 @@ export const researchRequestSchema = z.object({
    * fetch (redirects included); local documents are not filtered. Default: the configuration's.
    */
   sourceFilter: sourceFilterSchema.optional(),
+  /**
+   * URLs called (signed, Standard Webhooks) when the run completes, fails, is cancelled or awaits
+   * review of its plan, besides the configured ones; at most ten, each refused up front when it
+   * names a private or loopback address (unless the private network is allowed). Needs a signing
+   * secret (DOSSIER_WEBHOOK_SECRET). See docs/webhooks.md.
+   */
+  webhooks: webhookUrlsSchema.optional(),
   /** A folder of documents, indexed (incrementally) before the run. */
   docs: z.string().min(1).optional(),
   /** The corpus to search (default: named after the docs folder, else "default"). */

@@ -29,6 +29,7 @@ import type { AcademicProvider } from "../tools/search/academic-result.ts";
 import { createSearchProviders, searchBaseUrlsFromEnv } from "../tools/search/providers.ts";
 import { describeSourceFilter, isActiveFilter, type SourceFilter } from "../tools/source-filter.ts";
 import type { SearchProvider } from "../tools/types.ts";
+import { webhooksForRun } from "../webhooks/run-webhooks.ts";
 import { addingBatchArticle } from "./batch-articles.ts";
 import { checkVerifyModels } from "./claim-verify.ts";
 import type { Config } from "./config.ts";
@@ -102,6 +103,8 @@ export interface PreparedResearch {
   notices: string[];
   /** The source filter of the run's web sources (the request's, else the configuration's). */
   sourceFilter?: SourceFilter;
+  /** The URLs called when the run ends or awaits review (the request's and the configured ones). */
+  webhooks: string[];
 }
 
 /** The request checked against its schema; INPUT_INVALID naming the first problem. */
@@ -161,6 +164,8 @@ export async function prepareResearch(
     checkCostBudget(definition, env.registry, request.budget.maxCostUsd);
   }
   checkVerifyModels(request.verify, env.registry);
+  // Refused webhooks, or webhooks without a signing secret, stop the run before it starts.
+  const webhooks = webhooksForRun(request.webhooks, env.config);
   const runId = env.runId ?? createRunId((env.clock ?? systemClock).now());
   const paths = reportPaths({
     ...(request.out ? { out: request.out } : {}),
@@ -267,6 +272,7 @@ export async function prepareResearch(
     corpus,
     notices,
     ...(sourceFilter ? { sourceFilter } : {}),
+    webhooks,
   };
 }
 
@@ -294,6 +300,7 @@ export function startResearch(
     currentDate: request.currentDate ?? isoDate((env.clock ?? systemClock).now()),
     ...(prepared.corpus ? { corpus: prepared.corpus.name } : {}),
     reportPaths: prepared.paths,
+    ...(prepared.webhooks.length ? { webhooks: prepared.webhooks } : {}),
     ...(request.batch ? { batch: request.batch } : {}),
     ...(request.recordCalls ? { recordCalls: true } : {}),
     ...(request.recordTokens ? { recordTokens: true } : {}),

@@ -30,6 +30,7 @@ export function requestOfRun(record: RunRecord): ResearchRequest {
     strategy: record.strategy,
     ...pick("sources"),
     ...pick("corpus"),
+    ...pick("webhooks"),
     ...pick("language"),
     ...pick("formats"),
     ...pick("budget"),

@@ -45,6 +45,8 @@ export interface Deliverer {
   deliverDue(runId?: string): Promise<DeliveryRecord[]>;
   /** Polls the outbox every `pollMs` until closed. */
   start(): void;
+  /** True while attempts are under way. */
+  busy(): boolean;
   /**
    * Stops polling and taking deliveries, waits up to `waitMs` for attempts under way, then
    * abandons the rest: their leases lapse and another process delivers them.
@@ -144,6 +146,7 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
       if (!closed && options.key) track(deliverDue(runId));
     },
     deliverDue,
+    busy: () => under.size > 0,
     start() {
       if (closed || timer || !options.key) return;
       timer = setTimeout(poll, 0);

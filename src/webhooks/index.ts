@@ -4,6 +4,7 @@ export * from "./config-schema.ts";
 export * from "./deliverer.ts";
 export * from "./event.ts";
 export * from "./outbox.ts";
+export * from "./run-webhooks.ts";
 export * from "./schedule.ts";
 export * from "./secret.ts";
 export * from "./send.ts";

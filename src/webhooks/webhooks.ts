@@ -1,7 +1,6 @@
 /**
  * Webhooks of a Dossier: the store whose status writes put run events in the outbox and start
- * their first attempts at once, the deliverer (polling too in long-lived processes), and the
- * check of a request's webhooks before a run starts.
+ * their first attempts at once, and the deliverer (polling too in long-lived processes).
  */
 
 import type { Dispatcher } from "undici";
@@ -10,12 +9,8 @@ import type { GuardOptions } from "../tools/fetch/ssrf-guard.ts";
 import type { WebhookConfig } from "./config-schema.ts";
 import { createDeliverer, type Deliverer } from "./deliverer.ts";
 import { announce } from "./outbox.ts";
-import { secretKey, signingKey } from "./secret.ts";
+import { secretKey } from "./secret.ts";
 import { watchRunStatuses } from "./status-watch.ts";
-import { runWebhooks } from "./urls.ts";
-
-/** Where the signing secret is set, for messages. */
-export const SECRET_SETTING = "DOSSIER_WEBHOOK_SECRET (or webhooks.secret in the configuration)";
 
 /** Options of {@link createWebhooks}. */
 export interface WebhooksOptions<S extends Store> {
@@ -35,11 +30,6 @@ export interface Webhooks<S extends Store> {
   /** `options.store`, its status writes announced. */
   readonly store: S;
   readonly deliverer: Deliverer;
-  /**
-   * The webhooks of a new run: its own and the configured ones, checked (SSRF guard, at most
-   * ten); CONFIG_INVALID when there are some and no signing secret is set.
-   */
-  forRun(own: readonly string[] | undefined): string[];
 }
 
 /** Builds the webhooks of a Dossier over `options.store`. */
@@ -70,13 +60,5 @@ export function createWebhooks<S extends Store>(options: WebhooksOptions<S>): We
     ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
     ...(options.onError ? { onError: options.onError } : {}),
   });
-  return {
-    store,
-    deliverer,
-    forRun(own) {
-      const urls = runWebhooks(own ?? [], config.urls, options.guard);
-      if (urls.length > 0) signingKey(config.secret, SECRET_SETTING);
-      return urls;
-    },
-  };
+  return { store, deliverer };
 }
