@@ -1,8 +1,11 @@
 /**
- * `dossier train export <dir> --format sft|dpo|rl|verl --out FILE`: a rollouts folder as a
- * training file — chat conversations for SFT (TRL, OpenAI fine-tuning), preference pairs for
- * DPO, scored samples with their group advantage for RL, or the questions as verl's Parquet
- * dataset (see train/export/export-rollouts.ts). `dpo` and `rl` read the folder's rewards.
+ * `dossier train export <dir> --format sft|dpo|rl|verl|tokens --out FILE`: a rollouts folder as
+ * a training file — chat conversations for SFT (TRL, OpenAI fine-tuning), preference pairs for
+ * DPO, scored samples with their group advantage for RL, the questions as verl's Parquet
+ * dataset, or token ids with masks and log-probs for on-policy RL (see
+ * train/export/export-rollouts.ts). `dpo` and `rl` read the folder's rewards; `tokens` uses them
+ * when there are some, and a checkpoint's tokenizer folder (`--tokenizer`) for calls whose
+ * server returned no ids.
  */
 
 import { resolve } from "node:path";
@@ -27,6 +30,9 @@ export interface ExportFlags extends GlobalFlags {
   advantage?: string;
   dapo?: boolean;
   json?: boolean;
+  tokenizer?: string;
+  retokenize?: boolean;
+  policyVersion?: string;
 }
 
 function number(flag: string, value: string | undefined, integer: boolean): number | undefined {
@@ -46,7 +52,8 @@ export async function runTrainExport(io: CliIo, folder: string, flags: ExportFla
     import("../../train/export/export-rollouts.ts"),
     import("../../train/export/write.ts"),
   ]);
-  if (!flags.format) throw new DossierError("INPUT_INVALID", "--format is required: sft, dpo, rl or verl");
+  if (!flags.format)
+    throw new DossierError("INPUT_INVALID", "--format is required: sft, dpo, rl, verl or tokens");
   const format = exportFormat(flags.format);
   if (!flags.out) throw new DossierError("INPUT_INVALID", "--out <file> is required");
   if (flags.unit !== undefined && !["call", "trajectory", "run"].includes(flags.unit))
@@ -61,6 +68,21 @@ export async function runTrainExport(io: CliIo, folder: string, flags: ExportFla
   const minReward = number("--min-reward", flags.minReward, false);
   const margin = number("--margin", flags.margin, false);
   const out = resolve(io.cwd, flags.out);
+  if (format !== "tokens" && (flags.tokenizer || flags.retokenize || flags.policyVersion !== undefined))
+    throw new DossierError(
+      "INPUT_INVALID",
+      "--tokenizer, --retokenize and --policy-version apply to --format tokens",
+    );
+  if (flags.retokenize && !flags.tokenizer)
+    throw new DossierError(
+      "INPUT_INVALID",
+      "--retokenize needs --tokenizer <dir> (the checkpoint's tokenizer files)",
+    );
+  const tokenizer = flags.tokenizer
+    ? await (await import("../../train/tokens/checkpoint-tokenizer.ts")).loadCheckpointTokenizer(
+        resolve(io.cwd, flags.tokenizer),
+      )
+    : undefined;
   const result = exportRollouts(resolve(io.cwd, folder), {
     format,
     ...(flags.reward ? { reward: flags.reward } : {}),
@@ -71,6 +93,15 @@ export async function runTrainExport(io: CliIo, folder: string, flags: ExportFla
     ...(margin === undefined ? {} : { margin }),
     ...(flags.advantage ? { advantage: flags.advantage as "grpo" } : {}),
     dropUniformGroups: flags.dapo === true,
+    ...(format === "tokens"
+      ? {
+          tokens: {
+            ...(tokenizer ? { tokenizer } : {}),
+            ...(flags.retokenize ? { retokenize: "always" as const } : {}),
+            ...(flags.policyVersion !== undefined ? { policyVersion: flags.policyVersion } : {}),
+          },
+        }
+      : {}),
   });
   writeExportFile(out, result.content);
   const summary = {
@@ -92,17 +123,26 @@ export async function runTrainExport(io: CliIo, folder: string, flags: ExportFla
 export function registerTrainExport(train: Command, io: CliIo): void {
   train
     .command("export <dir>")
-    .description("write a rollouts folder as a training file: sft, dpo, rl (JSONL) or verl (Parquet)")
-    .option("--format <format>", "sft, dpo, rl or verl (required)")
+    .description("write a rollouts folder as a training file: sft, dpo, rl, tokens (JSONL) or verl (Parquet)")
+    .option("--format <format>", "sft, dpo, rl, verl or tokens (required)")
     .option("--out <file>", "the file to write (required)")
     .option("--reward <name>", "the rewards to use (default: the folder's only rewards file)")
     .option("--unit <unit>", "sft: call (default) or trajectory; rl: call (default), trajectory or run")
-    .option("--roles <list>", "sft and rl: only calls of these model roles (comma list)")
+    .option("--roles <list>", "sft, rl and tokens: only calls of these model roles (comma list)")
     .option("--top-k <n>", "sft: each question's n best runs by reward (Self-SFT)")
     .option("--min-reward <x>", "sft: only runs with at least this reward")
     .option("--margin <x>", "dpo: the smallest reward gap of a pair (default 0)")
     .option("--advantage <kind>", "rl: grpo (default) or rloo")
     .option("--dapo", "rl: skip groups whose rewards are all equal")
+    .option(
+      "--tokenizer <dir>",
+      "tokens: a checkpoint's tokenizer.json and tokenizer_config.json (its chat template), to re-tokenize calls the server returned no ids for",
+    )
+    .option(
+      "--retokenize",
+      "tokens: re-tokenize every call with --tokenizer, not only those without server ids",
+    )
+    .option("--policy-version <v>", "tokens: the policy's version, written on every record")
     .option("--json", "print one JSON summary line")
     .action(async (dir: string, _opts: ExportFlags, cmd: Command) => {
       const code = await runTrainExport(io, dir, cmd.optsWithGlobals<ExportFlags>());
