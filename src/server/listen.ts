@@ -2,7 +2,8 @@
  * Starting the HTTP server on Node: binds to loopback unless told otherwise, port 0 picks a
  * free port, answers only to its own address and the allowed host names (`host-guard.ts`);
  * `close()` stops accepting connections, cancels the runs under way (recorded as
- * cancelled, so they can be resumed) and closes the remaining connections.
+ * cancelled, so they can be resumed) and closes the remaining connections. While it listens it
+ * also delivers the webhook outbox (retries, and deliveries other processes left pending).
  */
 
 import type { Server } from "node:http";
@@ -85,6 +86,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   });
   const port = (server.address() as AddressInfo).port;
   policy = hostPolicy({ host, port, allowedHosts });
+  // A long-lived process delivers webhooks: retries, and those other processes left pending.
+  options.dossier.webhooks?.start();
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
 
   let closing: Promise<void> | null = null;
