@@ -218,6 +218,8 @@ export function startRunWorker(options: RunWorkerOptions): RunWorker {
   });
   worker.on("error", (error) => note({ type: "error", runId: null, message: error.message }));
   worker.on("stalled", (jobId) => note({ type: "stalled", runId: jobId }));
+  // A worker delivers webhooks too: retries, and those other processes left pending.
+  dossier.webhooks?.start();
   // The worker's heartbeat in the registry: what it is and what it runs (see /v1/workers).
   const startedAt = new Date().toISOString();
   const announcement = announceWorker({
