@@ -207,6 +207,44 @@ for (const backend of backends) {
       expect(delivered.attempts).toHaveLength(1);
     });
 
+    it("announces a run awaiting review of its plan, and its end after the review", async () => {
+      const p = await project(backend);
+      const hooks = await receiver();
+      const dossier = p.open();
+      const t1 = "2026-03-01T10:00:00.000Z";
+      const t2 = "2026-03-01T10:05:00.000Z";
+      await dossier.store.runs.create({
+        id: "run-review",
+        query: QUESTION,
+        strategy: "graph",
+        options: { webhooks: [hooks.url], formats: ["md"], reportPaths: ["/reports/run-review.md"] },
+        createdAt: t1,
+      });
+      await dossier.store.runs.update("run-review", { status: "awaiting-review", updatedAt: t1 });
+      await hooks.count(1);
+      await dossier.store.runs.update("run-review", {
+        status: "completed",
+        updatedAt: t2,
+        finishedAt: t2,
+        stopReason: "completed",
+      });
+      await hooks.count(2);
+      await dossier.close();
+      expect(hooks.received.every((r) => r.verifyError === null)).toBe(true);
+      expect(hooks.received.map((r) => JSON.parse(r.body))).toMatchObject([
+        { type: "run.awaiting_review", timestamp: t1, data: { status: "awaiting-review", report: null } },
+        {
+          type: "run.completed",
+          timestamp: t2,
+          data: {
+            report: { links: { md: "/v1/runs/run-review/report/md" }, paths: ["/reports/run-review.md"] },
+          },
+        },
+      ]);
+      const ids = hooks.received.map((r) => r.headers["webhook-id"]);
+      expect(new Set(ids).size).toBe(2);
+    });
+
     it("announces failed runs and queued runs cancelled, from wherever their status is written", async () => {
       const p = await project(backend);
       const hooks = await receiver();
