@@ -24,7 +24,7 @@ import { type ResearchWorld, startResearchWorld } from "../../../test/research/w
 import { cleanup, notesProject } from "../../../test/warp/kit.ts";
 import { bibkeys, cursorOf, expandable, nativeRole, tagged } from "../../../test/warp/native-kit.ts";
 import { createDossier } from "../../runtime/dossier.ts";
-import { NATIVE_MARKER } from "../../strategies/smtl/native-prompts.ts";
+import { NATIVE_MARKER, SUMMARY_NUDGE, TRUNCATED_NOTE } from "../../strategies/smtl/native-prompts.ts";
 import { exportRollouts } from "../export/export-rollouts.ts";
 import type { RecordedCall } from "../recorded-call.ts";
 import { readRolloutRuns } from "../rollouts/rollout-dir.ts";
@@ -61,6 +61,18 @@ function smtlNative(): (request: RecordedRequest) => Reply {
     }
     if (!system.includes(NATIVE_MARKER)) return { kind: "error", status: 400 };
     const turns = messages.filter((m) => m.role === "assistant").length;
+    const firstUrl = () => /(http\S+\/page\/\d+)/.exec(messages.map((m) => m.content).join("\n"))?.[1];
+    // At the context budget: a summary; after the reset to it, the answer.
+    if (last.endsWith(SUMMARY_NUDGE))
+      return {
+        kind: "text",
+        text: `<summary>\n## Plan Summary\nTopic 2 grew; source ${firstUrl()}\n</summary>`,
+      };
+    if (messages.find((m) => m.role === "user")!.content.startsWith(TRUNCATED_NOTE))
+      return {
+        kind: "text",
+        text: `<answer>Topic 2 [1]\n\nReferences:\n[1]. ${firstUrl()} - Page 2</answer>`,
+      };
     const call = (name: string, args: Record<string, string>) =>
       `<tool_call>\n${JSON.stringify({ name, arguments: args })}\n</tool_call>`;
     if (turns === 0)
@@ -242,6 +254,55 @@ describe("token-level rollouts against a vLLM-style server", () => {
     }
     // The first rollout met the malformed reply and re-sampled it.
     expect(records.filter((r) => r.rejected_call_ids.length > 0)).toHaveLength(1);
+  }, 120_000);
+
+  it("smtl native: a context reset ends the segment, and the next one records where the prefix broke", async () => {
+    world = await startResearchWorld({});
+    model = await startFakeOpenAI({ handler: smtlNative(), tokens: { tokenizer: BYTE_TOKENIZER } });
+    const dossier = createDossier({
+      config: { ...world.config, baseUrl: model.url },
+      cwd: world.home,
+      env: {},
+    });
+    const dir = join(world.home, "rollouts");
+    try {
+      const result = await runRollouts({
+        rows: [
+          { id: "q1", prompt: "Which topic saw measured growth in the 2025 survey?", answer: "Topic 2" },
+        ],
+        dir,
+        strategy: "smtl",
+        group: 1,
+        // A context budget the conversation passes after its first search.
+        strategyOptions: { protocol: "native", contextTokens: 1000 },
+        research: { currentDate: "2026-03-01", recordTokens: true },
+        dossier,
+      });
+      expect(result.progress).toMatchObject({ done: 1, failed: 0 });
+    } finally {
+      await dossier.close();
+    }
+    const [run] = readRolloutRuns(dir);
+    const records = exported(dir).filter((r) => r.unit === "trajectory");
+    const calls = new Map(run!.calls.map((c) => [c.callId, c] as const));
+    for (const r of records) checkRecord(r, calls);
+    expect(records.map((r) => [r.segment, r.segment_start, r.turns])).toEqual([
+      [0, "first", 3],
+      [1, "break", 1],
+    ]);
+    const [before, after] = records;
+    const summary = calls.get(before!.call_ids.at(-1)!)!;
+    expect(summary.completion).toMatch(/^<summary>/);
+    expect(summary.messages.at(-1)!.content.endsWith(SUMMARY_NUDGE)).toBe(true);
+    // The reset: the next call's prompt does not extend the summary call's prompt and completion.
+    const reset = calls.get(after!.call_ids[0]!)!;
+    expect(reset.messages.find((m) => m.role === "user")!.content.startsWith(TRUNCATED_NOTE)).toBe(true);
+    expect(after!.segment_break!.after_call_id).toBe(summary.callId);
+    const tip = [...summary.tokens!.promptIds!, ...summary.tokens!.completionIds!];
+    const at = after!.segment_break!.at_token;
+    expect(reset.tokens!.promptIds!.slice(0, at)).toEqual(tip.slice(0, at));
+    expect(reset.tokens!.promptIds![at]).not.toBe(tip[at]);
+    expect(after!.prompt_ids).toEqual(reset.tokens!.promptIds);
   }, 120_000);
 
   it("warp native: one (state, action) call per call of its rebuilt prompts", async () => {
