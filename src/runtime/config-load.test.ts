@@ -61,6 +61,7 @@ describe("loadConfig defaults", () => {
       telemetry: { enabled: false, recordContent: false },
       budget: {},
       concurrency: 16,
+      reviewTimeoutMinutes: 1440,
       webhooks: {
         urls: [],
         maxAttempts: 7,

@@ -95,6 +95,7 @@ export const ENV_SETTINGS: ReadonlyArray<{ env: string; path: string; kind: Kind
   { env: "DOSSIER_OTEL_CONTENT", path: "telemetry.recordContent", kind: "bool" },
   { env: "DOSSIER_CONCURRENCY", path: "concurrency", kind: "int" },
   { env: "DOSSIER_LANGUAGE", path: "language", kind: "string" },
+  { env: "DOSSIER_REVIEW_TIMEOUT", path: "reviewTimeoutMinutes", kind: "int" },
 ];
 
 /** Converts an environment string to the setting's type; leaves it as is when it does not convert. */

@@ -190,6 +190,14 @@ export const configSchema = z
         "independent units (agents, plan nodes, section writers) in flight at once: a budget, not a pace; providers keep their own limits (DOSSIER_CONCURRENCY)",
       ),
     language: z.string().min(2).optional(),
+    reviewTimeoutMinutes: z
+      .number()
+      .positive()
+      .max(525_600)
+      .default(1440)
+      .describe(
+        "minutes a plan awaiting review (--review-plan) waits for its answer; then the run fails with REVIEW_TIMEOUT (DOSSIER_REVIEW_TIMEOUT; default a day)",
+      ),
   })
   .strict();
 

@@ -32,6 +32,7 @@ import { estimateResearch, type ResearchEstimate } from "./estimate.ts";
 import { limitModels } from "./limited-models.ts";
 import { registryFromConfig } from "./models.ts";
 import { type RefreshOptions, type RefreshResult, refresh, registerRefresh } from "./refresh.ts";
+import { prepareResearch } from "./research.ts";
 import { estimateInput } from "./research-estimate.ts";
 import {
   type ResearchDeps,
@@ -40,6 +41,7 @@ import {
   resumeResearchHandle,
   startResearchHandle,
 } from "./research-handle.ts";
+import { requestOfRun } from "./resume.ts";
 import { markInterruptedRuns } from "./run-liveness.ts";
 import { type RunsApi, runsApi } from "./runs-api.ts";
 
@@ -242,6 +244,13 @@ export function createDossier(options: DossierOptions = {}): Dossier {
       },
       clock,
       ready,
+      {
+        // An answer to a review is recorded only once the run can be prepared here.
+        precheck: async (record) => {
+          const prepared = await prepareResearch(requestOfRun(record), { ...deps, runId: record.id });
+          prepared.corpus?.index.close();
+        },
+      },
     ),
     close() {
       if (closed) return Promise.resolve();

@@ -10,6 +10,7 @@ import type { Clock } from "../core/clock.ts";
 import { type DossierError, toDossierError } from "../core/errors.ts";
 import type { DossierEvent } from "../core/events.ts";
 import type { ReportDocument } from "../core/report.ts";
+import type { ReviewPlan } from "../core/review-plan.ts";
 import type { RunRecord, RunStatus } from "../core/run.ts";
 import type { UsageTotals } from "../core/usage.ts";
 import type { ClarifyCallback } from "../kit/router.ts";
@@ -19,6 +20,7 @@ import { createStrategyRegistry } from "../strategies/registry.ts";
 import type { IndexSummary } from "../tools/corpus/types.ts";
 import type { Config } from "./config.ts";
 import { eventStream } from "./event-stream.ts";
+import { readPlanReview } from "./plan-review.ts";
 import {
   type PreparedResearch,
   parseResearchRequest,
@@ -66,6 +68,11 @@ export interface ResearchResult {
   error: DossierError | null;
   /** The stored run record. */
   record: RunRecord;
+  /**
+   * The plan awaiting review, when the run stopped after it (`status: "awaiting-review"`, with
+   * `reviewPlan`); answer it with `dossier.runs.review`. Null otherwise.
+   */
+  plan: ReviewPlan | null;
 }
 
 /** A research run under way. */
@@ -173,7 +180,9 @@ function makeHandle(
       const handle = await start(environment, () => controller.signal.aborted);
       if (!handle) throw toDossierError(controller.signal.reason ?? "cancelled", "CANCELLED");
       const result = await handle.done;
-      return resultOf(result.record, result.outcome, result.error);
+      const ended = resultOf(result.record, result.outcome, result.error);
+      if (result.record.status !== "awaiting-review") return ended;
+      return { ...ended, plan: (await readPlanReview(deps.store, runId))?.plan ?? null };
     } finally {
       unsubscribe();
       signal?.removeEventListener("abort", onOuterAbort);
@@ -219,5 +228,6 @@ function resultOf(
     usage: record.usage ?? null,
     error,
     record,
+    plan: null,
   };
 }

@@ -113,6 +113,13 @@ export const researchRequestSchema = z.object({
    * also has the writer revise or drop unsupported claims; `off` none.
    */
   verify: z.enum(VERIFY_MODES).default("check"),
+  /**
+   * Stop after the strategy's plan until the user approves, edits or rejects it (the run is
+   * `awaiting-review` meanwhile; see `runs.review`).
+   */
+  reviewPlan: z.boolean().optional(),
+  /** Minutes the plan waits for its review (default the configuration's, a day); then the run fails with REVIEW_TIMEOUT. */
+  reviewTimeoutMinutes: z.number().positive().max(525_600, "at most a year (525600 minutes)").optional(),
   /** The rollout a run is (set by `dossier train rollouts`): its question and its index in the group. */
   rollout: z.object({ questionId: z.string().min(1), index: z.number().int().nonnegative() }).optional(),
 });

@@ -153,6 +153,13 @@ export async function prepareResearch(
   }
   const definition = strategies.get(strategy);
   const strategyOptions = parseStrategyOptions(definition, request);
+  if (request.reviewPlan && !definition.reviewsPlan?.(strategyOptions)) {
+    throw new DossierError(
+      "INPUT_INVALID",
+      `the ${definition.name} strategy has no plan to review with these options (plan review works with graph, minddr, warp, mams, offline and smtl in its JSON protocol)`,
+      { details: { strategy: definition.name } },
+    );
+  }
   if (definition.capabilities.needsModel) {
     if (!hasModel) {
       throw new DossierError(
@@ -307,6 +314,12 @@ export function startResearch(
     ...(request.seed === undefined ? {} : { seed: request.seed }),
     ...(request.rollout ? { rollout: request.rollout } : {}),
     ...(request.verify === "check" ? {} : { verify: request.verify }),
+    ...(request.reviewPlan
+      ? {
+          reviewPlan: true,
+          reviewTimeoutMinutes: request.reviewTimeoutMinutes ?? env.config.reviewTimeoutMinutes,
+        }
+      : {}),
     ...(prepared.sourceFilter ? { sourceFilter: prepared.sourceFilter } : {}),
   };
   const handle = startRun<ResearchRunOutcome>({

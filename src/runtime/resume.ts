@@ -44,6 +44,8 @@ export function requestOfRun(record: RunRecord): ResearchRequest {
     ...pick("rollout"),
     ...pick("verify"),
     ...pick("sourceFilter"),
+    ...pick("reviewPlan"),
+    ...pick("reviewTimeoutMinutes"),
   };
   const parsed = researchRequestSchema.safeParse(request);
   if (!parsed.success) {
@@ -58,7 +60,11 @@ export function requestOfRun(record: RunRecord): ResearchRequest {
   return request as ResearchRequest;
 }
 
-/** The wall time the earlier attempts of a run spent, from its event log (gaps between attempts excluded). */
+/**
+ * The wall time the earlier attempts of a run spent, from its event log: each attempt from its
+ * run-start or run-resume to its run-end (or last event); gaps between attempts — a review's wait
+ * and its answer among them — excluded.
+ */
 export function previousWallMs(events: readonly DossierEvent[]): number {
   let total = 0;
   let segmentStart: number | null = null;
@@ -69,7 +75,13 @@ export function previousWallMs(events: readonly DossierEvent[]): number {
       if (segmentStart !== null && last !== null) total += last - segmentStart;
       segmentStart = ts;
     }
+    if (segmentStart === null) continue;
     last = ts;
+    if (event.type === "run-end") {
+      total += last - segmentStart;
+      segmentStart = null;
+      last = null;
+    }
   }
   if (segmentStart !== null && last !== null) total += last - segmentStart;
   return Math.max(0, total);
@@ -92,6 +104,13 @@ export async function checkResumable(
     throw new DossierError(
       "CONFLICT",
       `run ${runId} is queued: a worker will start it; cancel it first to resume it later`,
+      { details: { runId, status: record.status } },
+    );
+  }
+  if (record.status === "awaiting-review") {
+    throw new DossierError(
+      "CONFLICT",
+      `run ${runId} is awaiting review of its plan: answer it (dossier runs review ${runId} --approve, --plan <file> or --reject; POST /v1/runs/${runId}/plan), and the run goes on`,
       { details: { runId, status: record.status } },
     );
   }

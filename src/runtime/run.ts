@@ -1,15 +1,16 @@
 /**
  * Running a strategy as a recorded run: creates the run record, builds the context, emits
- * run-start and run-end, and records how the run ended — completed, failed or cancelled —
- * with its stop reason and usage. Cancelling stops new model and tool calls at once and aborts
- * calls in flight. A model that cannot be used, a store that cannot write and a shared service
- * that stays away past its bound (infrastructure-watch.ts) end the run at once, as failed.
+ * run-start and run-end, and records how the run ended — completed, failed or cancelled, or
+ * stopped after its plan for review (`awaiting-review`) — with its stop reason and usage.
+ * Cancelling stops new model and tool calls at once and aborts calls in flight. A model that
+ * cannot be used, a store that cannot write and a shared service that stays away past its bound
+ * (infrastructure-watch.ts) end the run at once, as failed.
  */
 
 import { AsyncLocalStorage } from "node:async_hooks";
 import { BudgetLedger, exceededLimit } from "../core/budget.ts";
 import { type Clock, isoDate, systemClock } from "../core/clock.ts";
-import { DossierError, toDossierError } from "../core/errors.ts";
+import { DossierError, isDossierError, toDossierError } from "../core/errors.ts";
 import { dossierEventSchema, type EventInput } from "../core/events.ts";
 import { EvidenceRegistry, type RegistrySnapshot } from "../core/evidence-registry.ts";
 import { createSequentialIds, type IdGenerator } from "../core/ids.ts";
@@ -301,9 +302,13 @@ export function startRun<T extends StrategyOutcome>(opts: StartRunOptions<T>): R
       clearInterval(heartbeat);
     }
     if (fatal) error = fatal;
+    // Stopped after its plan for the user's review (core/plan-review-point.ts): neither an end
+    // nor a failure; an answer to the review takes the run up again.
+    const paused = isDossierError(error, "AWAITING_REVIEW") && !controller.signal.aborted;
+    if (paused) error = null;
     // A run is completed only when it did its work (run-did-work.ts): no budget spent before
     // its first model call, no tool calls that gathered no evidence.
-    if (!error && !controller.signal.aborted && outcome) {
+    if (!paused && !error && !controller.signal.aborted && outcome) {
       error = didWorkError({
         stopReason: outcome.stopReason,
         budget: budget.snapshot(),
@@ -312,15 +317,17 @@ export function startRun<T extends StrategyOutcome>(opts: StartRunOptions<T>): R
       });
     }
     const cancelled = controller.signal.aborted && !fatal;
-    const status = cancelled ? "cancelled" : error ? "failed" : "completed";
+    const status = paused ? "awaiting-review" : cancelled ? "cancelled" : error ? "failed" : "completed";
     const limit = exceededLimit(error);
-    const stopReason = cancelled
-      ? `cancelled: ${reasonText(controller.signal.reason)}`
-      : limit
-        ? `budget:${limit}`
-        : error
-          ? `error: ${error.code}`
-          : (outcome?.stopReason ?? "completed");
+    const stopReason = paused
+      ? "awaiting-review"
+      : cancelled
+        ? `cancelled: ${reasonText(controller.signal.reason)}`
+        : limit
+          ? `budget:${limit}`
+          : error
+            ? `error: ${error.code}`
+            : (outcome?.stopReason ?? "completed");
     // Earlier answers the journal holds but this attempt did not replay were paid for all the same.
     let totals = ctx.usage();
     for (const [key, call] of Object.entries(earlier.journaled)) {
@@ -347,7 +354,7 @@ export function startRun<T extends StrategyOutcome>(opts: StartRunOptions<T>): R
       : await opts.store.runs.update(runId, {
           status,
           updatedAt: now(),
-          finishedAt: now(),
+          finishedAt: paused ? null : now(),
           stopReason,
           usage: totals,
           error: errorShape,

@@ -5,9 +5,24 @@
 
 import { DossierError } from "../core/errors.ts";
 import type { DossierEvent } from "../core/events.ts";
+import { parsePlanAnswer } from "../core/plan-edit.ts";
 import type { RunRecord, RunStatus } from "../core/run.ts";
 import type { EventQuery, Store } from "../store/types.ts";
+import {
+  answerPlanReview,
+  expireDueReviews,
+  expireReview,
+  type PlanReviewView,
+  type ReviewAnswered,
+  readPlanReview,
+} from "./plan-review.ts";
 import type { ResearchHandle, ResumeOptions } from "./research-handle.ts";
+
+/** How a review answered through the runs API left the run. */
+export interface ReviewOutcome extends ReviewAnswered {
+  /** The run going on with the approved plan (approved or edited), or null (rejected). */
+  handle: ResearchHandle | null;
+}
 
 /** Stored and running runs. */
 export interface RunsApi {
@@ -40,6 +55,26 @@ export interface RunsApi {
    * completed or still running.
    */
   resume(runId: string, options?: ResumeOptions): ResearchHandle;
+  /**
+   * A run's plan review (`reviewPlan`): the plan awaiting review, or the one approved, edited or
+   * rejected; null when the run never stopped for one. A review past its deadline is ended first.
+   */
+  plan(idOrPrefix: string): Promise<PlanReviewView | null>;
+  /**
+   * Answers the review of a run `awaiting-review` (`answer`: `{action: "approve"}`,
+   * `{action: "edit", plan}` or `{action: "reject", reason?}`, checked with zod): an approved or
+   * edited plan goes into the run's journal and the run goes on here with exactly that plan (the
+   * handle); a rejected run ends `cancelled`. Rejects with INPUT_INVALID (a bad answer or an edit
+   * outside the plan's limits), CONFLICT (not awaiting review, timed out, answered elsewhere) or
+   * the run's preparation error — nothing changed.
+   */
+  review(idOrPrefix: string, answer: unknown, options?: ResumeOptions): Promise<ReviewOutcome>;
+}
+
+/** What the runs API needs to answer reviews in this process. */
+export interface ReviewHooks {
+  /** Checks, before the answer is recorded, that the run can be taken up here (its request and configuration). */
+  precheck?: (record: RunRecord) => Promise<void>;
 }
 
 /** The runs API over a store and the registry of running handles. */
@@ -53,8 +88,18 @@ export function runsApi(
    * is called when stored runs are first read.
    */
   ready: Promise<void> | (() => Promise<void>) = Promise.resolve(),
+  hooks: ReviewHooks = {},
 ): RunsApi {
   const settled = () => (typeof ready === "function" ? ready() : ready);
+  const reviews = { store, clock };
+  /** A run awaiting a review that is past its deadline is ended (failed, REVIEW_TIMEOUT) before it is read. */
+  const current = async (record: RunRecord | undefined): Promise<RunRecord | undefined> => {
+    if (record?.status !== "awaiting-review") return record;
+    const view = await readPlanReview(store, record.id);
+    if (!view || view.stage !== "pending" || clock.now() < Date.parse(view.deadline)) return record;
+    await expireReview(reviews, view);
+    return store.runs.get(record.id);
+  };
   const resolveId = async (idOrPrefix: string) => {
     if (active.has(idOrPrefix)) return idOrPrefix;
     await settled();
@@ -69,13 +114,25 @@ export function runsApi(
   const api: RunsApi = {
     list: async (options) => {
       await settled();
+      await expireDueReviews(reviews);
       return store.runs.list(options);
     },
     resolveId,
     async get(idOrPrefix) {
-      const record = await store.runs.get(await resolveId(idOrPrefix));
+      const record = await current(await store.runs.get(await resolveId(idOrPrefix)));
       if (!record) throw new DossierError("NOT_FOUND", `no run "${idOrPrefix}"`);
       return record;
+    },
+    async plan(idOrPrefix) {
+      const runId = await resolveId(idOrPrefix);
+      await current(await store.runs.get(runId));
+      return readPlanReview(store, runId);
+    },
+    async review(idOrPrefix, answer, options = {}) {
+      const parsed = parsePlanAnswer(answer);
+      const runId = await resolveId(idOrPrefix);
+      const answered = await answerPlanReview(reviews, runId, parsed, hooks.precheck);
+      return { ...answered, handle: parsed.action === "reject" ? null : resume(runId, options) };
     },
     events: async (idOrPrefix, query) => store.events.list(await resolveId(idOrPrefix), query),
     active: () => [...active.keys()],
@@ -91,6 +148,11 @@ export function runsApi(
     async requestCancel(idOrPrefix, reason = "cancelled by user") {
       if (api.cancel(idOrPrefix, reason)) return true;
       const id = await resolveId(idOrPrefix);
+      // A run awaiting review is held by no process: cancelling it rejects its plan.
+      if ((await current(await store.runs.get(id)))?.status === "awaiting-review") {
+        await answerPlanReview(reviews, id, { action: "reject", reason });
+        return true;
+      }
       return store.runs.requestCancel(id, reason, new Date(clock.now()).toISOString());
     },
   };

@@ -107,6 +107,12 @@ export interface StrategyDefinition<O = Record<string, unknown>> {
    * that does not set its own; a role left out gets the provider's defaults.
    */
   sampling?(options: O): RoleSampling;
+  /**
+   * True when a run with these options can stop after its plan for the user's review
+   * (`reviewPlan`; core/plan-review-point.ts). A run asking for a review of a strategy without
+   * one is refused before it starts.
+   */
+  reviewsPlan?(options: O): boolean;
   /** Runs the strategy. */
   run(ctx: RunContext, input: StrategyRunInput<O>): Promise<ResearchOutcome>;
 }

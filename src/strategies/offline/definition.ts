@@ -25,6 +25,8 @@ export const offlineStrategy: StrategyDefinition<z.infer<typeof offlineOptionsSc
   optionsSchema: offlineOptionsSchema,
   roles: [],
   capabilities: { needsModel: false, web: false, local: true },
+  // Its facets are its plan (review.ts).
+  reviewsPlan: () => true,
   estimate() {
     return { llm: [], tools: [2, 6] };
   },

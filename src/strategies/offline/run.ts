@@ -17,6 +17,7 @@ import type { ResearchTools } from "../../kit/research-tools.ts";
 import type { RunContext } from "../../kit/run-context.ts";
 import type { LocalSearchResult } from "../../tools/types.ts";
 import type { ResearchOutcome } from "../types.ts";
+import { reviewFacets } from "./review.ts";
 import { facetTitle, uniqueTitle } from "./section-titles.ts";
 
 /** Options of the offline strategy. */
@@ -66,7 +67,8 @@ export async function runOffline(ctx: RunContext, options: OfflineOptions): Prom
   }
 
   const queryWords = new Set(contentWords(ctx.query));
-  const facets = findFacets(baseHits, queryWords, options.maxFacets ?? 5);
+  // The facets are the plan: with `reviewPlan` the run stops here until they are reviewed.
+  const facets = reviewFacets(ctx, findFacets(baseHits, queryWords, options.maxFacets ?? 5));
   ctx.emit({
     type: "task-framed",
     spec: { mode: "offline", facets },
