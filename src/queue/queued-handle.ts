@@ -11,6 +11,7 @@ import { DossierError, toDossierError } from "../core/errors.ts";
 import type { DossierEvent } from "../core/events.ts";
 import type { ReportDocument } from "../core/report.ts";
 import type { RunRecord } from "../core/run.ts";
+import { readPlanReview } from "../runtime/plan-review.ts";
 import type { ResearchHandle, ResearchResult } from "../runtime/research-handle.ts";
 import { STALE_HEARTBEAT_MS } from "../runtime/run-liveness.ts";
 import type { Store } from "../store/types.ts";
@@ -93,10 +94,15 @@ export function queuedHandle(runId: string, options: QueuedHandleOptions): Queue
       markdown,
       paths,
       usage: record.usage,
-      error: record.status === "completed" ? null : failure,
+      error: record.status === "completed" || record.status === "awaiting-review" ? null : failure,
       record,
+      plan: await planOf(record),
     };
   };
+
+  /** The plan awaiting review, for a run stopped after its plan. */
+  const planOf = async (record: RunRecord) =>
+    record.status === "awaiting-review" ? ((await readPlanReview(store, runId))?.plan ?? null) : null;
 
   /** The shortcut: the job's end as the queue's events report it (never settles when the job is gone). */
   const fromJob = async (jobId: string): Promise<ResearchResult> => {
@@ -134,6 +140,7 @@ export function queuedHandle(runId: string, options: QueuedHandleOptions): Queue
           })
         : null,
       record,
+      plan: await planOf(record),
     };
   };
 
@@ -152,7 +159,12 @@ export function queuedHandle(runId: string, options: QueuedHandleOptions): Queue
       const record = await withDeadline(store.runs.get(runId), 5_000, "the store").catch(() => undefined);
       if (!record) continue;
       const changed = since === undefined || record.updatedAt !== since;
-      if (changed && (record.status === "completed" || record.status === "cancelled"))
+      if (
+        changed &&
+        (record.status === "completed" ||
+          record.status === "cancelled" ||
+          record.status === "awaiting-review")
+      )
         return fromRecord(record);
       const live = await withDeadline(queue.liveRuns(followMs / 2), 2_000, "the queue").catch(() => null);
       if (live === null) {
