@@ -95,10 +95,7 @@ export function startBatch(batch: BatchState, ctx: BatchRunnerContext): BatchRun
       request.reward,
       ctx.judges,
     );
-    for (const m of samples) {
-      runs.delete(m.key);
-      m.report = null;
-    }
+    for (const m of samples) runs.delete(m.key);
     if (!scored.ok) {
       group.status = "unscored";
       group.error = scored.error;
@@ -159,6 +156,7 @@ export function startBatch(batch: BatchState, ctx: BatchRunnerContext): BatchRun
           ...request.sampling,
         }),
         recordCalls: true,
+        ...(request.tokens ? { recordTokens: true } : {}),
         seed: r.seed,
         rollout: { questionId: r.row.id, index: r.index },
         runId,
@@ -182,7 +180,6 @@ export function startBatch(batch: BatchState, ctx: BatchRunnerContext): BatchRun
         });
         runs.set(r.key, run);
         r.answer = run.answer;
-        r.report = run.report;
         r.calls = run.calls.length;
       } catch (error) {
         const e = toDossierError(error);

@@ -55,9 +55,8 @@ export interface RolloutState {
   status: RolloutStatus;
   stopReason: string | null;
   error: { code: string; message: string } | null;
-  /** The short answer, the report's Markdown (kept until the group is scored), model calls recorded. */
+  /** The short answer, and the number of model calls recorded. */
   answer: string | null;
-  report: string | null;
   calls: number;
   /** Filled when its group is scored. */
   reward: number | null;

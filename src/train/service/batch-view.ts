@@ -8,9 +8,11 @@
 
 // zod as extended by @hono/zod-openapi: these schemas are named in the OpenAPI document.
 import { z } from "@hono/zod-openapi";
-import { type BatchState, rolloutStatusSchema, statusCounts } from "./batch-state.ts";
+import { tokenRecordSchema } from "../tokens/token-record.ts";
+import { type BatchState, type RolloutState, rolloutStatusSchema, statusCounts } from "./batch-state.ts";
 import type { PolicyVersion } from "./policy-versions.ts";
 import { policyVersionSchema } from "./policy-versions.ts";
+import type { RolloutTokens } from "./rollout-tokens.ts";
 
 const errorShape = z.object({ code: z.string(), message: z.string() }).nullable();
 
@@ -64,6 +66,14 @@ export const rolloutResultSchema = z.object({
   answer: z.string().nullable(),
   /** Model calls recorded. */
   calls: z.number().int(),
+  /**
+   * With `tokens: true`: the rollout's token sequences, the `tokens` export's records (prompt_ids,
+   * response_ids, response_mask, loss_mask, response_logprobs, turns, policy_version, reward,
+   * reward_components, advantage …); null without.
+   */
+  tokens: z.array(tokenRecordSchema).nullable(),
+  /** With `tokens: true`: the calls left out of `tokens` and why (the server gave no ids …). */
+  tokenSkips: z.array(z.object({ callId: z.string().optional(), reason: z.string() })).nullable(),
 });
 /** One rollout in the results. */
 export type RolloutResult = z.infer<typeof rolloutResultSchema>;
@@ -123,8 +133,15 @@ export function batchView(batch: BatchState, versions: VersionOrder): BatchView 
   };
 }
 
-/** The results of `batch` so far. */
-export function batchResults(batch: BatchState, versions: VersionOrder): BatchResults {
+/**
+ * The results of `batch` so far; `tokensOf` gives a rollout's token records (a batch asked with
+ * `tokens: true`).
+ */
+export async function batchResults(
+  batch: BatchState,
+  versions: VersionOrder,
+  tokensOf?: (rollout: RolloutState) => Promise<RolloutTokens>,
+): Promise<BatchResults> {
   const offPolicy = versions.isStale(batch.policyVersion);
   const byKey = new Map(batch.rollouts.map((r) => [r.key, r]));
   const groups = [...batch.groups.values()].map((g) => {
@@ -141,24 +158,33 @@ export function batchResults(batch: BatchState, versions: VersionOrder): BatchRe
   return {
     batch: batchView(batch, versions),
     groups,
-    rollouts: batch.rollouts.map((r) => ({
-      key: r.key,
-      questionId: r.row.id,
-      groupId: r.row.id,
-      groupIndex: r.index,
-      runId: r.runId,
-      status: r.status,
-      stopReason: r.stopReason,
-      error: r.error,
-      policyVersion: batch.policyVersion,
-      offPolicy,
-      reward: r.reward,
-      rewardComponents: r.components,
-      rewardDetails: r.details,
-      advantage: r.advantage,
-      dropped: batch.groups.get(r.row.id)?.dropped ?? false,
-      answer: r.answer,
-      calls: r.calls,
-    })),
+    rollouts: await Promise.all(
+      batch.rollouts.map(async (r) => {
+        const tokens = batch.request.tokens && tokensOf ? await tokensOf(r) : null;
+        return {
+          key: r.key,
+          questionId: r.row.id,
+          groupId: r.row.id,
+          groupIndex: r.index,
+          runId: r.runId,
+          status: r.status,
+          stopReason: r.stopReason,
+          error: r.error,
+          policyVersion: batch.policyVersion,
+          offPolicy,
+          reward: r.reward,
+          rewardComponents: r.components,
+          rewardDetails: r.details,
+          advantage: r.advantage,
+          dropped: batch.groups.get(r.row.id)?.dropped ?? false,
+          answer: r.answer,
+          calls: r.calls,
+          tokens: tokens?.records ?? null,
+          tokenSkips:
+            tokens?.skipped.map((s) => ({ ...(s.callId ? { callId: s.callId } : {}), reason: s.reason })) ??
+            null,
+        };
+      }),
+    ),
   };
 }

@@ -41,6 +41,7 @@ import { type PolicyDossiers, policyDossiers } from "./policy-dossiers.ts";
 import { loadPolicyVersions, type PolicyVersions } from "./policy-versions.ts";
 import { type RolloutRequest, rolloutRequestSchema } from "./request.ts";
 import { embeddedExecutor, queueExecutor, type RolloutExecutor } from "./rollout-executor.ts";
+import { rolloutTokens } from "./rollout-tokens.ts";
 
 /** Default rollouts under way at once. */
 export const DEFAULT_ROLLOUT_CONCURRENCY = 8;
@@ -79,7 +80,8 @@ export interface RolloutService {
   /** Checks a request, starts its batch, and returns the batch's status. */
   create(body: unknown): Promise<BatchView>;
   view(id: string): BatchView;
-  results(id: string): BatchResults;
+  /** Its results so far (with `tokens: true`, each rollout's token records, read from the store). */
+  results(id: string): Promise<BatchResults>;
   events(id: string): BatchEventLog;
   /** Cancels a batch under way (its runs stay resumable); its status. */
   cancel(id: string, reason?: string): BatchView;
@@ -123,11 +125,6 @@ export async function createRolloutService(options: RolloutServiceOptions): Prom
 
   /** Every check a request gets before anything is created; returns what the batch runs with. */
   const check = async (request: RolloutRequest) => {
-    if (request.tokens)
-      throw new DossierError(
-        "INPUT_INVALID",
-        "tokens: token-level records are not available in this version; ask without tokens",
-      );
     if (queue && request.policy.apiKey)
       throw new DossierError(
         "INPUT_INVALID",
@@ -188,7 +185,6 @@ export async function createRolloutService(options: RolloutServiceOptions): Prom
       stopReason: null,
       error: null,
       answer: null,
-      report: null,
       calls: 0,
       reward: null,
       components: null,
@@ -257,7 +253,10 @@ export async function createRolloutService(options: RolloutServiceOptions): Prom
       return batchView(batch.state, versions);
     },
     view: (id) => batchView(kept(id).state, versions),
-    results: (id) => batchResults(kept(id).state, versions),
+    results: async (id) => {
+      const { state } = kept(id);
+      return batchResults(state, versions, (r) => rolloutTokens(dossier, state, r));
+    },
     events: (id) => kept(id).state.events,
     cancel(id, reason = "cancelled by the client") {
       const b = kept(id);

@@ -138,7 +138,9 @@ export function rolloutRoutes(services: () => RolloutRouteServices): OpenAPIHono
     }) as never;
   });
 
-  app.openapi(getResults, (c) => c.json(services().service.results(c.req.valid("param").id), 200));
+  app.openapi(getResults, async (c) =>
+    c.json(await services().service.results(c.req.valid("param").id), 200),
+  );
 
   app.openapi(cancelBatch, (c) => c.json({ batch: services().service.cancel(c.req.valid("param").id) }, 202));
 

@@ -1,15 +1,25 @@
 /**
- * The rollout service end to end, on loopback: a real HTTP server over the research world (a
- * fake OpenAI-compatible policy server driven by the research script, search and pages), the
- * rewards' judge behind another fake server. A trainer posts 2 rows × group 3, follows the
- * batch's event stream to its end and reads the results: every rollout ran with the policy's
- * key at the policy endpoint, is recorded, rewarded by the judge and has its group's GRPO
- * advantage; a later, newer version makes the batch off-policy, and a stale version with
- * `rejectStale` is refused with nothing created.
+ * The rollout service end to end, on loopback: a real HTTP server over the research world
+ * (search and pages), a fake OpenAI-compatible policy server driven by the research script that
+ * answers with token ids and log-probs like vLLM, and the rewards' judge behind the service's own
+ * configured model (another fake server). A trainer posts 2 rows × group 3 with `tokens: true`,
+ * follows the batch's event stream to its end and reads the results: every rollout ran with the
+ * policy's key at the policy endpoint, is recorded, rewarded by the judge, has its group's GRPO
+ * advantage and its token records (ids that decode to the completions, the mask on exactly the
+ * model's tokens, one log-prob per model token); a later, newer version makes the batch
+ * off-policy, and a stale version with `rejectStale` is refused with nothing created.
  */
 
 import { afterEach, describe, expect, it } from "vitest";
-import { type FakeOpenAI, type Reply, startFakeOpenAI } from "../../../test/fake-openai/index.ts";
+import {
+  BYTE_SPECIALS,
+  BYTE_TOKENIZER,
+  byteDecode,
+  type FakeOpenAI,
+  fakeLogprob,
+  type Reply,
+  startFakeOpenAI,
+} from "../../../test/fake-openai/index.ts";
 import type { ChatBody, ScriptRole } from "../../../test/research/model-script.ts";
 import { userText } from "../../../test/research/replies.ts";
 import { SMTL_MARKERS, smtlStepAnswer } from "../../../test/research/smtl-answers.ts";
@@ -18,7 +28,7 @@ import { createDossier, type Dossier } from "../../runtime/dossier.ts";
 import { readSse } from "../../server/test-fixtures.ts";
 import { grpoAdvantages } from "../advantages/grpo.ts";
 import { batchEventSchema } from "./batch-events.ts";
-import { batchResultsSchema } from "./batch-view.ts";
+import { type BatchResults, batchResultsSchema } from "./batch-view.ts";
 import { type RunningRolloutServer, startRolloutServer } from "./listen.ts";
 import { createRolloutService } from "./rollout-service.ts";
 
@@ -48,7 +58,8 @@ function wrongOnOddSeeds(role: ScriptRole, body: ChatBody): Reply | undefined {
 
 interface Setup {
   world: ResearchWorld;
-  judge: FakeOpenAI;
+  /** The policy endpoint: answers like vLLM asked for token ids and log-probs. */
+  policy: FakeOpenAI;
   dossier: Dossier;
   server: RunningRolloutServer;
 }
@@ -60,15 +71,14 @@ async function setup(): Promise<Setup> {
     override: wrongOnOddSeeds,
   });
   cleanups.push(() => world.close());
-  // The rewards' judge is the service's own model, on a server of its own: the policy endpoint
-  // must see the rollouts' calls only.
-  const judge = await startFakeOpenAI({ handler: (request) => world.script.handler(request) });
-  cleanups.push(() => judge.close());
-  const dossier = createDossier({
-    env: {},
-    cwd: world.home,
-    config: { ...world.config, baseUrl: judge.url },
+  // The policy endpoint is a server of its own, answering with token ids like vLLM; the
+  // service's configured model (the world's server) is the rewards' judge only.
+  const policy = await startFakeOpenAI({
+    handler: (request) => world.script.handler(request),
+    tokens: { tokenizer: BYTE_TOKENIZER },
   });
+  cleanups.push(() => policy.close());
+  const dossier = createDossier({ env: {}, cwd: world.home, config: world.config });
   cleanups.push(() => dossier.close());
   const service = await createRolloutService({
     dossier,
@@ -77,7 +87,7 @@ async function setup(): Promise<Setup> {
   });
   const server = await startRolloutServer({ service, home: world.home, port: 0, token: TOKEN });
   cleanups.push(() => server.close());
-  return { world, judge, dossier, server };
+  return { world, policy, dossier, server };
 }
 
 const call = (server: RunningRolloutServer, path: string, body?: unknown) =>
@@ -100,8 +110,8 @@ const request = (policyUrl: string, policyVersion: number | string, extra: Recor
 
 describe("dossier train serve: a batch of group rollouts over HTTP", () => {
   it("runs 2 rows × 3 with the policy, streams every rollout and group, and answers rewards and advantages", async () => {
-    const { world, judge, dossier, server } = await setup();
-    const posted = await call(server, "/v1/rollouts", request(world.model.url, 1));
+    const { world, policy, dossier, server } = await setup();
+    const posted = await call(server, "/v1/rollouts", request(policy.url, 1, { tokens: true }));
     expect(posted.status).toBe(202);
     const { batch } = (await posted.json()) as { batch: { id: string; total: number; status: string } };
     expect(posted.headers.get("location")).toBe(`/v1/rollouts/${batch.id}`);
@@ -169,13 +179,14 @@ describe("dossier train serve: a batch of group rollouts over HTTP", () => {
     const chat = (server: FakeOpenAI) => server.requests.filter((r) => r.path === "/v1/chat/completions");
     const system = (r: { body: unknown }) =>
       JSON.stringify((r.body as { messages: { role: string; content: unknown }[] }).messages[0]?.content);
-    expect(chat(world.model).length).toBe(results.rollouts.reduce((n, r) => n + r.calls, 0));
-    for (const r of chat(world.model)) {
+    expect(chat(policy).length).toBe(results.rollouts.reduce((n, r) => n + r.calls, 0));
+    for (const r of chat(policy)) {
       expect(r.headers.authorization).toBe("Bearer sk-policy");
       expect(system(r)).not.toContain(SMTL_MARKERS.judge);
     }
-    expect(chat(judge).length).toBeGreaterThan(0);
-    for (const r of chat(judge)) expect(system(r)).toContain(SMTL_MARKERS.judge);
+    expect(chat(world.model).length).toBeGreaterThan(0);
+    for (const r of chat(world.model)) expect(system(r)).toContain(SMTL_MARKERS.judge);
+    await expectTokenRecords(dossier, results);
 
     // A newer version makes this batch off-policy; a stale version is refused with rejectStale.
     const newer = await call(
@@ -193,7 +204,7 @@ describe("dossier train serve: a batch of group rollouts over HTTP", () => {
     const secondEvents = await readSse(await call(server, `/v1/rollouts/${second.id}/events`));
     expect(secondEvents.at(-1)?.event).toBe("batch-end");
     const runsBefore = (await dossier.runs.list({ limit: 1000 })).length;
-    const stale = await call(server, "/v1/rollouts", request(world.model.url, 1, { rejectStale: true }));
+    const stale = await call(server, "/v1/rollouts", request(policy.url, 1, { rejectStale: true }));
     expect(stale.status).toBe(409);
     expect(await stale.json()).toMatchObject({
       error: { code: "CONFLICT", message: expect.stringContaining("older") },
@@ -201,3 +212,45 @@ describe("dossier train serve: a batch of group rollouts over HTTP", () => {
     expect((await dossier.runs.list({ limit: 1000 })).length).toBe(runsBefore);
   }, 120_000);
 });
+
+/**
+ * The token records of every rollout: the server's ids; each turn's span of `response_ids`
+ * decodes to exactly the call's completion (then the stop token), the mask is 1 on exactly the
+ * turns' tokens, and each model token has its sampler's log-prob; the rollout's reward, advantage
+ * and policy version on every record.
+ */
+async function expectTokenRecords(dossier: Dossier, results: BatchResults) {
+  for (const r of results.rollouts) {
+    expect(r.tokenSkips).toEqual([]);
+    expect(r.tokens!.length).toBeGreaterThan(0);
+    const completions = new Map(
+      (await dossier.runs.events(r.runId!))
+        .filter((e) => e.type === "llm-call")
+        .map((e) => [(e as { callId: string }).callId, (e as { completion: string }).completion]),
+    );
+    const turns = r.tokens!.flatMap((t) => t.call_ids);
+    expect(new Set(turns)).toEqual(new Set(completions.keys()));
+    for (const t of r.tokens!) {
+      expect(t).toMatchObject({
+        run_id: r.runId,
+        group_id: r.groupId,
+        group_index: r.groupIndex,
+        policy_version: "1",
+        token_source: "server",
+        reward: r.reward,
+        advantage: r.advantage,
+      });
+      const inside = new Set<number>();
+      t.completion_spans.forEach(([start, end], turn) => {
+        const ids = t.response_ids.slice(start, end);
+        expect(ids.at(-1)).toBe(BYTE_SPECIALS["<|im_end|>"]);
+        expect(byteDecode(ids.slice(0, -1))).toBe(completions.get(t.call_ids[turn]!));
+        ids.forEach((id, k) => {
+          inside.add(start + k);
+          expect(t.response_logprobs![start + k]).toBe(fakeLogprob(id, k));
+        });
+      });
+      expect(t.response_mask).toEqual(t.response_ids.map((_, i) => (inside.has(i) ? 1 : 0)));
+    }
+  }
+}
