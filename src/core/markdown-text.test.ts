@@ -20,4 +20,10 @@ describe("readable text of Markdown", () => {
     );
     expect(readableText("costs \\$5 \\_each\\_")).toBe("costs $5 each");
   });
+
+  it("reads character references once (a report escapes raw HTML as &lt;)", () => {
+    expect(readableText("a &lt;b> &amp;lt; &#39;q&#39; &#x4e2d; &quot; &unknown; &#0;")).toBe(
+      "a <b> &lt; 'q' 中 \" &unknown; \ufffd",
+    );
+  });
 });

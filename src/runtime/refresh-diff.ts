@@ -4,9 +4,17 @@
  * (references, by locator) added and removed, and each checked page's state — as JSON, and as a
  * Markdown redline (each rewritten section's removed sentences struck through, added ones in
  * bold). Sections left alone are byte-identical and contribute nothing.
+ *
+ * Claims and section titles are what a reader sees, not Markdown source: a claim is its sentence's
+ * readable text ({@link readableText}: `\*\*Clover Station Duo:\*\*` reads `Clover Station Duo:`,
+ * an escaped `\[6\]` reads `[6]`), its own citation markers left out (the citations added and
+ * removed say which sources moved), and claims are compared on that text, so a rewrite that only
+ * changed how a sentence was escaped or emphasised adds and removes nothing. The redline escapes
+ * the few characters that would be read as its own markup.
  */
 
 import type { Reference } from "../core/citations.ts";
+import { readableText } from "../core/markdown-text.ts";
 import { safeMarkdown } from "../core/safe-markdown.ts";
 import { stripControlChars } from "../core/terminal-text.ts";
 import { extractClaims } from "../eval/claims/extract.ts";
@@ -57,7 +65,10 @@ export interface DiffInput {
   pages: ReportDiff["pages"];
 }
 
-const claimTexts = (text: string) => extractClaims(text).map((c) => c.text);
+/** The readable text of each cited sentence of `text`, in order, each once. */
+const claimTexts = (text: string) => [
+  ...new Set(extractClaims(text).flatMap((c) => readableText(c.text) || [])),
+];
 
 /** Computes the diff. */
 export function reportDiff(input: DiffInput): ReportDiff {
@@ -69,7 +80,7 @@ export function reportDiff(input: DiffInput): ReportDiff {
     const now = claimTexts(after);
     sections.push({
       index: s.index,
-      title: s.title,
+      title: readableText(s.title),
       claimsAdded: now.filter((c) => !old.includes(c)),
       claimsRemoved: old.filter((c) => !now.includes(c)),
     });
@@ -93,11 +104,13 @@ export function reportDiff(input: DiffInput): ReportDiff {
 }
 
 const flat = (s: string) => stripControlChars(s).replace(/\s+/g, " ").trim();
+/** Plain text as redline text: the characters its markup uses (`*`, `~`, `_`, `` ` ``, `\`) escaped. */
+const plain = (s: string) => flat(s).replace(/[\\*~_`]/g, "\\$&");
 
 /** The Markdown redline of a diff (`<runId>.diff.md`). */
 export function renderRedline(diff: ReportDiff, title: string): string {
   const lines = [
-    `# Changes in version ${diff.version}: ${flat(title)}`,
+    `# Changes in version ${diff.version}: ${plain(readableText(title))}`,
     "",
     `Refresh of run ${diff.refreshOf} (this run: ${diff.runId}).`,
     "",
@@ -106,15 +119,15 @@ export function renderRedline(diff: ReportDiff, title: string): string {
     lines.push("No cited evidence changed: no section was rewritten.", "");
   }
   for (const s of diff.sections) {
-    lines.push(`## ${flat(s.title)} (rewritten)`, "");
-    for (const c of s.claimsRemoved) lines.push(`- ~~${flat(c)}~~`);
-    for (const c of s.claimsAdded) lines.push(`- **${flat(c)}**`);
+    lines.push(`## ${plain(s.title)} (rewritten)`, "");
+    for (const c of s.claimsRemoved) lines.push(`- ~~${plain(c)}~~`);
+    for (const c of s.claimsAdded) lines.push(`- **${plain(c)}**`);
     if (!s.claimsRemoved.length && !s.claimsAdded.length) lines.push("- (wording only; no claim changed)");
     lines.push("");
   }
   const cites = (label: string, list: CitationDiff[]) => {
     if (!list.length) return;
-    lines.push(`## ${label}`, "", ...list.map((c) => `- [${c.number}] ${flat(c.title)} <${c.locator}>`), "");
+    lines.push(`## ${label}`, "", ...list.map((c) => `- [${c.number}] ${plain(c.title)} <${c.locator}>`), "");
   };
   cites("Citations added", diff.citationsAdded);
   cites("Citations removed", diff.citationsRemoved);

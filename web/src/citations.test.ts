@@ -26,4 +26,18 @@ describe("citation tooltips", () => {
     });
     expect(index.get(2)).toMatchObject({ url: null, excerpt: `${"x".repeat(20)}…` });
   });
+
+  it("shows an excerpt as a reader sees it: no escaped Markdown, no emphasis markers", () => {
+    const index = citationIndex({
+      references: [{ number: 6, sourceId: "S1", title: "Clover", locator: "https://example.org/c" }],
+      evidenceByNumber: { "6": ["E1", "E2"] },
+      evidence: [
+        { id: "E1", sourceId: "S1", text: "1\\. \\*\\*Clover Station Duo:\\*\\* ships in May \\[6\\]" },
+        { id: "E2", sourceId: "S1", text: "**Clover Station Duo:** costs &lt;$5" },
+      ],
+    });
+    expect(index.get(6)!.excerpt).toBe(
+      "1. Clover Station Duo: ships in May [6] … Clover Station Duo: costs <$5",
+    );
+  });
 });

@@ -1,5 +1,6 @@
 /** What a citation's tooltip shows, from the report's JSON bundle. */
 
+import { readableText } from "../../src/core/markdown-text.ts";
 import type { BundleClaims } from "./claim-marks.ts";
 
 /** The parts of the JSON bundle the UI reads. */
@@ -23,9 +24,9 @@ export interface CitationInfo {
   locator: string;
 }
 
-/** The tooltip of each citation number. */
+/** The tooltip of each citation number; the excerpts as a reader sees them, not their Markdown. */
 export function citationIndex(bundle: ReportBundle, maxChars = 600): Map<number, CitationInfo> {
-  const text = new Map(bundle.evidence.map((e) => [e.id, e.text]));
+  const text = new Map(bundle.evidence.map((e) => [e.id, readableText(e.text)]));
   const out = new Map<number, CitationInfo>();
   for (const r of bundle.references) {
     const ids = bundle.evidenceByNumber[String(r.number)] ?? [];

@@ -80,6 +80,26 @@ describe("claim marks in the report view", () => {
     expect(markdownText("a &lt;b> &amp;lt; &#39;q&#39; &quot;")).toBe("a <b> &lt; 'q' \"");
   });
 
+  it("shows a claim and its span as a reader sees them, not their Markdown", () => {
+    const claims: BundleClaims = {
+      ...CLAIMS,
+      claims: [
+        {
+          index: 3,
+          text: "\\*\\*Clover Station Duo:\\*\\* ships in May.",
+          numbers: [6],
+          verdict: "supported",
+          span: "**Clover Station Duo:** ships in May \\[6\\]",
+          reason: "ok",
+        },
+      ],
+    };
+    expect(claimTip({ verdict: "supported", title: "" }, 3, claims)).toMatchObject({
+      claim: "Clover Station Duo: ships in May.",
+      span: "Clover Station Duo: ships in May [6]",
+    });
+  });
+
   it("names the share of each verdict", () => {
     expect(claimSharesText(CLAIMS)).toBe(
       "2 claims: 50% supported · 0% partially supported · 50% unsupported · 0% unchecked",

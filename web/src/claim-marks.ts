@@ -2,8 +2,11 @@
  * The claim check in the report view: the report's marks (one after each checked claim's last
  * citation, `span.claim claim-<verdict>`) become focusable buttons whose hover or focus shows
  * the verdict, the reason and the passage span that decides it, read from the JSON bundle's
- * claim table (all of it untrusted text, shown as text); the shares of each verdict.
+ * claim table (all of it untrusted text, shown as text: the claim and its span as a reader sees
+ * them, not their Markdown); the shares of each verdict.
  */
+
+import { readableText } from "../../src/core/markdown-text.ts";
 
 /** A claim's verdict. */
 export type ClaimVerdict = "supported" | "partial" | "unsupported" | "unchecked";
@@ -102,9 +105,9 @@ export function claimTip(
     return { verdict: mark.verdict, claim: null, reason: null, span: null, fallback: mark.title || null };
   return {
     verdict: check.verdict,
-    claim: markdownText(check.text),
+    claim: readableText(check.text),
     reason: check.reason,
-    span: check.span,
+    span: check.span === null ? null : readableText(check.span),
     fallback: null,
   };
 }

@@ -22,7 +22,7 @@ interface DiffCitation {
   locator: string;
 }
 
-/** The JSON diff of a refresh, as the UI reads it. */
+/** The JSON diff of a refresh, as the UI reads it (claims and section titles are plain text). */
 export interface ReportDiffView {
   version: number;
   refreshOf: string;
@@ -140,7 +140,7 @@ function Claims(props: { label: string; claims: string[]; removed?: boolean }) {
       <p>{props.label}</p>
       <ul>
         {props.claims.map((c) => (
-          <li key={c}>{props.removed ? <del>{markdownText(c)}</del> : <ins>{markdownText(c)}</ins>}</li>
+          <li key={c}>{props.removed ? <del>{c}</del> : <ins>{c}</ins>}</li>
         ))}
       </ul>
     </>
@@ -184,12 +184,12 @@ function DiffView(props: { diff: ReportDiffView; redline: string; parent: string
         <span data-testid="sections-changed">
           {diff.sectionsChanged.length === 0
             ? "no cited evidence changed, nothing was rewritten."
-            : `${diff.sectionsChanged.length} section(s) rewritten: ${diff.sectionsChanged.map(markdownText).join(", ")}.`}
+            : `${diff.sectionsChanged.length} section(s) rewritten: ${diff.sectionsChanged.join(", ")}.`}
         </span>
       </p>
       {diff.sections.map((s) => (
         <div key={s.index} class="diff-section" data-section={s.index}>
-          <h4>{markdownText(s.title)}</h4>
+          <h4>{s.title}</h4>
           <Claims label="Claims removed:" claims={s.claimsRemoved} removed />
           <Claims label="Claims added:" claims={s.claimsAdded} />
           {s.claimsAdded.length === 0 && s.claimsRemoved.length === 0 && (
