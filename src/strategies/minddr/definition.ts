@@ -86,6 +86,8 @@ export const minddrStrategy: StrategyDefinition<MinddrStrategyOptions> = {
   optionsSchema: minddrOptionsSchema,
   roles: ["planner", "searcher", "reader", "writer"],
   capabilities: { needsModel: true, web: true, local: true },
+  // Its subtasks are its plan (review.ts).
+  reviewsPlan: () => true,
   estimate: ({ options, webReading }) => estimateMinddr(options, webReading),
   async run(ctx, input) {
     const { runMinddr } = await import("./run.ts");

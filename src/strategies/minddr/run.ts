@@ -36,6 +36,7 @@ import type { ResearchOutcome } from "../types.ts";
 import { appendedSearch } from "./appended-searcher.ts";
 import { type DeepSearchOptions, type DeepSearchResult, deepSearch } from "./deep-searcher.ts";
 import { planResearch, type ResearchPlan, type Subtask } from "./planner.ts";
+import { reviewSubtasks } from "./review.ts";
 import type { DeepSearchMode, ReportMode } from "./settings.ts";
 import { writeSinglePassReport } from "./single-pass-report.ts";
 import { XotMemory } from "./xot-memory.ts";
@@ -103,7 +104,8 @@ interface SearchState {
 async function planning(ctx: RunContext, options: MinddrOptions, xot: XotMemory): Promise<ResearchPlan> {
   ctx.emit({ type: "phase", phase: "planning" });
   const plan = await ctx.inScope("planner", async () => {
-    const p = await planOrFallback(ctx, options);
+    // With `reviewPlan` the run stops here until the subtasks are reviewed (review.ts).
+    const p = reviewSubtasks(ctx, await planOrFallback(ctx, options));
     xot.append({ agent: "planner", kind: "rationale", text: rationale(p) });
     return p;
   });
