@@ -12,6 +12,7 @@ import { registerTrainExport } from "./train-export.ts";
 import { registerTrainReward } from "./train-reward.ts";
 import { registerTrainRollouts } from "./train-rollouts.ts";
 import { registerTrainRubricReward } from "./train-rubric-reward.ts";
+import { registerTrainServe } from "./train-serve.ts";
 
 /** Registers `dossier train` and its subcommands. */
 export function registerTrainCommand(program: Command, io: CliIo): void {
@@ -20,4 +21,5 @@ export function registerTrainCommand(program: Command, io: CliIo): void {
   registerTrainReward(train, io);
   registerTrainExport(train, io);
   registerTrainRubricReward(train, io);
+  registerTrainServe(train, io);
 }
