@@ -101,6 +101,8 @@ export const warpStrategy: StrategyDefinition<z.infer<typeof warpOptionsSchema>>
   optionsSchema: warpOptionsSchema,
   roles: ["planner", "searcher", "writer", "reader", "rubricer", "judge"],
   capabilities: { needsModel: true, web: true, local: true },
+  // Its initial outline is its plan (review.ts).
+  reviewsPlan: () => true,
   sampling: (options) => warpRoleSampling(options),
   estimate({ options, webReading }) {
     const forced = options.forceExpand;

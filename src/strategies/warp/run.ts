@@ -49,6 +49,7 @@ import type { ResearchOutcome } from "../types.ts";
 import type { NativeIntros } from "./native/prompts.ts";
 import { bestDraft, decide, draftLeaves, expand, initialize, snapshot } from "./phases.ts";
 import type { WarpScorerName } from "./pruning.ts";
+import { reviewOutline } from "./review.ts";
 import { WarpRun } from "./run-state.ts";
 import type { WarpProtocol } from "./sampling.ts";
 
@@ -84,6 +85,8 @@ export async function runWarp(ctx: RunContext, options: WarpOptions): Promise<Re
   // 1. Initialize (Eq. 1): a broad survey, then the level-1 outline O_0.
   ctx.emit({ type: "phase", phase: "initializing" });
   await ctx.inScope("planner", () => initialize(run));
+  // With `reviewPlan` the run stops here until O_0 is reviewed (review.ts).
+  reviewOutline(run);
 
   // 2. Evidence-based drafting (Eqs. 2–3) of every unwritten leaf, in document order.
   await draftLeaves(run);
