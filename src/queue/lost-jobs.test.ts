@@ -310,7 +310,15 @@ if (servicesAnswer([await postgresProblem(), await redisProblem()])) {
         .poll(async () => (await dossier.store.runs.get(run.id))?.status, { timeout: 10_000 })
         .toBe("cancelled");
       gate.open = true;
-      const resumed = await server.app.request(`/v1/runs/${run.id}/resume`, { method: "POST" });
+      // The server follows its queued handle, which learns of the end a moment after the store
+      // records it (the job's completion event, or its next reading of the store): until then a
+      // resume is refused as for a run still running.
+      let resumed = await server.app.request(`/v1/runs/${run.id}/resume`, { method: "POST" });
+      for (let i = 0; i < 20 && resumed.status === 409; i++) {
+        expect(await resumed.text()).toMatch(/is running; it can be resumed once it has ended/);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        resumed = await server.app.request(`/v1/runs/${run.id}/resume`, { method: "POST" });
+      }
       expect(resumed.status).toBe(202);
       await expect
         .poll(async () => (await dossier.store.runs.get(run.id))?.status, { timeout: 10_000 })

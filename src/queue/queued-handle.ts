@@ -22,6 +22,9 @@ import { reconcileRun } from "./reconcile.ts";
 import { storedOutcome } from "./run-outcome.ts";
 import type { RunQueue } from "./run-queue.ts";
 
+/** How many times a handle hands on an interrupted run whose job is gone before it gives up. */
+export const MAX_HANDED_ON = 3;
+
 /** A promise that never settles (a way to a result that is left to another). */
 const never = <T>(): Promise<T> => new Promise<T>(() => {});
 
@@ -123,6 +126,9 @@ export function queuedHandle(runId: string, options: QueuedHandleOptions): Queue
       const failure = record.error ?? { code: "INTERNAL", message: (error as Error).message };
       return fromRecord(record, new DossierError(failure.code as never, failure.message));
     }
+    // A job that left the run to the owner whose lease holds (the run went on elsewhere after
+    // the job stalled): the store says how it ends.
+    if (outcome.status === "queued" || outcome.status === "running") return never();
     const record = await store.runs.get(runId);
     if (!record)
       throw new DossierError("STORE_ERROR", `run ${runId} ended on its worker but is not in the store`);
@@ -147,12 +153,14 @@ export function queuedHandle(runId: string, options: QueuedHandleOptions): Queue
   /**
    * The source of truth: the run's record, read every `followMs`. A run recorded completed or
    * cancelled (for a resume: after the resume was enqueued) has ended. A run with no live job in
-   * two readings in a row is reconciled when queued or running (enqueued again, or handed on),
-   * and has ended as recorded otherwise (failed, interrupted, or a resume no worker took up).
+   * two readings in a row is reconciled when queued, running or interrupted (enqueued again, or
+   * handed on: an interrupted run at most {@link MAX_HANDED_ON} times), and has ended as
+   * recorded otherwise (failed, or a resume no worker took up).
    */
   const fromStore = async (stop: AbortSignal): Promise<ResearchResult> => {
     const since = options.since?.();
     let missing = 0;
+    let handedOn = 0;
     for (;;) {
       await pause(followMs, stop);
       if (stop.aborted) return never();
@@ -173,12 +181,15 @@ export function queuedHandle(runId: string, options: QueuedHandleOptions): Queue
       }
       missing = live.has(runId) ? 0 : missing + 1;
       if (missing < 2) continue;
-      if (record.status === "queued" || record.status === "running") {
-        await reconcileRun(queue, store, record, live, {
+      const interrupted = record.status === "interrupted" && handedOn < MAX_HANDED_ON;
+      if (record.status === "queued" || record.status === "running" || interrupted) {
+        const done = await reconcileRun(queue, store, record, live, {
           graceMs: Math.max(2_000, 2 * followMs),
           staleAfterMs: options.staleAfterMs ?? STALE_HEARTBEAT_MS,
           now: (options.clock ?? Date).now(),
+          resumeInterrupted: true,
         }).catch(() => undefined);
+        if (interrupted && done?.action === "taken-over") handedOn++;
         continue;
       }
       return fromRecord(

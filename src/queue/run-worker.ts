@@ -3,8 +3,11 @@
  * Dossier (the shared PostgreSQL store, its models and tools). A new run starts from its request;
  * a run that was started before — its job retried after a retryable failure, or found stalled
  * because the worker running it died — is resumed from its journal, so no completed model or tool
- * call is made twice. A run whose owner may still be alive is taken over only once its heartbeat
- * has gone stale. Cancelling through the store reaches the run at its next heartbeat.
+ * call is made twice. A run whose owner may still be alive is taken over only once its lease has
+ * expired (and then by one worker: the store's claim is conditional on the heartbeat it read). A
+ * job whose run is under way elsewhere, under a lease that holds, ends at once and leaves the run
+ * to its owner. Cancelling through the store reaches the run at its next heartbeat, and before
+ * its next model call when the worker's limiter passes the cancel gate (cancel-gate.ts).
  */
 
 import { hostname } from "node:os";
@@ -13,7 +16,8 @@ import { type DossierError, toDossierError } from "../core/errors.ts";
 import type { RunRecord } from "../core/run.ts";
 import type { Dossier } from "../runtime/dossier.ts";
 import type { ResearchHandle, ResearchResult } from "../runtime/research-handle.ts";
-import { ownerGone, STALE_HEARTBEAT_MS } from "../runtime/run-liveness.ts";
+import { currentOwner, ownerGone, runHeartbeatMs, STALE_HEARTBEAT_MS } from "../runtime/run-liveness.ts";
+import type { CancelGate } from "./cancel-gate.ts";
 import { type RunJobResult, runJobSchema } from "./jobs.ts";
 import { parseRedisUrl } from "./redis-target.ts";
 import { storedOutcome } from "./run-outcome.ts";
@@ -32,15 +36,24 @@ export type WorkerNote =
 /** Options of {@link startRunWorker}. */
 export interface RunWorkerOptions {
   dossier: Dossier;
+  /**
+   * The Dossier that runs a job's run, asked per run (default: `dossier`): a rollout of the
+   * rollout service runs in its policy's (train/service/policy-dossiers.ts).
+   */
+  runnerFor?: (runId: string) => Promise<Dossier>;
   /** The queue: `redis://host:port[?prefix=name]`. */
   url: string;
   /** Runs at once in this process. Default 1. */
   concurrency?: number;
-  /** How long a job's lock lasts without renewal: a worker silent this long has stalled (ms). Default 30 000. */
+  /**
+   * How long a job's lock lasts without renewal: a worker silent this long has stalled (ms).
+   * Default 30 000. (The lease of the runs themselves is the process's: `setRunLease`, which
+   * `dossier worker` sets to the same `--lock-ms`.)
+   */
   lockDurationMs?: number;
-  /** How often stalled jobs are looked for (ms). Default: the lock duration. */
+  /** How often stalled jobs are looked for (ms). Default: one heartbeat of the lock ({@link runHeartbeatMs}). */
   stalledIntervalMs?: number;
-  /** A run whose owner's heartbeat is older than this is taken over (ms). Default STALE_HEARTBEAT_MS. */
+  /** The lease of a running run whose owner recorded none (ms). Default STALE_HEARTBEAT_MS. */
   staleAfterMs?: number;
   /** How often the worker's heartbeat is written to the registry (ms). Default WORKER_HEARTBEAT_MS. */
   heartbeatMs?: number;
@@ -49,6 +62,8 @@ export interface RunWorkerOptions {
    * SWEEP_MS; 0 runs no sweeper.
    */
   sweepMs?: number;
+  /** The gate of this worker's model requests (its limiter wrapped by it): the worker gives it its check. */
+  cancelGate?: CancelGate;
   onNote?: (note: WorkerNote) => void;
 }
 
@@ -78,13 +93,46 @@ export function startRunWorker(options: RunWorkerOptions): RunWorker {
   let beat = () => {};
   const note = (n: WorkerNote) => options.onNote?.(n);
 
+  /**
+   * The Dossier of a run (see `runnerFor`). One that cannot be made (a policy's key variable not
+   * set on this worker) fails the job for good, the run failed if it had not started.
+   */
+  const runnerOf = async (runId: string, record: RunRecord | undefined): Promise<Dossier> => {
+    if (!options.runnerFor) return dossier;
+    try {
+      return await options.runnerFor(runId);
+    } catch (error) {
+      const e = toDossierError(error);
+      note({ type: "error", runId, message: `${e.code}: ${e.message}` });
+      if (e.retryable) throw e;
+      if (record?.status === "queued") {
+        const at = new Date(dossier.clock.now()).toISOString();
+        await dossier.store.runs
+          .update(runId, {
+            status: "failed",
+            updatedAt: at,
+            finishedAt: at,
+            stopReason: `error: ${e.code}`,
+            error: { code: e.code, message: e.message },
+          })
+          .catch(() => {});
+      }
+      throw new UnrecoverableError(`${e.code}: ${e.message}`);
+    }
+  };
+
   const processJob = async (job: Job, _token?: string, signal?: AbortSignal): Promise<RunJobResult> => {
     const data = runJobSchema.parse(job.data);
     const { runId } = data;
     const queueWaitMs = Math.max(0, (job.processedOn ?? Date.now()) - job.timestamp);
     let record = await dossier.store.runs.get(runId);
-    // A worker that lost the job (stalled while alive) may still be running it: wait for it.
-    if (record?.status === "running") record = await waitForOwner(runId, signal);
+    if (record?.status === "running") {
+      // Its owner died (the job stalled, or a sweeper handed the run on): take it over once its
+      // lease has expired. An owner whose lease holds keeps the run: this job leaves it to it.
+      const taken = await takeOver(runId, signal);
+      if (taken.elsewhere) return await resultOfRecord(taken.record, queueWaitMs, true);
+      record = taken.record;
+    }
     const takeover = data.kind === "resume" && data.takeover === true;
     if (
       record?.status === "completed" ||
@@ -102,10 +150,11 @@ export function startRunWorker(options: RunWorkerOptions): RunWorker {
     const resumed = record !== undefined && record.status !== "queued";
     if (!record && data.kind === "resume")
       throw new UnrecoverableError(`run ${runId} is not in the store; nothing to resume`);
+    const runner = await runnerOf(runId, record);
     note({ type: "start", runId, resumed, attempt: job.attemptsMade + 1 });
     const handle = resumed
-      ? dossier.runs.resume(runId, signal ? { signal } : {})
-      : dossier.research(data.kind === "research" ? data.question : "", {
+      ? runner.runs.resume(runId, signal ? { signal } : {})
+      : runner.research(data.kind === "research" ? data.question : "", {
           ...(data.kind === "research" ? data.options : {}),
           runId,
           ...(signal ? { signal } : {}),
@@ -164,24 +213,36 @@ export function startRunWorker(options: RunWorkerOptions): RunWorker {
   };
 
   /**
-   * A run recorded as running belongs to a worker that stopped renewing its job (BullMQ handed
-   * the job on): waits until that owner is gone — its process ended on this host, or its
-   * heartbeat is stale — and records the run as interrupted, ready to be resumed.
+   * A run recorded as running under another owner: once that owner is gone (its process ended
+   * on this host, or its lease expired) the run is claimed for this process — atomically, on the
+   * condition that its heartbeat is still the one read, so of several workers taking it over one
+   * wins — and recorded interrupted, ready to be resumed. While the owner's lease holds, the run
+   * is left to it (`elsewhere`); this process's own run is too.
    */
-  const waitForOwner = async (runId: string, signal?: AbortSignal): Promise<RunRecord | undefined> => {
+  const takeOver = async (
+    runId: string,
+    signal?: AbortSignal,
+  ): Promise<{ record: RunRecord | undefined; elsewhere: boolean }> => {
     for (;;) {
       const record = await dossier.store.runs.get(runId);
-      if (record?.status !== "running") return record;
+      if (record?.status !== "running") return { record, elsewhere: false };
       const now = dossier.clock.now();
-      if (ownerGone(record, now, staleAfterMs)) {
-        return dossier.store.runs.update(runId, {
+      if (!ownerGone(record, now, staleAfterMs)) return { record, elsewhere: true };
+      const at = new Date(now).toISOString();
+      const staleBefore = record.heartbeatAt
+        ? new Date(Date.parse(record.heartbeatAt) + 1).toISOString()
+        : at;
+      const claimed = await dossier.store.runs.claim(runId, currentOwner(), at, { staleBefore });
+      if (claimed) {
+        const interrupted = await dossier.store.runs.update(runId, {
           status: "interrupted",
-          updatedAt: new Date(now).toISOString(),
-          stopReason: "interrupted: its worker stopped (the job stalled)",
+          updatedAt: at,
+          stopReason: "interrupted: its worker stopped (its lease expired)",
         });
+        return { record: interrupted, elsewhere: false };
       }
-      if (signal?.aborted) throw new Error(`run ${runId} is still running elsewhere`);
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // Another worker took it first, or its owner beat again: read it again.
+      if (signal?.aborted) throw new Error(`run ${runId} is being taken over elsewhere`);
     }
   };
 
@@ -213,7 +274,7 @@ export function startRunWorker(options: RunWorkerOptions): RunWorker {
     name,
     concurrency: options.concurrency ?? 1,
     lockDuration,
-    stalledInterval: options.stalledIntervalMs ?? lockDuration,
+    stalledInterval: options.stalledIntervalMs ?? runHeartbeatMs(lockDuration),
     maxStalledCount: 3,
   });
   worker.on("error", (error) => note({ type: "error", runId: null, message: error.message }));
@@ -235,6 +296,18 @@ export function startRunWorker(options: RunWorkerOptions): RunWorker {
     }),
   });
   beat = () => void announcement.beat().catch(() => {});
+  // Before a model request is sent: the cancellation requests of the runs under way here (read
+  // with each run's heartbeat), each cancelled run aborted at once.
+  options.cancelGate?.attach(async () => {
+    const owner = currentOwner();
+    const at = new Date(dossier.clock.now()).toISOString();
+    await Promise.all(
+      [...running].map(async ([runId, handle]) => {
+        const answer = await dossier.store.runs.heartbeat(runId, owner, at);
+        if (answer.held && answer.cancelRequested) handle.cancel(answer.cancelRequested);
+      }),
+    );
+  });
   // The sweeper: runs the store records as queued or running whose job the queue lost.
   const sweepQueue = options.sweepMs === 0 ? null : openRunQueue({ url: options.url });
   const sweeper = sweepQueue
@@ -244,6 +317,8 @@ export function startRunWorker(options: RunWorkerOptions): RunWorker {
         clock: dossier.clock,
         staleAfterMs,
         ...(options.sweepMs ? { periodMs: options.sweepMs } : {}),
+        // Leases are looked at every heartbeat (or sweep, when that is shorter).
+        leasePeriodMs: Math.min(runHeartbeatMs(), options.sweepMs || Number.POSITIVE_INFINITY),
         onNote: (n) => note({ type: "swept", ...n }),
         onError: (error) => note({ type: "error", runId: null, message: `sweep: ${error.message}` }),
       })

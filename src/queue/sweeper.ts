@@ -1,19 +1,25 @@
 /**
- * The sweeper every worker runs: every `periodMs` it lists the runs the store records as
- * `queued` or `running` and reconciles those without a live job (see reconcile.ts). Sweepers of
- * many workers may act at once: what they enqueue has ids derived from the run's recorded
- * state, so they enqueue one job between them. A run is acted on only when two readings of the
- * queue, one right after the other, both lack its job (a job moving between states is not
- * mistaken for a lost one).
+ * The sweeper every worker runs. Two passes:
+ * - leases, every heartbeat ({@link runHeartbeatMs}): a run the store records as `running` whose
+ *   owner is gone — its lease expired, or its process ended on this host — is handed to a worker,
+ *   which takes it over and resumes it from its journal. An owner's lease ends at most `--lock-ms`
+ *   after it died, so a dead worker's run is handed on within `--lock-ms` + one heartbeat.
+ * - lost jobs, every `periodMs`: a run recorded `queued` without a job waiting, delayed or
+ *   active is enqueued again (see reconcile.ts). It is acted on only when two readings of the
+ *   queue, one right after the other, both lack its job (a job moving between states is not
+ *   mistaken for a lost one).
+ * Sweepers of many workers may act at once: what they enqueue has ids derived from the run's
+ * recorded state, so they enqueue one job between them.
  */
 
 import type { Clock } from "../core/clock.ts";
+import { runHeartbeatMs } from "../runtime/run-liveness.ts";
 import type { Store } from "../store/types.ts";
 import { withDeadline } from "./deadline.ts";
-import { type Reconciled, reconcileRun } from "./reconcile.ts";
+import { type Reconciled, reconcileRun, takeOverIfGone } from "./reconcile.ts";
 import type { RunQueue } from "./run-queue.ts";
 
-/** The default period of a worker's sweeper (ms). */
+/** The default period of a worker's sweep for lost jobs (ms). */
 export const SWEEP_MS = 5_000;
 
 /** What a sweep did to one run. */
@@ -24,7 +30,7 @@ export interface SweeperOptions {
   queue: RunQueue;
   store: Store;
   clock: Clock;
-  /** A running run whose heartbeat is older than this has lost its owner (ms). */
+  /** The lease of a running run whose owner recorded none (ms). */
   staleAfterMs: number;
   /** A queued run younger than this is left alone (ms). Default: the period, at least 2 s. */
   graceMs?: number;
@@ -33,14 +39,26 @@ export interface SweeperOptions {
   onNote?: (note: SweepNote) => void;
 }
 
-/** Sweeps once; returns what it did. */
-export async function sweepOnce(options: SweeperOptions & { graceMs: number }): Promise<SweepNote[]> {
+/** Hands on every running run whose owner is gone; returns what it did. */
+export async function sweepLeases(options: SweeperOptions): Promise<SweepNote[]> {
+  const notes: SweepNote[] = [];
+  for (const record of await options.store.runs.list({ status: "running", limit: options.limit ?? 1000 })) {
+    const done = await takeOverIfGone(options.queue, record, {
+      now: options.clock.now(),
+      staleAfterMs: options.staleAfterMs,
+    });
+    if (!done) continue;
+    const note: SweepNote = { runId: record.id, ...done };
+    notes.push(note);
+    options.onNote?.(note);
+  }
+  return notes;
+}
+
+/** Enqueues again every queued run whose job the queue lost; returns what it did. */
+export async function sweepQueued(options: SweeperOptions & { graceMs: number }): Promise<SweepNote[]> {
   const { queue, store } = options;
-  const limit = options.limit ?? 1000;
-  const candidates = [
-    ...(await store.runs.list({ status: "queued", limit })),
-    ...(await store.runs.list({ status: "running", limit })),
-  ];
+  const candidates = await store.runs.list({ status: "queued", limit: options.limit ?? 1000 });
   if (candidates.length === 0) return [];
   const first = await queue.liveRuns();
   const orphans = candidates.filter((r) => !first.has(r.id));
@@ -51,7 +69,7 @@ export async function sweepOnce(options: SweeperOptions & { graceMs: number }): 
     if (second.has(orphan.id)) continue;
     // Read again: the run may have started or ended since it was listed.
     const record = await store.runs.get(orphan.id);
-    if (!record || (record.status !== "queued" && record.status !== "running")) continue;
+    if (record?.status !== "queued") continue;
     const done = await reconcileRun(queue, store, record, second, {
       graceMs: options.graceMs,
       staleAfterMs: options.staleAfterMs,
@@ -66,38 +84,66 @@ export async function sweepOnce(options: SweeperOptions & { graceMs: number }): 
   return notes;
 }
 
+/** Sweeps once, both passes; returns what it did. */
+export async function sweepOnce(options: SweeperOptions & { graceMs: number }): Promise<SweepNote[]> {
+  return [...(await sweepLeases(options)), ...(await sweepQueued(options))];
+}
+
 /** A running sweeper. */
 export interface Sweeper {
-  /** Sweeps now (a sweep under way is awaited rather than doubled). */
+  /** The period of each pass (ms). */
+  readonly periods: { leasesMs: number; queuedMs: number };
+  /** Sweeps now, both passes (a pass under way is awaited rather than doubled). */
   sweep(): Promise<SweepNote[]>;
   stop(): Promise<void>;
 }
 
-/** Starts sweeping every `periodMs` (default {@link SWEEP_MS}); errors of a sweep are reported and the next goes on. */
+/** Runs `pass` at most once at a time; a call while it runs gets the run under way. */
+function single(pass: () => Promise<SweepNote[]>, deadlineMs: number, onError?: (error: Error) => void) {
+  let current: Promise<SweepNote[]> | null = null;
+  return {
+    run() {
+      current ??= withDeadline(pass(), deadlineMs, "a sweep")
+        .catch((error: Error) => {
+          onError?.(error);
+          return [] as SweepNote[];
+        })
+        .finally(() => {
+          current = null;
+        });
+      return current;
+    },
+    settled: () => current ?? Promise.resolve([]),
+  };
+}
+
+/**
+ * Starts sweeping: leases every `leasePeriodMs` (default {@link runHeartbeatMs}, one heartbeat
+ * of this process's lease), lost jobs every `periodMs` (default {@link SWEEP_MS}). Errors of a
+ * sweep are reported and the next goes on.
+ */
 export function startSweeper(
-  options: SweeperOptions & { periodMs?: number; onError?: (error: Error) => void },
+  options: SweeperOptions & { periodMs?: number; leasePeriodMs?: number; onError?: (error: Error) => void },
 ): Sweeper {
   const periodMs = options.periodMs ?? SWEEP_MS;
+  const leasePeriodMs = options.leasePeriodMs ?? runHeartbeatMs();
   const graceMs = options.graceMs ?? Math.max(2_000, periodMs);
-  let current: Promise<SweepNote[]> | null = null;
-  const sweep = () => {
-    current ??= withDeadline(sweepOnce({ ...options, graceMs }), Math.max(periodMs, 10_000), "a sweep")
-      .catch((error: Error) => {
-        options.onError?.(error);
-        return [] as SweepNote[];
-      })
-      .finally(() => {
-        current = null;
-      });
-    return current;
-  };
-  const timer = setInterval(() => void sweep(), periodMs);
-  timer.unref();
+  const deadline = Math.max(periodMs, 10_000);
+  const leases = single(() => sweepLeases(options), deadline, options.onError);
+  const queued = single(() => sweepQueued({ ...options, graceMs }), deadline, options.onError);
+  const timers = [
+    setInterval(() => void leases.run(), leasePeriodMs),
+    setInterval(() => void queued.run(), periodMs),
+  ];
+  for (const timer of timers) timer.unref();
   return {
-    sweep,
+    periods: { leasesMs: leasePeriodMs, queuedMs: periodMs },
+    async sweep() {
+      return [...(await leases.run()), ...(await queued.run())];
+    },
     async stop() {
-      clearInterval(timer);
-      await current;
+      for (const timer of timers) clearInterval(timer);
+      await Promise.all([leases.settled(), queued.settled()]);
     },
   };
 }

@@ -4,9 +4,11 @@
  * `--concurrency` at once. Any number of workers, on any machine that reaches both services. A
  * run whose worker died is resumed from its journal by another. `--status` prints the queue
  * (jobs by state, workers connected) and exits. Calls to search and model providers hold slots
- * of a limiter on the same Redis, so all workers together keep each provider's limits. SIGINT
- * or SIGTERM stops taking jobs and waits for the runs under way; a second SIGINT leaves at once
- * (those runs are then resumed elsewhere).
+ * of a limiter on the same Redis, so all workers together keep each provider's limits. The
+ * worker's runs are leased for `--lock-ms`: a worker that dies has its runs taken over within
+ * `--lock-ms` + one heartbeat. A cancel recorded in the store stops a run before its next model
+ * request. SIGINT or SIGTERM stops taking jobs and waits for the runs under way; a second SIGINT
+ * leaves at once (those runs are then resumed elsewhere).
  */
 
 import type { Command } from "commander";
@@ -70,13 +72,20 @@ export async function runWorker(io: CliIo, flags: WorkerFlags): Promise<number> 
     { openRunQueue },
     { openRedisLimiter },
     { configuredLimits },
+    { createCancelGate },
+    { setRunLease, DEFAULT_LEASE_MS },
   ] = await Promise.all([
     import("../dossier-cli.ts"),
     import("../../queue/run-worker.ts"),
     import("../../queue/run-queue.ts"),
     import("../../queue/redis-limiter.ts"),
     import("../../queue/configured-limits.ts"),
+    import("../../queue/cancel-gate.ts"),
+    import("../../runtime/run-liveness.ts"),
   ]);
+  // The runs this process starts or takes up are its own for --lock-ms after each heartbeat.
+  setRunLease(lockDurationMs ?? DEFAULT_LEASE_MS);
+  const cancelGate = createCancelGate();
   // The providers' limits are shared with every worker of the queue, on its Redis server.
   let limiter: import("../../queue/redis-limiter.ts").RedisLimiter | undefined;
   const dossier = createDossierForCli(io, flags, {
@@ -85,7 +94,8 @@ export async function runWorker(io: CliIo, flags: WorkerFlags): Promise<number> 
       limiter = queueUrl
         ? openRedisLimiter({ url: queueUrl, limitsOf: configuredLimits(config) })
         : undefined;
-      return limiter;
+      // Each model request passes the cancel gate once it holds its slot.
+      return limiter && cancelGate.wrap(limiter);
     },
   });
   const url = queueUrlOf(flags.queue, dossier.config.redisUrl);
@@ -119,13 +129,22 @@ export async function runWorker(io: CliIo, flags: WorkerFlags): Promise<number> 
     if (flags.status) await closeAll();
   }
 
+  // A rollout of the rollout service runs in its policy's Dossier, on this one's store and limiter.
+  const policies = (await import("../../train/service/policy-dossiers.ts")).policyDossiers({
+    base: dossier,
+    env: io.env,
+    cwd: io.cwd,
+    ...(limiter ? { limiter } : {}),
+  });
   const worker = startRunWorker({
     dossier,
+    runnerFor: (runId) => policies.forRun(runId),
     url,
     concurrency,
     ...(lockDurationMs ? { lockDurationMs } : {}),
     ...(staleAfterMs ? { staleAfterMs } : {}),
     ...(sweepMs !== undefined ? { sweepMs } : {}),
+    cancelGate,
     onNote: (note) => {
       if (flags.json) {
         io.out(`${terminalJson({ ...note, at: new Date().toISOString() })}\n`);
@@ -157,6 +176,7 @@ export async function runWorker(io: CliIo, flags: WorkerFlags): Promise<number> 
   io.err(`dossier worker: stopping (${signal}); waiting for ${worker.running().length} runs under way\n`);
   try {
     await worker.close();
+    await policies.close();
     await closeAll();
   } finally {
     process.off("SIGINT", onSecond);
@@ -173,9 +193,12 @@ export function registerWorkerCommand(program: Command, io: CliIo): void {
     .option("--concurrency <n>", "runs at once in this process (default 1)")
     .option(
       "--lock-ms <n>",
-      "a worker silent this long has stalled and its runs go to others (default 30000)",
+      "the lease of this worker's runs and jobs: silent this long, its runs go to others within one heartbeat more (default 30000)",
     )
-    .option("--stale-ms <n>", "take over a run whose heartbeat is older than this (default 30000)")
+    .option(
+      "--stale-ms <n>",
+      "the lease of a run whose owner recorded none (started by an older version) (default 30000)",
+    )
     .option(
       "--sweep-ms <n>",
       "how often to look for queued or running runs whose job the queue lost (default 5000; 0: never)",
