@@ -66,7 +66,7 @@ export interface TokenSegment {
 }
 
 /** True when `ids` begins with `prefix`. */
-export function startsWith(ids: readonly number[], prefix: readonly number[]): boolean {
+export function idsStartWith(ids: readonly number[], prefix: readonly number[]): boolean {
   if (prefix.length > ids.length) return false;
   for (let i = 0; i < prefix.length; i++) if (ids[i] !== prefix[i]) return false;
   return true;
@@ -128,11 +128,11 @@ function build(
 /** The calls of `agent` kept before `c` when `c` continues it, or null for a break (see the module comment). */
 function continuation(agent: readonly TokenizedCall[], c: TokenizedCall): number | null {
   const n = agent.length;
-  if (startsWith(c.promptIds, tip(agent[n - 1]!))) return n;
+  if (idsStartWith(c.promptIds, tip(agent[n - 1]!))) return n;
   // Refused replies at the end that `c` was re-sampled in place of are dropped from the segment.
   for (let k = n - 1; k >= 0 && refused(agent[k]!); k--) {
     if (k === 0) return 0;
-    if (startsWith(c.promptIds, tip(agent[k - 1]!))) return k;
+    if (idsStartWith(c.promptIds, tip(agent[k - 1]!))) return k;
   }
   return null;
 }
@@ -140,7 +140,7 @@ function continuation(agent: readonly TokenizedCall[], c: TokenizedCall): number
 /** True when some call of a later step begins with an earlier step's call's ids. */
 function appends(calls: readonly TokenizedCall[]): boolean {
   return calls.some((c, i) =>
-    calls.slice(0, i).some((e) => e.call.step < c.call.step && startsWith(c.promptIds, tip(e))),
+    calls.slice(0, i).some((e) => e.call.step < c.call.step && idsStartWith(c.promptIds, tip(e))),
   );
 }
 

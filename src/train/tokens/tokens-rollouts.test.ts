@@ -194,7 +194,7 @@ function checkRecord(r: TokenRecord, calls: ReadonlyMap<string, RecordedCall>) {
   });
   expect(cursor).toBe(r.response_ids.length);
   // The mask covers exactly the model tokens.
-  expect(r.response_mask.reduce((n, m) => n + m, 0)).toBe(model);
+  expect(r.response_mask.reduce<number>((n, m) => n + m, 0)).toBe(model);
   expect(r.loss_mask).toEqual(
     r.response_mask.map((m, i) => {
       const k = r.completion_spans.findIndex(([s, e]) => i >= s && i < e);
