@@ -109,6 +109,8 @@ export const smtlStrategy: StrategyDefinition<z.infer<typeof smtlOptionsSchema>>
   optionsSchema: smtlOptionsSchema,
   roles: ["searcher", "reader"],
   capabilities: { needsModel: true, web: true, local: true },
+  // The deep-research mode's subtask list is its plan, in the JSON protocol (review.ts).
+  reviewsPlan: (options) => options.mode === "research" && options.protocol === "json",
   sampling: (options) => overrideSampling(SMTL_SAMPLING, options),
   estimate({ options, webReading }): StrategyEstimate {
     const steps = [1, Math.min(options.maxSteps, Math.max(TYPICAL_STEPS, 1))] as const;

@@ -35,6 +35,7 @@ import {
   subtaskStepSchema,
 } from "./research-protocol.ts";
 import { evidenceReport, researchOutcome } from "./research-report.ts";
+import { EDITED_SUBTASKS_NOTE, reviewSubtasks } from "./review.ts";
 import type { SmtlProtocol } from "./run.ts";
 import { researchFigures, type SmtlResearchFigures, type SmtlState } from "./state.ts";
 
@@ -116,7 +117,10 @@ export const jsonResearchProtocol: SmtlProtocol<JsonResearchAction> = jsonProtoc
 async function act(s: SmtlState, action: JsonResearchAction, raw: string): Promise<boolean> {
   const figures = s.figures as SmtlResearchFigures;
   if (action.kind === "subtasks") {
-    const subtasks = action.value.subtasks.map((t, i) => ({ id: `S${i + 1}`, title: t.title, goal: t.goal }));
+    const proposed = action.value.subtasks.map((t, i) => ({ id: `S${i + 1}`, title: t.title, goal: t.goal }));
+    // With `reviewPlan` the run stops here until the subtasks are reviewed (review.ts).
+    const edited = reviewSubtasks(s.ctx, proposed);
+    const subtasks = edited ?? proposed;
     s.subtasks = subtasks;
     figures.subtasks = subtasks.length;
     s.record("subtask-list", { observations: [] }, action.value);
@@ -126,7 +130,7 @@ async function act(s: SmtlState, action: JsonResearchAction, raw: string): Promi
     });
     s.talk.accept(raw);
     s.talk.tell(
-      `${renderSubtasks(subtasks, 0)}\n\n${nextSubtaskNote(subtasks, 0).replace(/^Subtask answer recorded\. /, "")}`,
+      `${edited ? `${EDITED_SUBTASKS_NOTE}\n` : ""}${renderSubtasks(subtasks, 0)}\n\n${nextSubtaskNote(subtasks, 0).replace(/^Subtask answer recorded\. /, "")}`,
     );
     return false;
   }
