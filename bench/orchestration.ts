@@ -11,15 +11,25 @@
  * - `real` (default): pages are the sections of DeepResearch Bench's English reports, read from
  *   `../shared/benchmarks` at run time, found by a lexical ranking (drb-pages.ts); run `i` asks
  *   the i-th English task's question, so token and depth figures reflect real reading;
- * - `short`: twenty pages of three short sentences and one fixed question.
+ * - `short`: twenty pages of three short sentences and one fixed question;
+ * - `fan-out`: the real pages, with a model that answers every request with schema-valid content
+ *   of random width instead of the scripted answers — plans, outlines and query lists of random
+ *   length, stop flags at random — seeded by the run's number (fan-out-model.ts). Model calls
+ *   and searches cost 500 ms unless `--latency` says otherwise; graph and minddr run five times
+ *   (seeds 1–5), the other strategies once, unless `--runs` says otherwise.
  *
- * Run: node bench/orchestration.ts [--world real|short] [--latency 200,500] [--page 100]
+ * Run: node bench/orchestration.ts [--world real|short|fan-out] [--latency 200,500] [--page 100]
  *      [--subtasks 5] [--runs 3] [--concurrency N (default: the run's default)]
  *      [--strategies minddr,graph,warp,smtl,mams] [--chain]
  *
- * With `--runs N` each strategy runs N times per latency (in the real world, over N questions):
+ * With `--runs N` each strategy runs N times per latency (in the real worlds, over N questions):
  * every figure shown is the median of the N runs, and the last column gives the lowest and
  * highest ratio. `--chain` prints the critical chain of each strategy's first run.
+ *
+ * Besides the table: input tokens per unit of research (per search step and per written section,
+ * by role), and the wall time above the bound cause by cause (waste-figures.ts): limiter waits per
+ * limiter, retries, calls slower than nominal, gaps held behind other calls, gaps with no call in
+ * flight by code step (with this process's CPU time in the gaps), less the parallel slack.
  */
 
 import { availableParallelism, loadavg } from "node:os";
@@ -27,22 +37,37 @@ import type { DossierEvent } from "../src/core/events.ts";
 import { startResearchWorld } from "../test/research/world.ts";
 import { type Call, calls, criticalPath } from "./critical-path.ts";
 import { loadRealPages } from "./drb-pages.ts";
+import { fanOutAnswers } from "./fan-out-model.ts";
+import { sampleLoopBusy } from "./loop-busy.ts";
 import { MIN_CACHED_PREFIX, type PromptFigures, promptFigures, recordCalls } from "./prompt-figures.ts";
+import {
+  formatUnitTokens,
+  formatWaste,
+  SEARCH_STEP_ROLES,
+  type UnitTokens,
+  unitTokens,
+  type Waste,
+  wasteOf,
+} from "./waste-figures.ts";
 
 const arg = (name: string): string | undefined => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? process.argv[i + 1] : undefined;
 };
 const worldName = arg("world") ?? "real";
-if (worldName !== "real" && worldName !== "short") throw new Error("--world is real or short");
-const latencies = (arg("latency") ?? "200,500").split(",").map(Number);
+if (!["real", "short", "fan-out"].includes(worldName)) throw new Error("--world is real, short or fan-out");
+const fanOut = worldName === "fan-out";
+const latencies = (arg("latency") ?? (fanOut ? "500" : "200,500")).split(",").map(Number);
 const pageMs = Number(arg("page") ?? 100);
 const subtasks = Number(arg("subtasks") ?? 5);
 const concurrency = arg("concurrency") ? Number(arg("concurrency")) : undefined;
 const strategies = (arg("strategies") ?? "minddr,graph,warp,smtl,mams").split(",");
-const runs = Math.max(1, Number(arg("runs") ?? 1));
+const runsArg = arg("runs");
+/** Runs per strategy and latency: `--runs`, else five for graph and minddr in the fan-out world, else one. */
+const runsOf = (strategy: string): number =>
+  runsArg ? Math.max(1, Number(runsArg)) : fanOut && (strategy === "graph" || strategy === "minddr") ? 5 : 1;
 const showChain = process.argv.includes("--chain");
-const real = worldName === "real" ? loadRealPages() : null;
+const real = worldName === "short" ? null : loadRealPages();
 const SHORT_QUESTION = "How did battery costs and adoption change?";
 
 /** What a seed requires to run in sequence, said next to its figures. */
@@ -73,6 +98,8 @@ interface Row {
   prompts: PromptFigures;
   chain: Call[];
   status: string;
+  waste: Waste;
+  units: UnitTokens;
 }
 
 function agentSteps(
@@ -96,22 +123,28 @@ function agentSteps(
 
 async function run(strategy: string, latencyMs: number, seed: number, world = worldName): Promise<Row> {
   const recorder = recordCalls();
-  const pages = world === "real" ? real : null;
+  const pages = world === "short" ? null : real;
+  // The fan-out world's model answers every request; the recorder only records.
+  const answer = world === "fan-out" ? fanOutAnswers(seed) : null;
   const started = await startResearchWorld({
     subtasks,
     latencyMs,
     searchLatencyMs: latencyMs,
     toolLatencyMs: pageMs,
-    override: recorder.override,
+    override: (role, body) => {
+      recorder.override(role, body);
+      return answer?.(body);
+    },
     ...(pages ? { pages } : {}),
   });
+  const busy = sampleLoopBusy();
   try {
     const query = pages ? pages.questions[(seed - 1) % pages.questions.length]! : SHORT_QUESTION;
     const result = await started.research({
       query,
       strategy,
       // The world's model script answers smtl's deep-search (short answer) mode.
-      ...(strategy === "smtl" ? { strategyOptions: { mode: "answer" } } : {}),
+      ...(strategy === "smtl" && !answer ? { strategyOptions: { mode: "answer" } } : {}),
       ...(concurrency ? { concurrency } : {}),
     });
     const events = result.events;
@@ -120,6 +153,8 @@ async function run(strategy: string, latencyMs: number, seed: number, world = wo
     const path = criticalPath(events, nominal);
     const all = calls(events, nominal);
     const u = result.record.usage!;
+    const counts = started.script.counts as Record<string, number>;
+    const prompts = promptFigures(recorder.calls);
     return {
       strategy,
       latencyMs,
@@ -137,14 +172,21 @@ async function run(strategy: string, latencyMs: number, seed: number, world = wo
           e.type === "tool-start" &&
           ["web_search", "crawl_page", "fetch_page", "local_search", "academic_search"].includes(e.tool),
       ).length,
-      agentSteps: agentSteps(strategy, events, started.script.counts as Record<string, number>),
+      agentSteps: agentSteps(strategy, events, counts),
       input: u.inputTokens,
       output: u.outputTokens,
-      prompts: promptFigures(recorder.calls),
+      prompts,
       chain: path.chain,
       status: result.record.status,
+      waste: wasteOf(events, nominal, path.boundMs, busy),
+      units: unitTokens(
+        prompts,
+        SEARCH_STEP_ROLES.reduce((n, role) => n + (counts[role] ?? 0), 0),
+        events.filter((e) => e.type === "section-written").length,
+      ),
     };
   } finally {
+    busy.stop();
     await started.close();
   }
 }
@@ -164,7 +206,7 @@ for (const latencyMs of latencies)
   for (const s of strategies) {
     try {
       const sample: Row[] = [];
-      for (let i = 1; i <= runs; i++) sample.push(await run(s, latencyMs, i));
+      for (let i = 1; i <= runsOf(s); i++) sample.push(await run(s, latencyMs, i));
       samples.push(sample);
     } catch (error) {
       console.log(`${s} @ ${latencyMs} ms: did not run (${error instanceof Error ? error.message : error})`);
@@ -173,8 +215,9 @@ for (const latencyMs of latencies)
 
 const pct = (part: number, whole: number) => (whole > 0 ? `${((100 * part) / whole).toFixed(0)}%` : "n/a");
 const fmt = (x: number, digits = 0) => x.toFixed(digits);
+const runCounts = [...new Set(strategies.map(runsOf))];
 console.log(
-  `orchestration, ${worldName} world${real ? ` (${real.pages.length} pages from DeepResearch Bench reports)` : ""}: model call and search ${latencies.join(" / ")} ms, page ${pageMs} ms, ${subtasks} minddr subtasks, concurrency ${concurrency ?? "default"}, ${runs} run(s) each${runs > 1 ? ` (${real ? `questions 1–${runs}; ` : ""}medians shown)` : ""}`,
+  `orchestration, ${worldName} world${real ? ` (${real.pages.length} pages from DeepResearch Bench reports${fanOut ? ", a model of random-width answers" : ""})` : ""}: model call and search ${latencies.join(" / ")} ms, page ${pageMs} ms, ${fanOut ? "" : `${subtasks} minddr subtasks, `}concurrency ${concurrency ?? "default"}, ${strategies.map((s) => `${s} ${runsOf(s)}`).join(", ")} run(s)${runCounts.some((n) => n > 1) ? ` (${real ? `${fanOut ? "seeds and " : ""}questions 1–n; ` : ""}medians shown)` : ""}`,
 );
 console.log(
   `machine: ${availableParallelism()} cores, load average ${loadAtStart.toFixed(1)} at the start and ${loadavg()[0]!.toFixed(1)} at the end (wall and ratio stretch under load; depth, tokens and the bound do not)`,
@@ -185,6 +228,7 @@ const head = [
   "wall ms",
   "bound ms",
   "ratio",
+  "depth ×lat",
   "depth",
   "llm depth",
   "queue ms",
@@ -209,6 +253,10 @@ for (const sample of samples) {
     fmt(m((r) => r.wallMs)),
     fmt(m((r) => r.boundMs)),
     m(ratio).toFixed(2),
+    fmt(
+      m((r) => r.boundMs / r.latencyMs),
+      1,
+    ),
     fmt(
       m((r) => r.depth),
       1,
@@ -259,6 +307,16 @@ for (const sample of samples) {
       .map((x) => `${x.role} ${fmt(x.input)} (${fmt(x.calls, 1)} calls, prefix ${pct(x.shared, x.input)})`)
       .join("; ")}`,
   );
+  console.log(
+    `  input tokens per search step (${fmt(median(sample.map((r) => r.units.searchSteps)))} steps): ${formatUnitTokens(
+      sample.map((r) => r.units.perSearchStep),
+      median,
+    )}; per written section (${fmt(median(sample.map((r) => r.units.sections)))} sections): ${formatUnitTokens(
+      sample.map((r) => r.units.perSection),
+      median,
+    )}`,
+  );
+  for (const line of formatWaste(`  ${r0.strategy} @ ${r0.latencyMs} ms`, sample)) console.log(line);
   if (showChain)
     console.log(
       `  chain: ${r0.chain.map((c) => (c.kind === "llm" ? `${c.name}@${c.scope ?? "-"}` : c.name)).join(" → ")}`,

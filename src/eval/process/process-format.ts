@@ -65,8 +65,27 @@ export function processRows(m: ProcessMetrics): string[][] {
     ],
     ["cost (USD)", fmt(m.usage.costUsd, 4), m.usage.costUsd === null ? "unknown price or usage" : ""],
     ["wall time (s)", fmt(m.usage.wallTimeMs === null ? null : m.usage.wallTimeMs / 1000, 1), ""],
+    ...timingRows(m.timing),
   ];
   return rows;
+}
+
+const seconds = (ms: number) => fmt(ms / 1000, 2);
+
+/** Where the last attempt's wall time went on its critical chain. */
+function timingRows(t: ProcessMetrics["timing"]): string[][] {
+  if (!t) return [["critical chain (s)", "—", "the run has not ended"]];
+  return [
+    ["critical chain (s)", seconds(t.wallMs), `${t.calls} calls on it, ${t.llmCalls} of them model calls`],
+    ["  calls answering", seconds(t.serviceMs), ""],
+    ...Object.entries(t.waits)
+      .sort((a, b) => b[1] - a[1])
+      .map(([limiter, ms]) => [`  waiting for ${limiter}`, seconds(ms), "limiter slot"]),
+    ["  retries", seconds(t.retryMs), "failed attempts and backoff"],
+    ["  held behind other calls", seconds(t.heldMs), "next call issued late while others ran"],
+    ["  no call in flight", seconds(t.idleMs), "the engine's own work between calls"],
+    ...t.idleSteps.slice(0, 5).map((s) => [`    ${s.step}`, seconds(s.ms), `${s.gaps} gap(s)`]),
+  ];
 }
 
 /** The summary table. */

@@ -155,6 +155,12 @@ describe("computeProcessMetrics", () => {
       costUsd: null,
       wallTimeMs: 90_000,
     });
+    // The chain that decided the end: every second of the wall time is put to a cause.
+    const t = m.timing!;
+    expect(t.wallMs).toBe(90_000);
+    const waits = Object.values(t.waits).reduce((a, b) => a + b, 0);
+    expect(t.serviceMs + waits + t.retryMs + t.heldMs + t.idleMs).toBe(t.wallMs);
+    expect(t.llmCalls).toBeGreaterThan(0);
   });
 
   it("reads the report-check figures of report-ready and compares every outline title with the headings", () => {
@@ -221,6 +227,7 @@ describe("computeProcessMetrics", () => {
       ] as EventInput[]),
     );
     expect(m.status).toBeNull();
+    expect(m.timing).toBeNull();
     expect(m.search.repetitionRate).toBeNull();
     expect(m.tools).toMatchObject({ calls: 0, failureRate: null, callsPerStep: null, perTool: [] });
     expect(m.outline).toEqual({

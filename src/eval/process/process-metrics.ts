@@ -3,7 +3,8 @@
  * usage): reflection turns and search-query repetition (thinking efficiency), per-tool usage
  * share and failure rate (tool use), outline title miss rate and hierarchy errors (outline),
  * heading errors, temporal error rate and valid-table rate (report), tokens, cost, wall time and
- * tool calls per step. A figure whose inputs the log does not contain is null — never 0.
+ * tool calls per step; and where the wall time went on the chain of calls that decided when the
+ * run ended (critical-chain.ts). A figure whose inputs the log does not contain is null — never 0.
  */
 
 import { z } from "zod";
@@ -11,6 +12,7 @@ import type { DossierEvent, EventOf } from "../../core/events.ts";
 import { flattenOutline, outlineLeaves, outlineSchema, validateOutline } from "../../core/outline.ts";
 import { addKnown } from "../../core/usage.ts";
 import { normalizeTitle } from "../checks/headings.ts";
+import { type ChainBreakdown, criticalChain } from "./critical-chain.ts";
 import { normalizeQuery, queriesOf, toolCallRecords } from "./tool-calls.ts";
 
 /** Usage of one tool. */
@@ -83,6 +85,12 @@ export interface ProcessMetrics {
     costUsd: number | null;
     wallTimeMs: number | null;
   };
+  /**
+   * The last attempt's wall time on the chain of calls that decided when it ended, cause by cause:
+   * calls answering, limiter waits by limiter, retries, gaps behind other calls, gaps with no call
+   * in flight by code step. Null while the run has not ended.
+   */
+  timing: Omit<ChainBreakdown, "links"> | null;
 }
 
 function last<T extends DossierEvent["type"]>(
@@ -226,6 +234,7 @@ export function computeProcessMetrics(events: readonly DossierEvent[]): ProcessM
     }
   }
 
+  const chain = criticalChain(events);
   const runEnd = last(events, "run-end");
   const lastStart = last(events, "run-start");
   const runEnded = runEnd !== undefined && (lastStart === undefined || runEnd.seq > lastStart.seq);
@@ -275,5 +284,10 @@ export function computeProcessMetrics(events: readonly DossierEvent[]): ProcessM
       costUsd,
       wallTimeMs: wallTime(events),
     },
+    timing: chain ? withoutLinks(chain) : null,
   };
+}
+
+function withoutLinks({ links: _links, ...rest }: ChainBreakdown): Omit<ChainBreakdown, "links"> {
+  return rest;
 }

@@ -1,0 +1,135 @@
+/**
+ * A run's calls with their timing, from its event log: each model call (llm-start … llm-end) and
+ * tool call (tool-start … tool-end) with when it was issued and answered, the time it waited for
+ * a limiter slot (`queueMs`), the time its failed attempts and backoff took, and the calls nested
+ * in it — a page crawl's own fetch and read are part of the crawl.
+ */
+
+import type { DossierEvent, EventOf } from "../../core/events.ts";
+
+/** One call of a run. */
+export interface TimedCall {
+  callId: string;
+  kind: "llm" | "tool";
+  /** Model role or tool name. */
+  name: string;
+  /** The limiter the call waits for: `model:<provider>`, or `<tool>/<provider>` for a tool. */
+  limiter: string;
+  scope: string | undefined;
+  startSeq: number;
+  endSeq: number;
+  /** Issued (ms since the epoch). */
+  start: number;
+  /** Answered (ms since the epoch). */
+  end: number;
+  /** Wait for a limiter slot (ms). */
+  queueMs: number;
+  /** Failed attempts and the backoff before the last attempt (ms); a failed call's whole time. */
+  retryMs: number;
+  ok: boolean;
+  /** A cached tool result, or a model answer replayed from the journal: no provider was asked. */
+  cached: boolean;
+  /** Calls made inside this one (a crawl's fetch and read). */
+  nested: TimedCall[];
+}
+
+/** A unit's scope (`search:T-2`, `section:1.2`), as opposed to the main line's roles (`planner`). */
+export const isUnitScope = (scope: string | undefined): boolean => scope?.includes(":") ?? false;
+
+/** The provider part of a model name (`openai-compatible:m` → `openai-compatible`). */
+const modelProvider = (model: string) => (model.includes(":") ? model.slice(0, model.indexOf(":")) : model);
+
+/** A call a page crawl makes: its fetch and its read. */
+const partOfCrawl = (c: TimedCall) =>
+  (c.kind === "tool" && c.name === "fetch_page") || (c.kind === "llm" && c.name === "reader");
+
+/** The events of the last attempt of a run (a resumed run restarts its clock). */
+export function lastAttempt(events: readonly DossierEvent[]): readonly DossierEvent[] {
+  const start = events.findLastIndex((e) => e.type === "run-start" || e.type === "run-resume");
+  return start > 0 ? events.slice(start) : events;
+}
+
+/** Every ended call, outermost first by issue order; calls nested in a crawl are in its `nested`. */
+export function timedCalls(events: readonly DossierEvent[]): TimedCall[] {
+  const starts = new Map<string, DossierEvent>();
+  const retries = new Map<string, EventOf<"llm-retry">>();
+  const all: TimedCall[] = [];
+  for (const e of events) {
+    if (e.type === "llm-start" || e.type === "tool-start") starts.set(e.callId, e);
+    else if (e.type === "llm-retry") retries.set(e.callId, e);
+    else if (e.type === "llm-end" || e.type === "tool-end") {
+      const s = starts.get(e.callId);
+      if (!s) continue;
+      const start = Date.parse(s.ts);
+      const end = Date.parse(e.ts);
+      const duration = Math.max(0, end - start);
+      const queueMs = Math.min(duration, (e as { queueMs?: number }).queueMs ?? 0);
+      const retry = retries.get(e.callId);
+      const retried = retry ? Date.parse(retry.ts) + retry.delayMs - start : 0;
+      const retryMs = e.ok ? Math.max(0, Math.min(duration - queueMs, retried)) : duration - queueMs;
+      all.push({
+        callId: e.callId,
+        kind: e.type === "llm-end" ? "llm" : "tool",
+        name: e.type === "llm-end" ? e.role : e.tool,
+        limiter: e.type === "llm-end" ? `model:${modelProvider(e.model)}` : `${e.tool}/${e.provider ?? "-"}`,
+        scope: s.scope,
+        startSeq: s.seq,
+        endSeq: e.seq,
+        start,
+        end,
+        queueMs,
+        retryMs,
+        ok: e.ok,
+        cached: e.type === "llm-end" ? e.replayed : e.cached,
+        nested: [],
+      });
+    }
+  }
+  all.sort((a, b) => a.startSeq - b.startSeq);
+  const outer: TimedCall[] = [];
+  for (const c of all) {
+    const parent = partOfCrawl(c)
+      ? outer.findLast(
+          (o) =>
+            o.name === "crawl_page" && o.scope === c.scope && o.startSeq < c.startSeq && o.endSeq > c.endSeq,
+        )
+      : undefined;
+    if (parent) parent.nested.push(c);
+    else outer.push(c);
+  }
+  return outer;
+}
+
+/**
+ * What `calls[i]` waited for by the run's dependency structure: calls of its scope that ended
+ * before it was issued, and — for a call of the main line, every call that had ended; for a
+ * unit's call, every call that had ended when the main line last spoke before it was issued
+ * (the main line moves on only after what it awaited). Ordered by sequence numbers, so ties of
+ * timestamps invent no dependency.
+ */
+export function dependencyRule(events: readonly DossierEvent[]): (call: TimedCall, on: TimedCall) => boolean {
+  const mainLine = events.filter((e) => !isUnitScope(e.scope)).map((e) => e.seq);
+  const lastWordBefore = (seq: number): number => {
+    let lo = 0;
+    let hi = mainLine.length - 1;
+    let found = 0;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (mainLine[mid]! < seq) {
+        found = mainLine[mid]!;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    return found;
+  };
+  const barriers = new Map<TimedCall, number>();
+  return (call, on) => {
+    if (on.startSeq >= call.startSeq) return false;
+    let barrier = barriers.get(call);
+    if (barrier === undefined) {
+      barrier = isUnitScope(call.scope) ? lastWordBefore(call.startSeq) : call.startSeq;
+      barriers.set(call, barrier);
+    }
+    return on.endSeq < barrier || (on.scope === call.scope && on.endSeq < call.startSeq);
+  };
+}
