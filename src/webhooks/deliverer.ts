@@ -47,6 +47,8 @@ export interface Deliverer {
   start(): void;
   /** True while attempts are under way. */
   busy(): boolean;
+  /** Waits up to `waitMs` for the attempts under way (and those they lead to) to end. */
+  settle(waitMs: number): Promise<void>;
   /**
    * Stops polling and taking deliveries, waits up to `waitMs` for attempts under way, then
    * abandons the rest: their leases lapse and another process delivers them.
@@ -128,6 +130,21 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
     under.add(tracked);
   };
 
+  const settle = async (waitMs: number) => {
+    // Real time, whatever clock the deliverer's records use.
+    const deadline = performance.now() + waitMs;
+    while (under.size > 0 && performance.now() < deadline) {
+      let wait: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.allSettled([...under]),
+        new Promise((resolve) => {
+          wait = setTimeout(resolve, Math.max(0, deadline - performance.now()));
+        }),
+      ]);
+      clearTimeout(wait);
+    }
+  };
+
   const poll = () => {
     timer = null;
     if (closed) return;
@@ -152,20 +169,12 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
       timer = setTimeout(poll, 0);
       timer.unref();
     },
+    settle,
     async close(waitMs = 0) {
       closed = true;
       if (timer) clearTimeout(timer);
       timer = null;
-      if (under.size > 0) {
-        let wait: NodeJS.Timeout | undefined;
-        await Promise.race([
-          Promise.allSettled([...under]),
-          new Promise((resolve) => {
-            wait = setTimeout(resolve, waitMs);
-          }),
-        ]);
-        clearTimeout(wait);
-      }
+      await settle(waitMs);
       leaving.abort();
       await Promise.allSettled([...under]);
     },

@@ -13,6 +13,7 @@ import type { Command } from "commander";
 import { DossierError } from "../../core/errors.ts";
 import { terminalJson, terminalLine, terminalText } from "../../core/terminal-text.ts";
 import type { BatchItem, BatchProgress } from "../../runtime/batch.ts";
+import { webhooksForRun } from "../../webhooks/run-webhooks.ts";
 import { CliExit } from "../errors.ts";
 import type { CliIo } from "../io.ts";
 import type { GlobalFlags } from "../settings.ts";
@@ -36,6 +37,8 @@ export interface BatchFlags extends GlobalFlags {
   language?: string;
   date?: string;
   queue?: string;
+  /** URLs called when each run ends or awaits review (repeatable). */
+  webhook?: string[];
   json?: boolean;
 }
 
@@ -94,9 +97,11 @@ export async function runBatchCommand(io: CliIo, file: string, flags: BatchFlags
       ...(flags.corpus ? { corpus: flags.corpus } : {}),
       ...(flags.language ? { language: flags.language } : {}),
       ...(flags.date ? { currentDate: flags.date } : {}),
+      ...(flags.webhook?.length ? { webhooks: flags.webhook } : {}),
     };
     // Everything checkable is checked before the first run: a bad setting fails once, here.
     dossier.estimate(questions[0]!.prompt, research);
+    if (research.webhooks) webhooksForRun(research.webhooks, dossier.config);
     if (queue) await Promise.all([queue.ready(), dossier.store.ready()]);
     const { researcher, underWay } = trackedResearcher(
       queue ? (await import("../../queue/queued-research.ts")).queuedResearch(dossier, queue) : dossier,
@@ -183,6 +188,11 @@ export function registerBatchCommand(program: Command, io: CliIo): void {
     .option(
       "--queue <url>",
       "enqueue the runs on Redis for dossier worker processes, redis://host:port (default DOSSIER_REDIS_URL)",
+    )
+    .option(
+      "--webhook <url>",
+      "call this URL (signed, Standard Webhooks) when each run ends or awaits review (repeatable; needs DOSSIER_WEBHOOK_SECRET)",
+      (value: string, previous: string[] = []) => [...previous, value],
     )
     .option("--json", "print one JSON summary line instead of the table")
     .action(async (questions: string, _opts: BatchFlags, cmd: Command) => {

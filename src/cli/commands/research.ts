@@ -14,6 +14,7 @@ import { DossierError } from "../../core/errors.ts";
 import type { DossierEvent } from "../../core/events.ts";
 import { isReportFormat, type ReportFormat, reportFormatList } from "../../core/report-formats.ts";
 import { terminalLine } from "../../core/terminal-text.ts";
+import type { Dossier } from "../../runtime/dossier.ts";
 import type { ResearchRequest } from "../../runtime/research-request.ts";
 import { createStrategyRegistry } from "../../strategies/registry.ts";
 import { type SourceFilter, sourceFilterSchema } from "../../tools/source-filter.ts";
@@ -26,6 +27,8 @@ import { collectOption, OPTION_FLAG_HELP, optionFlagValues, refuseTwice } from "
 /** Flags of `dossier research`. */
 export interface ResearchFlags extends GlobalFlags {
   strategy?: string;
+  /** URLs called when the run ends or awaits review (repeatable). */
+  webhook?: string[];
   sources?: string;
   docs?: string;
   corpus?: string;
@@ -205,6 +208,7 @@ export function requestFromFlags(
     ...(Object.keys(strategyOptions).length ? { strategyOptions } : {}),
     ...(flags.recordCalls ? { recordCalls: true } : {}),
     ...(flags.verify ? { verify: flags.verify as VerifyMode } : {}),
+    ...(flags.webhook?.length ? { webhooks: flags.webhook } : {}),
   };
 }
 
@@ -304,6 +308,7 @@ export async function runResearch(io: CliIo, question: string, flags: ResearchFl
     });
     const result = await handle.done;
     progress?.done();
+    await settleWebhooks(dossier, result.runId, note);
 
     if (!toStdout) return printRunResult(io, result, { json: machine, terminated });
     stdio.printReport(io, result);
@@ -312,6 +317,30 @@ export async function runResearch(io: CliIo, question: string, flags: ResearchFl
     process.off("SIGINT", onSigint);
     process.off("SIGTERM", onSigterm);
     await dossier.close();
+  }
+}
+
+/**
+ * Gives the run's first webhook attempts `webhooks.exitWaitMs` and says what is still pending:
+ * those stay in the store, and `dossier serve` or `dossier worker` over the same store send them.
+ */
+async function settleWebhooks(dossier: Dossier, runId: string, note: (text: string) => void): Promise<void> {
+  try {
+    await dossier.webhooks.settle(dossier.config.webhooks.exitWaitMs);
+    const deliveries = await dossier.store.deliveries.list(runId);
+    const pending = deliveries.filter((d) => d.state === "pending").length;
+    const failed = deliveries.filter((d) => d.state === "failed").length;
+    if (pending > 0) {
+      note(
+        `dossier: ${pending} webhook ${pending === 1 ? "delivery" : "deliveries"} not delivered yet; kept in the store for dossier serve or dossier worker to retry (dossier runs show ${runId})\n`,
+      );
+    }
+    if (failed > 0)
+      note(
+        `dossier: ${failed} webhook ${failed === 1 ? "delivery" : "deliveries"} given up (dossier runs show ${runId})\n`,
+      );
+  } catch {
+    // The run's outcome is what this command reports; deliveries are listed by runs show.
   }
 }
 
@@ -350,6 +379,12 @@ export function registerResearchCommand(program: Command, io: CliIo): void {
       "smtl: research (subtasks, then a full cited report: the seed's deep-research mode; default) or answer (a short verified answer, as dossier ask gives)",
     )
     .option("--option <key=value>", OPTION_FLAG_HELP, collectOption, [] as string[])
+    .option(
+      "--webhook <url>",
+      "call this URL (signed, Standard Webhooks) when the run ends or awaits review (repeatable; needs DOSSIER_WEBHOOK_SECRET)",
+      collectOption,
+      [] as string[],
+    )
     .option("--language <code>", "report language (default: the question's)")
     .option(
       "--out <path>",

@@ -108,6 +108,8 @@ export function registerRunsCommand(program: Command, io: CliIo): void {
         const followUps = await followUpsOf(services.dossier.runs, run.id);
         const { versionsOf } = await import("../../runtime/refresh-versions.ts");
         const versions = await versionsOf(services.dossier.runs, run);
+        const { deliveryLines, deliveryView } = await import("../../webhooks/delivery-view.ts");
+        const webhooks = (await services.store.deliveries.list(run.id)).map(deliveryView);
         if (opts.json) {
           io.out(
             `${terminalJson({
@@ -118,6 +120,7 @@ export function registerRunsCommand(program: Command, io: CliIo): void {
                 ? { followUps: followUps.map((f) => ({ id: f.id, query: f.query, status: f.status })) }
                 : {}),
               ...(versions.length ? { versions } : {}),
+              ...(webhooks.length ? { webhooks } : {}),
               ...(diff?.type === "report-diff"
                 ? { diff: { sectionsChanged: diff.sectionsChanged, paths: diff.paths } }
                 : {}),
@@ -150,6 +153,7 @@ export function registerRunsCommand(program: Command, io: CliIo): void {
           const mark = v.runId === run.id ? " (this run)" : "";
           lines.push(`version ${String(v.version).padEnd(2)}${v.runId} ${v.status} ${v.createdAt}${mark}`);
         }
+        lines.push(...deliveryLines(webhooks));
         io.out(`${lines.map(terminalLine).join("\n")}\n`);
       } finally {
         await services.close();
