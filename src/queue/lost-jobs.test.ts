@@ -9,26 +9,15 @@
  */
 
 import { spawnSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { hostname, tmpdir } from "node:os";
+import { hostname } from "node:os";
 import { join } from "node:path";
-import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
-import { z } from "zod";
+import { gate, gatedQueueWorld, REQUEST } from "../../test/queue/gated-world.ts";
 import { type OwnRedis, startOwnRedis } from "../../test/queue/own-redis.ts";
-import { postgresProblem, redisProblem, servicesAnswer, TEST_DATABASE_URL } from "../../test/services.ts";
-import { createOutline } from "../core/outline.ts";
-import { assembleReport } from "../kit/report-assembly.ts";
+import { postgresProblem, redisProblem, servicesAnswer } from "../../test/services.ts";
 import { runBatch } from "../runtime/batch.ts";
-import { createDossier, type Dossier } from "../runtime/dossier.ts";
 import { createServerApp } from "../server/app.ts";
-import { indexNotes } from "../server/test-fixtures.ts";
-import type { StrategyDefinition } from "../strategies/types.ts";
-import { queuedResearch } from "./queued-research.ts";
 import { requeueJobId } from "./reconcile.ts";
-import { openRunQueue, type RunQueue } from "./run-queue.ts";
-import { startRunWorker } from "./run-worker.ts";
 import { sweepOnce } from "./sweeper.ts";
 
 const cleanups: Array<() => Promise<unknown> | unknown> = [];
@@ -36,78 +25,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-/** A gate the runs of the `gated` strategy wait at (a run cancelled while waiting ends cancelled). */
-const gate = { open: true, attempts: new Map<string, number>() };
-
-const gatedDefinition: StrategyDefinition<Record<string, never>> = {
-  name: "gated",
-  description: "waits at the test's gate, then writes a one-line report",
-  optionsSchema: z.object({}).strict(),
-  roles: [],
-  capabilities: { needsModel: false, web: false, local: false },
-  estimate: () => ({ llm: [], tools: [0, 0] }),
-  async run(ctx, input) {
-    gate.attempts.set(ctx.query, (gate.attempts.get(ctx.query) ?? 0) + 1);
-    ctx.emit({ type: "phase", phase: "waiting" });
-    while (!gate.open) {
-      if (ctx.signal.aborted) throw ctx.signal.reason;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    const report = assembleReport(ctx, {
-      title: ctx.query,
-      outline: createOutline([{ title: "Answer", plan: "" }]),
-      language: input.language,
-      parts: [{ text: `## Answer\n\nAn answer to ${ctx.query}.`, allowed: new Set() }],
-      stopReason: "completed",
-    });
-    return { stopReason: "completed", report };
-  },
-};
-const gated = gatedDefinition as StrategyDefinition<never>;
-const REQUEST = {
-  strategy: "gated",
-  corpus: "notes",
-  sources: "local" as const,
-  formats: ["md" as const],
-};
-
-/** A Dossier on a PostgreSQL schema of its own, a queue on `redisUrl`, workers on demand. */
-async function setup(redisUrl: string) {
-  const home = mkdtempSync(join(tmpdir(), "dossier-lost-"));
-  await indexNotes(home, home);
-  const schema = `dossier_lost_${randomBytes(5).toString("hex")}`;
-  const dossier: Dossier = createDossier({
-    env: { DOSSIER_HOME: home },
-    cwd: home,
-    config: { databaseUrl: `${TEST_DATABASE_URL}?schema=${schema}` },
-    strategies: [gated],
-  });
-  const queue: RunQueue = openRunQueue({ url: redisUrl, backoffMs: 50, readyTimeoutMs: 1_000 });
-  cleanups.push(async () => {
-    await queue.close();
-    await dossier.close();
-    const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await client.end();
-    rmSync(home, { recursive: true, force: true });
-  });
-  await dossier.store.ready();
-  const startWorker = (options: { concurrency?: number; sweepMs?: number } = {}) => {
-    const worker = startRunWorker({
-      dossier,
-      url: redisUrl,
-      lockDurationMs: 2_000,
-      sweepMs: 0,
-      ...options,
-      onNote: (n) => process.env.DEBUG_NOTES && process.stderr.write(`${JSON.stringify(n)}\n`),
-    });
-    cleanups.push(() => worker.close(true));
-    return worker;
-  };
-  const queued = queuedResearch(dossier, queue, { pollMs: 50, followMs: 200, cwd: home });
-  return { home, dossier, queue, queued, startWorker };
-}
+const setup = (redisUrl: string) => gatedQueueWorld(redisUrl, cleanups);
 
 async function ownRedis(): Promise<OwnRedis> {
   const redis = await startOwnRedis();
