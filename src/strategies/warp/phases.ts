@@ -140,7 +140,7 @@ export async function decide(run: WarpRun): Promise<{ end: string } | { expand: 
   const end = deepeningEnd(run);
   if (end !== null) return { end };
   ctx.emit({ type: "phase", phase: "deepening", detail: `expansion ${run.expansions + 1}` });
-  const before = run.seen();
+  const before = run.seen(run.unforced());
   const { value: answer } = await ctx.inScope("planner", () =>
     run.act("DEEPEN_FALLBACK", "deepening decision failed; ending the deepening", () =>
       run.policy.deepen({ state, language, forced, expansionsLeft: cap - run.expansions }),
@@ -206,7 +206,8 @@ export async function bestDraft(run: WarpRun): Promise<DraftSnapshot> {
     type: "trajectory-step",
     step: final.step + 1,
     action: "terminate",
-    state: { cut, relabelled: true },
+    // At the last draft no decision followed: the marker carries the unforced request to relabel.
+    state: { cut, relabelled: true, ...(cut === snapshots.length - 1 ? run.unforced() : {}) },
     answer: { name: "terminate" },
   });
   return final;

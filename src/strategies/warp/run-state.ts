@@ -13,12 +13,13 @@ import { assembleReport } from "../../kit/report-assembly.ts";
 import type { RunContext } from "../../kit/run-context.ts";
 import { draftParts, outlineSkeleton, pruneEmpty, type WarpState } from "./draft.ts";
 import { nativeActions } from "./native/policy.ts";
-import { jsonActions, type WarpPolicy, warpPolicy } from "./policy.ts";
+import { jsonActions, type WarpActions, type WarpPolicy, warpPolicy } from "./policy.ts";
 import type { DraftSnapshot } from "./pruning.ts";
 import { retrieve } from "./retrieval.ts";
 import type { WarpOptions } from "./run.ts";
 import { type WarpProtocol, warpRoleSampling } from "./sampling.ts";
 import { DEFAULT_MAX_STEPS, NATIVE_EXTEND_BUDGET, StepMeter } from "./steps.ts";
+import { type UnforcedDecision, unforcedDecision } from "./unforced.ts";
 
 /** Default cap of expansions. */
 export const DEFAULT_MAX_EXPANSIONS = 12;
@@ -60,6 +61,7 @@ export class WarpRun {
   expansions = 0;
   readonly #pagesRead = new Set<string>();
   readonly #guarded: GuardedAction;
+  readonly #deepen: WarpActions["deepen"]["codec"];
 
   constructor(ctx: RunContext, options: WarpOptions) {
     this.ctx = ctx;
@@ -81,6 +83,7 @@ export class WarpRun {
           })
         : jsonActions(ctx, sampling);
     this.policy = warpPolicy(ctx, this.steps, actions);
+    this.#deepen = actions.deepen.codec;
     this.state = {
       question: ctx.query,
       title: ctx.query,
@@ -104,6 +107,22 @@ export class WarpRun {
       expanded: [...this.expanded],
       ...extra,
     };
+  }
+
+  /**
+   * Forced-expansion mode: the deepening decision request the policy would have at this state
+   * without the forcing (unforced.ts), recorded for trajectory pruning; `{}` otherwise.
+   */
+  unforced(): { unforced?: UnforcedDecision } {
+    if (!this.forced) return {};
+    const ordinary = this.options.maxExpansions ?? DEFAULT_MAX_EXPANSIONS;
+    const input = {
+      state: this.state,
+      language: this.language,
+      forced: true,
+      expansionsLeft: this.cap - this.expansions,
+    };
+    return { unforced: unforcedDecision(this.#deepen, this.protocol, input, ordinary - this.expansions) };
   }
 
   /** A `trajectory-step` event: the action, the state it saw, its answer. */
