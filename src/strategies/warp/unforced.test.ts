@@ -13,7 +13,11 @@ import {
   terminate,
   warpDossier,
 } from "../../../test/warp/kit.ts";
-import type { UnforcedDecision } from "./unforced.ts";
+import { createOutline } from "../../core/outline.ts";
+import type { WarpState } from "./draft.ts";
+import { agentcpmCodecs } from "./native/codecs.ts";
+import { deepenJsonCodec } from "./planner.ts";
+import { type UnforcedDecision, unforcedDecision } from "./unforced.ts";
 
 afterEach(cleanup);
 
@@ -114,5 +118,44 @@ describe("warp forced expansion records each decision's unforced request", () =>
     const { events } = await researchWarp(dossier, docs);
     for (const s of eventsOf(events, "trajectory-step"))
       expect("unforced" in (s.state as object)).toBe(false);
+  });
+});
+
+describe("TERMINATE in each protocol's form", () => {
+  const ctx = { query: "How do heat pumps perform in cold climates?", currentDate: "2026-03-01" };
+  const state: WarpState = {
+    question: ctx.query,
+    title: "Heat pumps",
+    outline: createOutline([
+      { title: "Efficiency", plan: "What trials measured" },
+      { title: "Costs", plan: "What installing costs" },
+    ]),
+    citations: new Map(),
+    expanded: new Set(),
+  };
+  const input = { state, language: "en", forced: true, expansionsLeft: 2 };
+
+  it("is a TERMINATE the unforced codec accepts, and no answer the forced one accepts", () => {
+    const json = deepenJsonCodec(ctx, {});
+    const u = unforcedDecision(json, "json", input, 10);
+    expect(u.messages.at(-1)!.content).toContain("Expansions left: 10.");
+    const value = JSON.parse(u.terminate) as unknown;
+    const free = json.request({ ...input, forced: false });
+    expect(json.decode(free.schema.parse(value), { ...input, forced: false })).toEqual({
+      ok: true,
+      action: { name: "terminate" },
+    });
+    expect(json.request(input).schema.safeParse(value).success).toBe(false);
+
+    const native = agentcpmCodecs(ctx, {}).deepen;
+    const n = unforcedDecision(native, "native", input, 10);
+    expect(n.system).toBeUndefined();
+    expect(n.messages.at(-1)!.content).toContain("- nop: no operation.");
+    expect(n.messages.at(-1)!.content).not.toContain("You must expand");
+    expect(native.decode(n.terminate, { ...input, forced: false })).toMatchObject({
+      ok: true,
+      action: { name: "terminate", native: "nop" },
+    });
+    expect(native.decode(n.terminate, input).ok).toBe(false);
   });
 });
