@@ -64,6 +64,7 @@ describe("OpenAPI document — lint", () => {
         "POST /v1/runs/{id}/resume resumeRun",
         "GET /v1/runs/{id}/events streamRunEvents",
         "GET /v1/runs/{id}/report/{format} getRunReport",
+        "GET /v1/runs/{id}/webhooks listRunWebhooks",
         "GET /v1/runs/{id}/diff/{format} getRunDiff",
         "POST /v1/runs/{id}/refresh refreshRun",
         "POST /v1/ask ask",

@@ -1,11 +1,12 @@
 /**
- * What a run puts out: its events as Server-Sent Events and its report in each format
- * (mounted under `/v1`).
+ * What a run puts out: its events as Server-Sent Events, its report in each format and its
+ * webhook deliveries (mounted under `/v1`).
  */
 
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import { reportFormatList } from "../core/report-formats.ts";
 import { REPORT_CSP } from "../render/html.ts";
+import { deliveryView, deliveryViewSchema } from "../webhooks/delivery-view.ts";
 import type { ApiServices } from "./api-services.ts";
 import { Event, runIdParam } from "./components.ts";
 import { REPORT_CONTENT_TYPES, readReportFile } from "./reports.ts";
@@ -68,7 +69,29 @@ const getReport = createRoute({
   },
 });
 
-/** The event stream and report routes of a run (mounted under `/v1`). */
+const WebhookDeliveries = z
+  .object({ runId: z.string(), webhooks: z.array(deliveryViewSchema) })
+  .openapi("WebhookDeliveries");
+
+const listWebhooks = createRoute({
+  method: "get",
+  path: "/runs/{id}/webhooks",
+  operationId: "listRunWebhooks",
+  tags: ["runs"],
+  summary: "List a run's webhook deliveries",
+  description:
+    "Each webhook event of the run (run.completed, run.failed, run.cancelled, run.awaiting_review) and URL: its webhook-id (the same at every attempt), its state (pending, delivered, failed: given up), when the next attempt is due, and every attempt with the receiver's status or why none came.",
+  request: { params: z.object({ id: runIdParam }) },
+  responses: {
+    200: {
+      description: "the run's deliveries, oldest first",
+      content: { "application/json": { schema: WebhookDeliveries } },
+    },
+    ...errorResponses(404),
+  },
+});
+
+/** The event stream, report and webhook routes of a run (mounted under `/v1`). */
 export function runOutputRoutes(services: () => ApiServices): OpenAPIHono {
   const app = createRouter();
 
@@ -111,6 +134,13 @@ export function runOutputRoutes(services: () => ApiServices): OpenAPIHono {
     }
     if (format === "pdf") c.header("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'");
     return c.body(typeof report === "string" ? report : new Uint8Array(report), 200);
+  });
+
+  app.openapi(listWebhooks, async (c) => {
+    const { dossier, runs } = services();
+    const run = await runs.view(c.req.valid("param").id);
+    const webhooks = (await dossier.store.deliveries.list(run.id)).map(deliveryView);
+    return c.json({ runId: run.id, webhooks }, 200);
   });
 
   return app;
