@@ -40,6 +40,12 @@ export const trajectoryActionSchema = z.object({
   scope: z.string().min(1).optional(),
   /** Tool calls the action led to: those started in its scope before the scope's next action. */
   toolCallIds: z.array(z.string()),
+  /**
+   * The recorded model calls (not inside a tool call) that ended after the run's previous action
+   * and before this one: for a strategy whose actions run one at a time (warp), the calls that
+   * produced it, re-asks included, the accepted one last. Absent in runs recorded before it was.
+   */
+  callIds: z.array(z.string()).optional(),
 });
 /** One action of a policy's trajectory. */
 export type TrajectoryAction = z.infer<typeof trajectoryActionSchema>;
@@ -53,6 +59,11 @@ export const recordedDraftSchema = z.object({
   markdown: z.string(),
   outline: z.unknown().optional(),
   score: z.number().nullable().optional(),
+  /**
+   * The last recorded model call before the snapshot (null: none), so a trajectory cut at this
+   * draft keeps exactly the calls up to it. Absent in runs recorded before it was.
+   */
+  lastCallId: z.string().nullable().optional(),
 });
 /** An intermediate draft. */
 export type RecordedDraft = z.infer<typeof recordedDraftSchema>;

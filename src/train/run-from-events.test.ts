@@ -126,9 +126,11 @@ describe("a recorded run from an event log", () => {
     expect(searcherOnly.toolCalls.map((t) => t.step)).toEqual([1, 1, 1, 1]);
   });
 
-  it("keeps warp's actions with the tool calls they led to, and drafts with their last score", () => {
+  it("keeps warp's actions with the tool calls they led to and the calls behind them, and drafts with their last score and call", () => {
     const log = fixtureEvents([
       { ...runStart, strategy: "warp" },
+      llmEnd("L1", "planner", "planner"),
+      llmEnd("L2", "planner", "planner"),
       {
         type: "trajectory-step",
         step: 1,
@@ -148,7 +150,9 @@ describe("a recorded run from an event log", () => {
         scope: "section:1",
       },
       toolStart("T2", "section:1"),
+      llmEnd("L3", "reader", "section:1"),
       toolStart("T3", "planner"),
+      llmEnd("L4", "writer", "section:1"),
       {
         type: "trajectory-step",
         step: 3,
@@ -162,14 +166,21 @@ describe("a recorded run from an event log", () => {
       { type: "draft-scored", index: 0, scorer: "rubric", score: 0.4 },
       runEnd,
     ]);
-    const run = recordedRunFromEvents({ row: fixtureRow(), events: log });
-    expect(run.trajectory.map((a) => [a.step, a.action, a.scope, a.toolCallIds])).toEqual([
-      [1, "search", "planner", ["T1", "T3"]],
-      [2, "search", "section:1", ["T2"]],
-      [3, "write", "section:1", []],
+    // L3 is the page reader's call inside the crawl T2: the engine's work, no action's call.
+    const calls = [
+      fixtureCall({ callId: "L1", step: 1, role: "planner", scope: "planner" }),
+      fixtureCall({ callId: "L2", step: 1, role: "planner", scope: "planner" }),
+      fixtureCall({ callId: "L3", step: 1, role: "reader", scope: "section:1", toolCallId: "T2" }),
+      fixtureCall({ callId: "L4", step: 1, role: "writer", scope: "section:1" }),
+    ];
+    const run = recordedRunFromEvents({ row: fixtureRow(), events: log, calls });
+    expect(run.trajectory.map((a) => [a.step, a.action, a.scope, a.toolCallIds, a.callIds])).toEqual([
+      [1, "search", "planner", ["T1", "T3"], ["L1", "L2"]],
+      [2, "search", "section:1", ["T2"], []],
+      [3, "write", "section:1", [], ["L4"]],
     ]);
     expect(run.drafts).toEqual([
-      { index: 0, step: 3, expansions: 0, markdown: "# D0", outline: {}, score: 0.4 },
+      { index: 0, step: 3, expansions: 0, markdown: "# D0", outline: {}, score: 0.4, lastCallId: "L4" },
     ]);
   });
 

@@ -11,7 +11,10 @@
  * - sources and evidence: `source-add`, `evidence-add` (malformed ones are skipped);
  * - trajectory: `trajectory-step`; a tool call started in the same scope after an action and
  *   before the scope's next action belongs to that action (warp records SEARCH before it runs);
- * - drafts: `draft-snapshot`, with the score of the last `draft-scored` for the same index;
+ *   the recorded model calls (not inside a tool call) that ended after the previous action and
+ *   before this one are its `callIds` (warp's actions run one at a time: the calls behind it);
+ * - drafts: `draft-snapshot`, with the score of the last `draft-scored` for the same index and
+ *   the last recorded call that ended before it (`lastCallId`);
  * - answer: the last `answer-ready`.
  */
 
@@ -66,6 +69,10 @@ export function recordedRunFromEvents(input: RunFromEventsInput): RecordedRun {
 
   const calls = input.calls ?? recordedCallsFromEvents(events);
   const stepOfCall = new Map(calls.map((c) => [c.callId, c.step]));
+  const agentCall = new Set(calls.filter((c) => !c.toolCallId).map((c) => c.callId));
+  const recordedCall = new Set(calls.map((c) => c.callId));
+  let sinceAction: string[] = [];
+  let lastCall: string | null = null;
   const policy = input.policyRoles ? new Set<string>(input.policyRoles) : null;
   const lastCallInScope = new Map<string, string>();
   const lastActionInScope = new Map<string, TrajectoryAction>();
@@ -82,6 +89,8 @@ export function recordedRunFromEvents(input: RunFromEventsInput): RecordedRun {
     switch (event.type) {
       case "llm-end":
         if (!policy || policy.has(event.role)) lastCallInScope.set(scope, event.callId);
+        if (agentCall.has(event.callId)) sinceAction.push(event.callId);
+        if (recordedCall.has(event.callId)) lastCall = event.callId;
         break;
       case "tool-start": {
         const asker = lastCallInScope.get(scope);
@@ -126,7 +135,9 @@ export function recordedRunFromEvents(input: RunFromEventsInput): RecordedRun {
           answer: event.answer,
           ...(event.scope ? { scope: event.scope } : {}),
           toolCallIds: [],
+          callIds: sinceAction,
         };
+        sinceAction = [];
         trajectory.push(action);
         lastActionInScope.set(scope, action);
         break;
@@ -138,6 +149,7 @@ export function recordedRunFromEvents(input: RunFromEventsInput): RecordedRun {
           expansions: event.expansions,
           markdown: event.markdown,
           outline: event.outline,
+          lastCallId: lastCall,
         });
         break;
       case "draft-scored":
