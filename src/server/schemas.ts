@@ -12,6 +12,7 @@ import { runRecordSchema } from "../core/run.ts";
 import { sourcesSchema } from "../core/run-options.ts";
 import { sourceFilterInputSchema } from "../tools/source-filter.ts";
 import { timeRangeSchema } from "../tools/types.ts";
+import { webhookUrlsSchema } from "../webhooks/urls.ts";
 import { strategyOptionSchema } from "./strategy-options.ts";
 
 const question = z
@@ -70,6 +71,11 @@ export const createRunBodySchema = z.strictObject({
     .optional()
     .describe(
       "keep every model call for training (messages, sampling, raw completion, format errors) as llm-call events in the run's log; they are not streamed",
+    ),
+  webhooks: webhookUrlsSchema
+    .optional()
+    .describe(
+      "URLs called with a signed Standard Webhooks event when the run completes, fails, is cancelled or awaits review of its plan (besides the server's configured ones; at most 10; private and loopback addresses refused unless the server allows private networks; the server needs DOSSIER_WEBHOOK_SECRET). Deliveries: GET /v1/runs/{id}/webhooks",
     ),
 });
 /** A create-run body. */
