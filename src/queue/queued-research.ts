@@ -15,6 +15,7 @@ import type { ResearchOptions, ResumeOptions } from "../runtime/research-handle.
 import { researchRequestSchema } from "../runtime/research-request.ts";
 import { checkResumable } from "../runtime/resume.ts";
 import { createRunId } from "../runtime/run-id.ts";
+import { webhooksForRun } from "../webhooks/run-webhooks.ts";
 import { type QueuedHandle, queuedHandle } from "./queued-handle.ts";
 import type { QueueStatus, RunQueue } from "./run-queue.ts";
 import { servicesReady } from "./services-ready.ts";
@@ -99,6 +100,10 @@ export function queuedResearch(
           registry: dossier.models,
           strategies: dossier.strategies,
         });
+        // Its webhooks (the request's and this process's configured ones), checked before anything
+        // is stored; they travel with the request, so a run cancelled while queued is announced too.
+        const webhooks = webhooksForRun(parsed.data.webhooks, dossier.config);
+        if (webhooks.length) json.webhooks = webhooks;
         const enqueuedAt = now();
         // The run is stored queued first, so it is listed (and can be cancelled) from now on.
         await dossier.store.runs.create({
