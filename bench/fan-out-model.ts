@@ -51,11 +51,19 @@ const WORDS =
 /** Items an array gets beyond its minimum at most (plans, outlines and lists fan out up to this). */
 export const EXTRA_ITEMS = 5;
 
+/** How often an optional property is given. */
+const OPTIONAL_SHARE = 0.7;
+
+/** Properties whose text a reader sees as prose: written as cited sentences. */
+const PROSE = new Set(["content", "report", "text", "introduction", "conclusion", "answer"]);
+
 /** What a request refers to: the ids, URLs, question words and page sentences it shows. */
 export interface RequestContext {
   nodeIds: string[];
   evidenceIds: string[];
   urls: string[];
+  /** Section positions it names (`section-2.1`). */
+  sectionIds: string[];
   /** Words of the question (else of the whole request), for queries. */
   queryTerms: string[];
   /** Sentences of the page a reader request shows. */
@@ -76,9 +84,12 @@ export function requestContext(text: string): RequestContext {
     .split(/(?<=[.!?])\s+|\n+/)
     .map((s) => s.trim())
     .filter((s) => s.length >= 30 && s.length <= 400);
+  const listed = unique([...text.matchAll(/^\s*\[(E\d+)\]/gm)].map((m) => m[1]!));
   return {
     nodeIds: unique(text.match(/\bT-\d+\b/g) ?? []),
-    evidenceIds: unique(text.match(/\bE\d+\b/g) ?? []),
+    // Ids a list shows (`[E3] …` lines) are the ones to cite; else any the request names.
+    evidenceIds: listed.length ? listed : unique(text.match(/\bE\d+\b/g) ?? []),
+    sectionIds: unique(text.match(/\bsection-\d+(?:\.\d+)*/g) ?? []),
     urls: unique((text.replace(page, "").match(/https?:\/\/[^\s<>"'\])]+\/page\/\d+/g) ?? []) as string[]),
     queryTerms: unique(terms(question)).filter((t) => t.length > 2),
     pageSentences,
@@ -160,7 +171,8 @@ class FanOutContent {
         const out: Record<string, unknown> = {};
         const required = new Set(schema.required ?? []);
         for (const [name, sub] of Object.entries(schema.properties ?? {}))
-          if (required.has(name) || this.random() < 0.5) out[name] = this.value(sub, name, depth + 1);
+          if (required.has(name) || this.random() < OPTIONAL_SHARE)
+            out[name] = this.value(sub, name, depth + 1);
         return out;
       }
       case "array":
@@ -190,9 +202,17 @@ class FanOutContent {
       // Items that refer to the run: distinct ones the request shows (none when it shows none).
       const n = Math.min(pool.length, this.int(min, Math.max(min, max)));
       const left = [...pool];
-      return Array.from({ length: n }, () => left.splice(this.int(0, left.length - 1), 1)[0]!);
+      const chosen: unknown[] = Array.from(
+        { length: n },
+        () => left.splice(this.int(0, left.length - 1), 1)[0]!,
+      );
+      // Too few to refer to: the rest as the schema allows.
+      while (chosen.length < min) chosen.push(this.value(items, "", depth + 1));
+      return chosen;
     }
-    const n = this.int(min, Math.max(min, max));
+    let n = this.int(min, Math.max(min, max));
+    // An empty list is often a stop (no actions, no queries): taken less often than others.
+    if (n === 0 && max > 0 && this.random() < 0.7) n = 1;
     const itemKey = key === "queries" || key === "broadQueries" || key === "papers" ? "query" : key;
     return Array.from({ length: n }, () => this.value(items, itemKey, depth + 1));
   }
@@ -207,6 +227,11 @@ class FanOutContent {
       return nodeIds.length && this.random() < 0.5 ? this.pick(nodeIds) : this.freshNodeId();
     if (schema.pattern?.includes("E")) return evidenceIds.length ? this.pick(evidenceIds) : "E1";
     if (key === "query") return this.query();
+    // A value the description spells out (`the section written: "section-1"`).
+    const literal = /: "([^"]+)"$/.exec(schema.description ?? "")?.[1];
+    if (literal) return literal;
+    if (key === "position" && this.context.sectionIds.length) return this.pick(this.context.sectionIds);
+    if (PROSE.has(key)) return this.text();
     if (schema.pattern?.includes("\\d{4}-\\d{2}-\\d{2}")) return `2025-0${this.int(1, 9)}-1${this.int(0, 9)}`;
     return this.words(schema.minLength ?? 1, schema.maxLength ?? 200);
   }

@@ -143,8 +143,8 @@ async function run(strategy: string, latencyMs: number, seed: number, world = wo
     const result = await started.research({
       query,
       strategy,
-      // The world's model script answers smtl's deep-search (short answer) mode.
-      ...(strategy === "smtl" && !answer ? { strategyOptions: { mode: "answer" } } : {}),
+      // The world's model script recognises smtl's deep-search (short answer) mode only.
+      ...(strategy === "smtl" ? { strategyOptions: { mode: "answer" } } : {}),
       ...(concurrency ? { concurrency } : {}),
     });
     const events = result.events;
