@@ -32,7 +32,7 @@ export interface PlanEditItem {
 }
 
 /** An item as the user edits it (recursive; unknown fields such as `extras` are ignored). */
-export const planEditItemSchema: z.ZodType<PlanEditItem> = z.object({
+export const planEditItemSchema: z.ZodType<PlanEditItem, PlanEditItem> = z.object({
   id: planItemIdSchema.optional(),
   title: z.string().trim().min(1, "an item's title is empty").max(MAX_ITEM_TITLE),
   description: z.string().trim().max(MAX_ITEM_DESCRIPTION).optional(),

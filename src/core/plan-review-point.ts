@@ -14,6 +14,7 @@ import { DossierError } from "./errors.ts";
 import type { EventInput } from "./events.ts";
 import type { StepJournal } from "./journal.ts";
 import {
+  boundedPlan,
   type PlanChanges,
   planChangesSchema,
   type ReviewPlan,
@@ -85,8 +86,9 @@ export function answeredReview(journal: StepJournal): ReviewedPlan | null {
  * records `proposed` for review and throws AWAITING_REVIEW.
  */
 export function reviewPlanPoint(ctx: ReviewPointContext, proposed: ReviewPlanInput): PlanAfterReview {
-  const plan = reviewPlanSchema.parse(proposed);
-  if (!reviewsPlan(ctx.options)) return { plan, changes: null };
+  // Without a review the strategy's own plan goes on untouched (nothing here may fail the run).
+  if (!reviewsPlan(ctx.options)) return { plan: proposed as ReviewPlan, changes: null };
+  const plan = reviewPlanSchema.parse(boundedPlan(proposed));
   const answered = answeredReview(ctx.journal);
   if (answered) {
     // The plan shown is the plan executed: the strategy's own only when its replayed plan is

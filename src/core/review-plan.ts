@@ -36,7 +36,7 @@ export interface PlanItem {
 }
 
 /** One item of a plan (recursive). */
-export const planItemSchema: z.ZodType<PlanItem> = z.object({
+export const planItemSchema: z.ZodType<PlanItem, PlanItem> = z.object({
   id: planItemIdSchema,
   title: z.string().trim().min(1).max(MAX_ITEM_TITLE),
   description: z.string().trim().max(MAX_ITEM_DESCRIPTION).optional(),
@@ -107,6 +107,31 @@ export function unchanged(changes: PlanChanges): boolean {
     !changes.reordered &&
     !changes.retitled
   );
+}
+
+/**
+ * A strategy's plan cut to the shape's bounds, so a long or empty model text never fails the run:
+ * titles to {@link MAX_ITEM_TITLE} characters (an empty one named `(untitled)`), descriptions to
+ * {@link MAX_ITEM_DESCRIPTION} (an empty one left out), at most {@link MAX_PLAN_ITEMS} items a level.
+ */
+export function boundedPlan(plan: ReviewPlanInput): ReviewPlanInput {
+  const clip = (text: string, max: number) => {
+    const t = text.trim();
+    return t.length > max ? `${t.slice(0, max - 1)}…` : t;
+  };
+  const item = (i: PlanItem): PlanItem => {
+    const description = i.description === undefined ? "" : clip(i.description, MAX_ITEM_DESCRIPTION);
+    return {
+      id: i.id,
+      title: clip(i.title, MAX_ITEM_TITLE) || "(untitled)",
+      ...(description ? { description } : {}),
+      ...(i.children ? { children: i.children.slice(0, MAX_PLAN_ITEMS).map(item) } : {}),
+      ...(i.extras ? { extras: i.extras } : {}),
+    };
+  };
+  const title = plan.title === undefined ? "" : clip(plan.title, MAX_ITEM_TITLE);
+  const { title: _, ...rest } = plan;
+  return { ...rest, ...(title ? { title } : {}), items: plan.items.slice(0, MAX_PLAN_ITEMS).map(item) };
 }
 
 /** Every item of a plan with its parent's id (null at the top), in document order. */
