@@ -17,6 +17,8 @@ export const graphStrategy: StrategyDefinition<z.infer<typeof graphOptionsSchema
   optionsSchema: graphOptionsSchema,
   roles: ["router", "planner", "searcher", "reader", "critic", "rubricer", "writer"],
   capabilities: { needsModel: true, web: true, local: true },
+  // Its fixed outline and INITPLAN's first plan are its plan (review.ts).
+  reviewsPlan: () => true,
   estimate({ webReading }) {
     const iterations = [1, 15] as const;
     const nodes = [iterations[0] + 2, iterations[1] * 4 + 3] as const;

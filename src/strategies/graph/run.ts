@@ -50,6 +50,7 @@ import {
   waitingForReport,
 } from "./readiness.ts";
 import { writeGraphReport } from "./report.ts";
+import { reviewGraphPlan } from "./review.ts";
 import type { EphemeralRubric } from "./rubricer.ts";
 import { type GraphRun, recordNode } from "./run-state.ts";
 import { runSurvey } from "./survey.ts";
@@ -127,15 +128,17 @@ export async function runGraph(ctx: RunContext, options: GraphOptions): Promise<
   const besideQuestion = specBesideQuestion(specText, spec.topic, ctx.query);
   const run = startRun(ctx, spec, `Research question: ${ctx.query}\n${besideQuestion}`, options, shouldStop);
   await surveyBroadly(ctx, run, options.tools, shouldStop);
-  const planned = await outlineFromSurvey(ctx, run, spec, language);
+  const outlined = await outlineFromSurvey(ctx, run, spec, language);
   const first = await initPlan(ctx, run, {
     spec: besideQuestion,
-    outline: planned.outline,
+    outline: outlined.outline,
     language,
     maxDepth,
   });
+  // With `reviewPlan` the run stops here until the outline and first plan are reviewed (review.ts).
+  const { planned, actions } = reviewGraphPlan(ctx, run, outlined, first, maxDepth);
   const { persistent } = first;
-  let firstActions: string[] | null = first.actions;
+  let firstActions: string[] | null = actions;
 
   let ephemeral: EphemeralRubric | null = null;
   let stopReason: string | null = null;
