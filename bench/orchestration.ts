@@ -34,8 +34,9 @@
 
 import { availableParallelism, loadavg } from "node:os";
 import type { DossierEvent } from "../src/core/events.ts";
+import { type TimedCall, timedCalls } from "../src/eval/process/timed-calls.ts";
 import { startResearchWorld } from "../test/research/world.ts";
-import { type Call, calls, criticalPath } from "./critical-path.ts";
+import { criticalPath } from "./critical-path.ts";
 import { loadRealPages } from "./drb-pages.ts";
 import { fanOutAnswers } from "./fan-out-model.ts";
 import { sampleLoopBusy } from "./loop-busy.ts";
@@ -96,7 +97,7 @@ interface Row {
   input: number | null;
   output: number | null;
   prompts: PromptFigures;
-  chain: Call[];
+  chain: TimedCall[];
   status: string;
   waste: Waste;
   units: UnitTokens;
@@ -151,7 +152,7 @@ async function run(strategy: string, latencyMs: number, seed: number, world = wo
     const ts = (type: string) => Date.parse(events.find((e) => e.type === type)!.ts);
     const nominal = { llmMs: latencyMs, searchMs: latencyMs, pageMs };
     const path = criticalPath(events, nominal);
-    const all = calls(events, nominal);
+    const all = timedCalls(events).flatMap((c) => [c, ...c.nested]);
     const u = result.record.usage!;
     const counts = started.script.counts as Record<string, number>;
     const prompts = promptFigures(recorder.calls);
@@ -164,7 +165,7 @@ async function run(strategy: string, latencyMs: number, seed: number, world = wo
       llmDepth: path.llmDepth,
       queueMs: all.reduce((n, c) => n + c.queueMs, 0),
       retries:
-        all.reduce((n, c) => n + c.retries, 0) +
+        events.reduce((n, e) => n + (e.type === "llm-end" ? e.retries : 0), 0) +
         events.filter((e) => e.type === "tool-end" && !e.ok && !e.cached).length,
       llmCalls: u.llmCalls,
       toolCalls: events.filter(

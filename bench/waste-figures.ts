@@ -16,8 +16,7 @@
 
 import type { DossierEvent } from "../src/core/events.ts";
 import { criticalChain, type IdleStep } from "../src/eval/process/critical-chain.ts";
-import type { TimedCall } from "../src/eval/process/timed-calls.ts";
-import type { Nominal } from "./critical-path.ts";
+import { type Nominal, nominalOf } from "./critical-path.ts";
 import type { LoopBusy } from "./loop-busy.ts";
 import type { PromptFigures } from "./prompt-figures.ts";
 
@@ -35,16 +34,6 @@ export interface Waste {
   slackMs: number;
   /** Calls and model calls on the chain. */
   chainCalls: number;
-}
-
-/** What a call costs at nominal latencies (a crawl: its fetch and its read). */
-export function nominalOf(c: TimedCall, nominal: Nominal): number {
-  if (c.cached || !c.ok) return 0;
-  if (c.kind === "llm") return nominal.llmMs;
-  if (c.name === "crawl_page") return c.nested.reduce((n, x) => n + nominalOf(x, nominal), 0);
-  if (c.name === "fetch_page") return nominal.pageMs;
-  if (/search/.test(c.name) && c.name !== "local_search") return nominal.searchMs;
-  return 0;
 }
 
 /** The waste of one run whose bound is `boundMs`. */

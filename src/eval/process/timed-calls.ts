@@ -39,9 +39,40 @@ export const isUnitScope = (scope: string | undefined): boolean => scope?.includ
 /** The provider part of a model name (`openai-compatible:m` → `openai-compatible`). */
 const modelProvider = (model: string) => (model.includes(":") ? model.slice(0, model.indexOf(":")) : model);
 
-/** A call a page crawl makes: its fetch and its read. */
-const partOfCrawl = (c: TimedCall) =>
-  (c.kind === "tool" && c.name === "fetch_page") || (c.kind === "llm" && c.name === "reader");
+/**
+ * The crawl a page fetch or a page read belongs to, among the crawls under way around it: a
+ * fetch names its crawl (`parentCallId`); a read is the one of the enclosing crawl whose fetch
+ * was answered last before it (several crawls of one step run at once), else of the latest
+ * enclosing crawl without a read. (Logs written before fetches named their crawl: the latest
+ * enclosing crawl without a fetch.)
+ */
+function crawlOf(
+  c: TimedCall,
+  parentId: string | undefined,
+  outer: readonly TimedCall[],
+): TimedCall | undefined {
+  const isFetch = c.kind === "tool" && c.name === "fetch_page";
+  const isRead = c.kind === "llm" && c.name === "reader";
+  if (!isFetch && !isRead) return undefined;
+  if (parentId) return outer.find((o) => o.callId === parentId && o.name === "crawl_page");
+  const enclosing = outer.filter(
+    (o) => o.name === "crawl_page" && o.scope === c.scope && o.startSeq < c.startSeq && o.endSeq > c.endSeq,
+  );
+  const has = (o: TimedCall, kind: "fetch" | "read") =>
+    o.nested.some((n) => (kind === "fetch" ? n.name === "fetch_page" : n.name === "reader"));
+  if (isFetch) return enclosing.findLast((o) => !has(o, "fetch")) ?? enclosing.at(-1);
+  const fetched = (o: TimedCall) =>
+    Math.max(
+      -1,
+      ...o.nested.filter((n) => n.name === "fetch_page" && n.endSeq < c.startSeq).map((n) => n.endSeq),
+    );
+  const open = enclosing.filter((o) => !has(o, "read"));
+  const best = open.reduce<TimedCall | undefined>(
+    (b, o) => (!b || fetched(o) > fetched(b) ? o : b),
+    undefined,
+  );
+  return best ?? enclosing.at(-1);
+}
 
 /** The events of the last attempt of a run (a resumed run restarts its clock). */
 export function lastAttempt(events: readonly DossierEvent[]): readonly DossierEvent[] {
@@ -52,11 +83,14 @@ export function lastAttempt(events: readonly DossierEvent[]): readonly DossierEv
 /** Every ended call, outermost first by issue order; calls nested in a crawl are in its `nested`. */
 export function timedCalls(events: readonly DossierEvent[]): TimedCall[] {
   const starts = new Map<string, DossierEvent>();
+  const parents = new Map<string, string>();
   const retries = new Map<string, EventOf<"llm-retry">>();
   const all: TimedCall[] = [];
   for (const e of events) {
-    if (e.type === "llm-start" || e.type === "tool-start") starts.set(e.callId, e);
-    else if (e.type === "llm-retry") retries.set(e.callId, e);
+    if (e.type === "llm-start" || e.type === "tool-start") {
+      starts.set(e.callId, e);
+      if (e.type === "tool-start" && e.parentCallId) parents.set(e.callId, e.parentCallId);
+    } else if (e.type === "llm-retry") retries.set(e.callId, e);
     else if (e.type === "llm-end" || e.type === "tool-end") {
       const s = starts.get(e.callId);
       if (!s) continue;
@@ -88,12 +122,7 @@ export function timedCalls(events: readonly DossierEvent[]): TimedCall[] {
   all.sort((a, b) => a.startSeq - b.startSeq);
   const outer: TimedCall[] = [];
   for (const c of all) {
-    const parent = partOfCrawl(c)
-      ? outer.findLast(
-          (o) =>
-            o.name === "crawl_page" && o.scope === c.scope && o.startSeq < c.startSeq && o.endSeq > c.endSeq,
-        )
-      : undefined;
+    const parent = crawlOf(c, parents.get(c.callId), outer);
     if (parent) parent.nested.push(c);
     else outer.push(c);
   }
