@@ -82,6 +82,8 @@ export const mamsStrategy: StrategyDefinition<z.infer<typeof mamsOptionsSchema>>
   optionsSchema: mamsOptionsSchema,
   roles: ["searcher", "state", "writer", "reader"],
   capabilities: { needsModel: true, web: true, local: true },
+  // The plan of its first turn is its plan (review.ts).
+  reviewsPlan: () => true,
   sampling: (options) => overrideSampling(MAMS_SAMPLING, options),
   estimate({ options, webReading }) {
     const turns = [1, options.maxTurns] as const;

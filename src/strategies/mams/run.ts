@@ -42,6 +42,7 @@ import { updateFromChunk } from "./chunk-update.ts";
 import { readPageText } from "./page-text.ts";
 import { chunkObservation, planAsList, type SearchReply } from "./protocol.ts";
 import { finishMamsReport } from "./report.ts";
+import { reviewFirstTurn } from "./review.ts";
 import { type MamsRun, startMamsRun, stopRun } from "./run-state.ts";
 import { askFinalPlan, askForCalls, callRoom } from "./search-agent.ts";
 import { observationBlocks, turnLines } from "./turn-observation.ts";
@@ -100,7 +101,10 @@ async function mamsLoop(ctx: RunContext, options: MamsOptions): Promise<Research
       break;
     }
     // 1. The search agent rewrites the plan and issues the turn's calls (none: it has finished).
-    const asked = await askForCalls(run, turnsLeft, room);
+    // With `reviewPlan` the first turn's plan is reviewed before its calls run (review.ts).
+    const asked = await reviewFirstTurn(run, await askForCalls(run, turnsLeft, room), () =>
+      askForCalls(run, turnsLeft, room),
+    );
     if ("stop" in asked) {
       stopRun(run, asked.stop);
       break;
