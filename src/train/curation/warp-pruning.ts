@@ -50,7 +50,8 @@ export async function scoreDrafts(
   return scores;
 }
 
-function isEngineRelabel(action: TrajectoryAction): boolean {
+/** True for the engine's relabel marker of a forced-expansion run (a `terminate` whose state says `relabelled`). */
+export function isEngineRelabel(action: TrajectoryAction): boolean {
   const state = action.state as { relabelled?: unknown } | null;
   return (
     action.action === "terminate" && typeof state === "object" && state !== null && state.relabelled === true

@@ -24,6 +24,13 @@
  * rollout is a sample with its reward); a call line also its `model` (the policy), its
  * `sampling` as sent and its `finish_reason` when the provider gave one.
  *
+ * A forced-expansion warp run is exported pruned (WARP §2.3.1, curation/warp-pruned-run.ts):
+ * units `call` and `trajectory` hold its calls up to its best-scored draft as the model saw them,
+ * then the decision that saw that draft relabelled TERMINATE on its unforced request
+ * (`relabelled: true`, loss mask 1), with the run's reward and advantage — the reward judged the
+ * report, which is that draft; later calls are left out. Unit `run` is the report already.
+ * `warpPruning: false` exports the calls as recorded.
+ *
  * `dropUniformGroups` applies DAPO's dynamic-sampling filter first: a group whose rewards are
  * all equal carries no gradient and is skipped.
  */
@@ -50,6 +57,7 @@ import {
 import { runOutput } from "./dpo.ts";
 import type { ExportResult, ExportSkip } from "./export-result.ts";
 import { type TrajectoryLine, trajectoryLines } from "./rl-trajectory.ts";
+import { trainedRun } from "./trained-run.ts";
 
 /** A reward function's result, as the rewards return it: the scalar and its components. */
 export interface RewardLike {
@@ -96,6 +104,11 @@ export const rlRecordSchema = z
     format_errors: z.array(z.string()).optional(),
     /** 1: train on the completion; 0: a refused reply, kept for inspection only. */
     loss_mask: z.union([z.literal(0), z.literal(1)]),
+    /**
+     * The relabelled TERMINATE of a pruned forced-expansion warp run: a call the policy never
+     * made (the unforced decision request answered TERMINATE), so it has no sampled log-probs.
+     */
+    relabelled: z.literal(true).optional(),
     reward: z.number().finite(),
     reward_components: z.record(z.string(), z.unknown()),
     advantage: z.number().finite(),
@@ -124,6 +137,11 @@ export interface RlOptions {
   toolArguments?: ToolArgumentsForm;
   /** Unit run: a system turn before the question. */
   systemPrompt?: string;
+  /**
+   * Forced-expansion warp runs pruned at their best draft (default true): their calls end at the
+   * relabelled TERMINATE, later calls left out (curation/warp-pruned-run.ts).
+   */
+  warpPruning?: boolean;
 }
 
 /** The rollout group of a run: its group id, else its question's id. */
@@ -173,12 +191,22 @@ export function rlRecords(scored: readonly ScoredRun[], options: RlOptions = {})
   const { advantages } = runAdvantages(scored, options);
   const records: RlRecord[] = [];
   const skipped: ExportSkip[] = [];
-  for (const { run, reward } of scored) {
-    const advantage = advantages.get(run.runId);
+  for (const { run: given, reward } of scored) {
+    const advantage = advantages.get(given.runId);
     if (advantage === undefined) {
-      skipped.push({ runId: run.runId, reason: `group ${runGroupId(run)}: all rewards equal (no gradient)` });
+      skipped.push({
+        runId: given.runId,
+        reason: `group ${runGroupId(given)}: all rewards equal (no gradient)`,
+      });
       continue;
     }
+    const trained =
+      options.unit === "run"
+        ? { run: given, pruned: null }
+        : trainedRun(given, { pruning: options.warpPruning, reprompt: false }, skipped);
+    if (!trained) continue;
+    const { run } = trained;
+    const relabelled = trained.pruned?.terminate.callId;
     const common = {
       run_id: run.runId,
       question_id: run.row.id,
@@ -209,7 +237,12 @@ export function rlRecords(scored: readonly ScoredRun[], options: RlOptions = {})
     );
     if (options.unit === "trajectory") {
       for (const line of trajectoryLines(selected)) {
-        const made = trajectoryRecord(run.runId, line, { ...common, ...scores }, options);
+        const made = trajectoryRecord(
+          run.runId,
+          line,
+          { ...common, ...scores, ...(line.last.callId === relabelled ? { relabelled: true } : {}) },
+          options,
+        );
         if ("reason" in made) skipped.push(made);
         else records.push(made);
       }
@@ -245,6 +278,7 @@ export function rlRecords(scored: readonly ScoredRun[], options: RlOptions = {})
         ...(call.finishReason ? { finish_reason: call.finishReason } : {}),
         format_errors: [...call.formatErrors],
         loss_mask: callFormatOk(call) ? 1 : 0,
+        ...(call.callId === relabelled ? { relabelled: true } : {}),
         ...scores,
       });
       if (parsed.success) records.push(parsed.data);

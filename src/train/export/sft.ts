@@ -18,6 +18,12 @@
  * the prompt before that reply, answered by the round's accepted completion: a refused reply is
  * never an assistant turn of a conversation.
  *
+ * A forced-expansion warp run is taught pruned (WARP §2.3.1, curation/warp-pruned-run.ts): its
+ * calls up to its best-scored draft, its forced decisions before the cut on the request the
+ * policy would have had unforced, then the decision that saw the best draft relabelled TERMINATE
+ * on that request; no later call. A forced run that cannot be pruned (recorded by an earlier
+ * version) is skipped whole with the reason. `warpPruning: false` exports the calls as recorded.
+ *
  * Left out, each with its reason: failed calls (no completion); calls with format errors
  * (a conversation holding one), unless `keepFormatErrors`; with `toolArguments: "object"`,
  * tool calls whose arguments are not a JSON object; anything that would not satisfy
@@ -39,6 +45,7 @@ import {
   toChatTools,
 } from "./chat-format.ts";
 import type { ExportResult, ExportSkip } from "./export-result.ts";
+import { trainedRun } from "./trained-run.ts";
 
 /** One line of an `sft` file. */
 export const sftRecordSchema = z
@@ -70,6 +77,11 @@ export interface SftOptions {
   keepFormatErrors?: boolean;
   /** Tool-call arguments as JSON text (default) or parsed objects. */
   toolArguments?: ToolArgumentsForm;
+  /**
+   * Forced-expansion warp runs pruned at their best draft (default true): their conversations
+   * end at the relabelled TERMINATE, later calls left out (curation/warp-pruned-run.ts).
+   */
+  warpPruning?: boolean;
 }
 
 function sameMessage(a: RecordedMessage, b: RecordedMessage): boolean {
@@ -179,7 +191,10 @@ function conversationRecord(
 export function sftRecords(runs: readonly RecordedRun[], options: SftOptions = {}): ExportResult<SftRecord> {
   const records: SftRecord[] = [];
   const skipped: ExportSkip[] = [];
-  for (const run of runs) {
+  for (const given of runs) {
+    const trained = trainedRun(given, { pruning: options.warpPruning, reprompt: true }, skipped);
+    if (!trained) continue;
+    const { run } = trained;
     const calls = selectedCalls(run, options);
     const rejected = rejectedReplies(run);
     const units =
