@@ -99,6 +99,7 @@ export async function runTrainExport(io: CliIo, folder: string, flags: ExportFla
             ...(tokenizer ? { tokenizer } : {}),
             ...(flags.retokenize ? { retokenize: "always" as const } : {}),
             ...(flags.policyVersion !== undefined ? { policyVersion: flags.policyVersion } : {}),
+            ...(out.toLowerCase().endsWith(".parquet") ? { parquet: true } : {}),
           },
         }
       : {}),
@@ -125,7 +126,10 @@ export function registerTrainExport(train: Command, io: CliIo): void {
     .command("export <dir>")
     .description("write a rollouts folder as a training file: sft, dpo, rl, tokens (JSONL) or verl (Parquet)")
     .option("--format <format>", "sft, dpo, rl, verl or tokens (required)")
-    .option("--out <file>", "the file to write (required)")
+    .option(
+      "--out <file>",
+      "the file to write (required); tokens: Parquet when it ends in .parquet, else JSONL",
+    )
     .option("--reward <name>", "the rewards to use (default: the folder's only rewards file)")
     .option("--unit <unit>", "sft: call (default) or trajectory; rl: call (default), trajectory or run")
     .option("--roles <list>", "sft, rl and tokens: only calls of these model roles (comma list)")

@@ -93,6 +93,12 @@ describe("dossier train rollouts --tokens and train export --format tokens", () 
     const constrained = records.flatMap((r) => r.constrained_call_ids);
     expect(constrained.length).toBeGreaterThan(0);
 
+    // A .parquet file gets the same records as Parquet.
+    await cli(["train", "export", "ro", "--format", "tokens", "--out", "t.parquet"]);
+    const parquet = readFileSync(join(world.home, "t.parquet"));
+    expect(parquet.subarray(0, 4).toString()).toBe("PAR1");
+    expect(parquet.subarray(-4).toString()).toBe("PAR1");
+
     // The token flags apply to the tokens format only; --retokenize needs a tokenizer; a missing
     // tokenizer folder is refused; nothing is written.
     const rl = await cli(

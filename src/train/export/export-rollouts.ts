@@ -27,6 +27,7 @@ import type { ExportSkip } from "./export-result.ts";
 import { rlRecords } from "./rl.ts";
 import { sftRecords } from "./sft.ts";
 import { type TokensExportOptions, tokensExport } from "./tokens.ts";
+import { tokensParquet } from "./tokens-parquet.ts";
 import { verlParquet, verlRecords } from "./verl.ts";
 import { jsonlText } from "./write.ts";
 
@@ -55,7 +56,10 @@ export interface ExportRolloutsOptions {
   /** rl: DAPO's filter. */
   dropUniformGroups?: boolean;
   /** tokens: the checkpoint's tokenizer, for calls without server ids, and when to use it; the policy's version. */
-  tokens?: Pick<TokensExportOptions, "tokenizer" | "retokenize" | "policyVersion">;
+  tokens?: Pick<TokensExportOptions, "tokenizer" | "retokenize" | "policyVersion"> & {
+    /** Parquet bytes instead of JSON Lines (export/tokens-parquet.ts). */
+    parquet?: boolean;
+  };
 }
 
 /** What an export produced. */
@@ -93,7 +97,7 @@ export function exportRollouts(dir: string, options: ExportRolloutsOptions): Rol
     });
     return {
       format,
-      content: jsonlText(r.records),
+      content: options.tokens?.parquet ? tokensParquet(r.records) : jsonlText(r.records),
       records: r.records.length,
       skipped: r.skipped,
       reward: r.reward,
