@@ -21,6 +21,7 @@ import { warpDeepenAnswer, warpWriteAnswer } from "../../../test/research/warp-a
 import { type ResearchWorld, startResearchWorld } from "../../../test/research/world.ts";
 import { grpoAdvantages } from "../../train/advantages/grpo.ts";
 import { rlooAdvantages } from "../../train/advantages/rloo.ts";
+import { isForcedExpansionRun, prunedRun } from "../../train/curation/warp-pruned-run.ts";
 import { dpoRecordSchema } from "../../train/export/dpo.ts";
 import { rlRecordSchema } from "../../train/export/rl.ts";
 import { sftRecordSchema } from "../../train/export/sft.ts";
@@ -130,8 +131,10 @@ async function rewardAndExport(w: ResearchWorld, reward: string, advantage: "grp
     return join(w.home, file);
   };
   const sft = lines(await exported("sft")).map((l) => sftRecordSchema.parse(l));
+  // A forced-expansion warp run is taught pruned: its calls up to the best draft, then TERMINATE.
+  const taught = (r: RecordedRun) => (isForcedExpansionRun(r) ? prunedRun(r).run.calls : r.calls);
   expect(sft.length).toBe(
-    runs.reduce((n, r) => n + r.calls.filter((c) => !c.error && !c.formatErrors.length).length, 0),
+    runs.reduce((n, r) => n + taught(r).filter((c) => !c.error && !c.formatErrors.length).length, 0),
   );
   for (const record of sft) expect(record.messages.at(-1)!.role).toBe("assistant");
   const trajectories = lines(await exported("sft", "trajectory")).map((l) => sftRecordSchema.parse(l));
@@ -395,6 +398,11 @@ describe("dossier train in the research world", () => {
       "2026-03-01",
     ]);
     const { runs, records } = await rewardAndExport(world, "warp", "grpo");
+    // WARP pruning: each run's SFT ends at one relabelled TERMINATE, on the unforced request.
+    const sft = lines(join(world.home, "out-sft.jsonl")).map((l) => sftRecordSchema.parse(l));
+    const terminates = sft.filter((r) => r.messages.at(-1)!.content === '{"name":"terminate"}');
+    expect(terminates).toHaveLength(runs.length);
+    for (const r of sft) expect(r.messages[0]!.content).not.toContain("You must expand");
     for (const run of runs) {
       expect(run.drafts.map((d) => d.expansions)).toEqual([0, 1, 2, 3]);
       expect(run.drafts.every((d) => typeof d.score === "number")).toBe(true);
