@@ -75,7 +75,7 @@ export function lookupTools(context: McpContext): ToolDefinition[] {
       name: "search",
       title: "Web search",
       description:
-        "One web search with the configured providers (or one provider), a search of scholarly papers with provider `arxiv` or `openalex` (abstracts and authors), or a search of the local document corpus with provider `local`. Returns titles, URLs and snippets.",
+        "One web search with the configured providers (or one provider), a search of scholarly papers with provider `arxiv` or `openalex` (abstracts and authors), or a search of the local document corpus with provider `local`. Returns titles, URLs and snippets; web and paper results outside the source filter (`sourceFilter`, else the configured one) are dropped.",
       inputSchema: searchBodySchema,
       outputSchema: searchOutputSchema,
       annotations: { readOnlyHint: true, openWorldHint: true },
@@ -90,7 +90,7 @@ export function lookupTools(context: McpContext): ToolDefinition[] {
       name: "fetch",
       title: "Read a page",
       description:
-        "Read one web page (HTML, PDF, text or Markdown) as clean Markdown text. With a goal, the reader model reads it for that goal and returns verbatim evidence and a summary.",
+        "Read one web page (HTML, PDF, text or Markdown) as clean Markdown text. With a goal, the reader model reads it for that goal and returns verbatim evidence and a summary. A URL or redirect outside the source filter (`sourceFilter`, else the configured one) is refused (SOURCE_FILTERED) and never requested.",
       inputSchema: fetchBodySchema,
       outputSchema: fetchOutputSchema,
       annotations: { readOnlyHint: true, openWorldHint: true },

@@ -3,8 +3,9 @@
  * finished run as a child run of the `follow-up` strategy (its options name the parent: the
  * audit trail links them). The run's evidence is tried first and the answer cites the parent
  * report's reference numbers; only when that evidence does not suffice does the child search
- * (a small budget of queries), and the new sources become the child's evidence. Bad input (an
- * unknown run, one that did not complete) is refused before any model call.
+ * (a small budget of queries), and the new sources become the child's evidence; it searches
+ * within the run's source filter (each part given replaces that part). Bad input (an unknown
+ * run, one that did not complete, a bad filter) is refused before any model call.
  */
 
 import { DossierError } from "../core/errors.ts";
@@ -13,6 +14,7 @@ import { FOLLOW_UP_STRATEGY, type FollowUpSearch, followUpStrategy } from "./ask
 import { loadParentEvidence, type ParentEvidence } from "./ask-about-parent.ts";
 import { type AskOptions, type AskResult, askResultOf } from "./ask-run.ts";
 import type { Dossier } from "./dossier.ts";
+import { inheritedSourceFilter } from "./refresh-source-filter.ts";
 
 export type { FollowUpSearch } from "./ask-about-definition.ts";
 
@@ -73,12 +75,18 @@ export async function askAbout(
     throw new DossierError("INPUT_INVALID", `maxSearches must be an integer from 0 to 5, got ${maxSearches}`);
   }
   const parent = await loadParentEvidence(dossier.runs, about);
+  const sourceFilter = inheritedSourceFilter(
+    parent.record.options,
+    rest.sourceFilter,
+    `run ${parent.record.id}`,
+  );
   const parents = parentsFor(dossier);
   parents.set(parent.record.id, parent);
   let ready: EventOf<"answer-ready"> | undefined;
   try {
     const handle = dossier.research(question, {
       ...rest,
+      ...(sourceFilter ? { sourceFilter } : {}),
       strategy: FOLLOW_UP_STRATEGY,
       strategyOptions: { about: parent.record.id, ...(maxSearches === undefined ? {} : { maxSearches }) },
       onEvent: (event) => {

@@ -5,7 +5,7 @@
  * passage read from the page must be in its text, a passage that was only ever a search snippet in
  * the snippet the same search returns now for the page or in its text: compared normalised, see
  * refresh-text.ts); one that lost a passage is changed (its current passages become new evidence);
- * a 404 or 410 is vanished;
+ * a 404 or 410 is vanished, and so is a page the refresh's source filter refuses (never requested);
  * any other failure leaves it unreachable (its evidence is kept as it was, with a warning). The
  * searches behind the report are run again too: a result page the run never had, found by a
  * search that still finds pages a section cites, is new evidence for that section.
@@ -70,7 +70,9 @@ export async function checkPage(
   const r = await tools.fetchPage(url, { fresh: true, ...(conditional ? { conditional } : {}) });
   if (!r.ok) {
     // The fetch's message names the status: `fetch <url>: HTTP 404`.
-    const gone = r.error.code === "PROVIDER_ERROR" && /: HTTP (404|410)$/.test(r.error.message);
+    const gone =
+      (r.error.code === "PROVIDER_ERROR" && /: HTTP (404|410)$/.test(r.error.message)) ||
+      r.error.code === "SOURCE_FILTERED";
     return { ...base, callId: r.callId, state: gone ? "vanished" : "unreachable" };
   }
   const page = r.value;

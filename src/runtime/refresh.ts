@@ -4,9 +4,10 @@
  * versions chain back to the original research run, and each is held by one run: see
  * `nextVersion`). Cited pages are fetched again and the searches run again; only the sections
  * whose evidence changed are rewritten, and a diff (Markdown redline and JSON) is written beside
- * the report. Bad input (an unknown run, one that did not complete, options a refresh does not
- * take, an older version of a report, a report a refresh is already writing) is refused before
- * any model call.
+ * the report. The refresh keeps the source filter of the run it refreshes (each part given in its
+ * options replaces that part: see refresh-source-filter.ts). Bad input (an unknown run, one that
+ * did not complete, options a refresh does not take, an older version of a report, a report a
+ * refresh is already writing, a bad filter) is refused before any model call.
  */
 
 import { DossierError } from "../core/errors.ts";
@@ -14,14 +15,27 @@ import type { EventOf } from "../core/events.ts";
 import type { Dossier } from "./dossier.ts";
 import { refreshStrategy } from "./refresh-definition.ts";
 import { loadRefreshParent, REFRESH_STRATEGY, type RefreshParent } from "./refresh-parent.ts";
+import { inheritedSourceFilter } from "./refresh-source-filter.ts";
 import { nextVersion } from "./refresh-versions.ts";
 import type { ResearchHandle, ResearchOptions, ResearchResult } from "./research-handle.ts";
 
-/** Options of a refresh: a research run's budget, formats, output and events. */
+/**
+ * Options of a refresh: a research run's budget, formats, output and events, and a source filter
+ * whose parts replace those of the refreshed run's filter (which the refresh keeps otherwise).
+ */
 export interface RefreshOptions
   extends Pick<
     ResearchOptions,
-    "budget" | "formats" | "out" | "signal" | "onEvent" | "onPrepared" | "currentDate" | "verify" | "runId"
+    | "budget"
+    | "formats"
+    | "out"
+    | "signal"
+    | "onEvent"
+    | "onPrepared"
+    | "currentDate"
+    | "verify"
+    | "runId"
+    | "sourceFilter"
   > {
   /** The run's searches run again at most (0–20, default 8). */
   maxSearches?: number;
@@ -92,6 +106,7 @@ export async function startRefresh(
         "currentDate",
         "verify",
         "runId",
+        "sourceFilter",
       ].includes(k),
   );
   if (unknown.length) throw new DossierError("INPUT_INVALID", `refresh does not take ${unknown.join(", ")}`);
@@ -105,6 +120,11 @@ export async function startRefresh(
     );
   }
   const parent = await loadRefreshParent(dossier.runs, runId);
+  const sourceFilter = inheritedSourceFilter(
+    parent.record.options,
+    rest.sourceFilter,
+    `run ${parent.record.id}`,
+  );
   const { version, reportRoot } = await nextVersion(dossier.runs, parent.record);
   const loaded = loadedFor(dossier);
   loaded.set(parent.record.id, parent);
@@ -114,6 +134,7 @@ export async function startRefresh(
     handle = dossier.research(parent.record.query, {
       formats: (parent.record.options.formats as ResearchOptions["formats"]) ?? ["md"],
       ...rest,
+      ...(sourceFilter ? { sourceFilter } : {}),
       strategy: REFRESH_STRATEGY,
       strategyOptions: {
         refreshOf: parent.record.id,

@@ -52,6 +52,9 @@ export function statusOf(code: string): ContentfulStatusCode {
     case "UNAUTHORIZED":
       return 401;
     case "FORBIDDEN":
+    // A URL outside the source filter (the request's or the server's): understood, and refused by
+    // policy; asking again without changing the filter gets the same answer.
+    case "SOURCE_FILTERED":
       return 403;
     case "NOT_FOUND":
       return 404;

@@ -56,6 +56,7 @@ export function bodyRoute<
 const ERROR_TEXT = {
   400: "the request is invalid (the message names the field)",
   401: "missing or wrong token",
+  403: "refused by policy: a URL (or a redirect) outside the source filter is SOURCE_FILTERED, never requested",
   404: "no such run, report or corpus",
   409: "the run is not in a state that allows this",
   413: "the request body is larger than the server's limit",

@@ -31,6 +31,13 @@ const currentDate = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, "expected YYYY-MM-DD")
   .describe("the current date the run reasons with (default today)");
+/** A request's source filter (the run's, a search's or a fetch's), described for `what`. */
+const sourceFilter = (what: string) =>
+  sourceFilterInputSchema
+    .optional()
+    .describe(
+      `which web sources ${what} may use: domains (allow list) and excludeDomains (deny list), at most 20 host names each, a domain covering the hosts below it; since (YYYY-MM-DD) drops results known to be older. Local documents are not filtered. Default: the server's configured filter`,
+    );
 const budget = budgetLimitsSchema.strict().describe("limits of the run; an absent field means unlimited");
 
 /** The text report formats (md, html, json): those an MCP resource serves as text. */
@@ -44,11 +51,7 @@ export const createRunBodySchema = z.strictObject({
   strategy: strategy.optional(),
   strategyOptions: z.record(z.string(), z.unknown()).optional().describe("the strategy's own options"),
   sources: sourcesSchema.optional().describe("where to look: web, local, both or local-only"),
-  sourceFilter: sourceFilterInputSchema
-    .optional()
-    .describe(
-      "which web sources the run may use: domains (allow list) and excludeDomains (deny list), at most 20 host names each, a domain covering the hosts below it; since (YYYY-MM-DD) drops results known to be older. Local documents are not filtered. Default: the server's configured filter",
-    ),
+  sourceFilter: sourceFilter("the run"),
   corpus: corpus.optional(),
   language: language.optional(),
   formats: z
@@ -87,6 +90,7 @@ export const askBodySchema = z.strictObject({
   strategy: strategy.optional().describe("strategy (default smtl)"),
   steps: z.number().int().min(1).max(500).optional().describe("tool-calling steps at most"),
   sources: sourcesSchema.optional(),
+  sourceFilter: sourceFilter("the run (a follow-up: default the run's it follows up on)"),
   corpus: corpus.optional(),
   language: language.optional(),
   budget: budget.optional(),
@@ -132,6 +136,7 @@ export const searchBodySchema = z.strictObject({
     .regex(/^[a-z]{2,3}(-[a-z0-9]{2,8})*$/i, "expected a language code such as en or pt-BR")
     .optional()
     .describe("web only: language of the wanted results"),
+  sourceFilter: sourceFilter("the search (web and papers; results outside it are dropped)"),
   corpus: corpus.optional().describe("local only: the corpus to search (default `default`)"),
 });
 /** A search body. */
@@ -154,6 +159,9 @@ export const fetchBodySchema = z.strictObject({
     .max(100 * 1024 * 1024)
     .optional()
     .describe("size limit of the response body (default 10 MiB)"),
+  sourceFilter: sourceFilter(
+    "the fetch (a URL or redirect outside it is refused with 403 SOURCE_FILTERED, never requested)",
+  ),
 });
 /** A fetch body. */
 export type FetchBody = z.output<typeof fetchBodySchema>;

@@ -1,6 +1,9 @@
 /**
  * One-off searches and page reads through a Dossier's tool gateway, as `dossier search` and
- * `dossier fetch` do them: shared by the HTTP API and the MCP tools.
+ * `dossier fetch` do them: shared by the HTTP API and the MCP tools. Both take a source filter
+ * (the request's, else the configured default): a search drops results outside it (web and
+ * papers; a local search takes none), a fetch refuses a URL or redirect outside it with
+ * SOURCE_FILTERED before it is requested.
  */
 
 import { DossierError } from "../core/errors.ts";
@@ -24,6 +27,13 @@ import {
   searchBaseUrlsFromEnv,
 } from "../tools/search/providers.ts";
 import { webSearch } from "../tools/search/web-search.ts";
+import {
+  checkSourceUrl,
+  domainRules,
+  isActiveFilter,
+  type SourceFilter,
+  sourceFilterSchema,
+} from "../tools/source-filter.ts";
 import { toolFailure } from "../tools/tool-failure.ts";
 import type { FetchBody, SearchBody } from "./schemas.ts";
 
@@ -45,6 +55,26 @@ export interface SearchAnswer {
 /** A page as read, or a goal-directed reading of it. */
 export type FetchAnswer = ({ kind: "page" } & PageContent) | ({ kind: "reading" } & CrawlResult);
 
+/**
+ * The source filter a one-off search or fetch applies: the request's (checked; INPUT_INVALID
+ * naming the field), else the configured default; undefined when it restricts nothing.
+ */
+export function requestSourceFilter(
+  dossier: Pick<Dossier, "config">,
+  given: SearchBody["sourceFilter"],
+): SourceFilter | undefined {
+  let filter: SourceFilter | undefined = dossier.config.sourceFilter;
+  if (given !== undefined) {
+    const parsed = sourceFilterSchema.safeParse(given);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw new DossierError("INPUT_INVALID", `sourceFilter.${issue.path.join(".")}: ${issue.message}`);
+    }
+    filter = parsed.data;
+  }
+  return isActiveFilter(filter) ? filter : undefined;
+}
+
 /** Searches scholarly papers with one academic provider (arXiv, OpenAlex). */
 async function searchPapers(
   dossier: Dossier,
@@ -59,8 +89,14 @@ async function searchPapers(
     providerBaseUrls: academicBaseUrlsFromEnv(env.env ?? {}),
   });
   const { query, topK, timeRange } = body;
+  const sourceFilter = requestSourceFilter(dossier, body.sourceFilter);
   const outcome = await academicSearch(
-    { query, ...(topK ? { topK } : {}), ...(timeRange ? { timeRange } : {}) },
+    {
+      query,
+      ...(topK ? { topK } : {}),
+      ...(timeRange ? { timeRange } : {}),
+      ...(sourceFilter ? { sourceFilter } : {}),
+    },
     { gateway: dossier.gateway, providers },
   );
   if (!outcome.ok) throw toolFailure(outcome.error, { provider: outcome.provider });
@@ -81,10 +117,10 @@ export async function searchWith(
 ): Promise<SearchAnswer> {
   const provider = body.provider?.toLowerCase();
   if (provider === "local") {
-    if (body.timeRange !== undefined || body.language !== undefined) {
+    if (body.timeRange !== undefined || body.language !== undefined || body.sourceFilter !== undefined) {
       throw new DossierError(
         "INPUT_INVALID",
-        "timeRange and language apply to web search only, not provider local",
+        "timeRange, language and sourceFilter apply to web search only, not provider local",
       );
     }
     const name = body.corpus ?? DEFAULT_CORPUS;
@@ -125,12 +161,14 @@ export async function searchWith(
     throw new DossierError("PROVIDER_NOT_CONFIGURED", `search provider not configured: ${needs}`);
   }
   const { query, topK, timeRange, language } = body;
+  const sourceFilter = requestSourceFilter(dossier, body.sourceFilter);
   const outcome = await webSearch(
     {
       query,
       ...(topK ? { topK } : {}),
       ...(timeRange ? { timeRange } : {}),
       ...(language ? { language } : {}),
+      ...(sourceFilter ? { sourceFilter } : {}),
     },
     { gateway: dossier.gateway, providers },
   );
@@ -146,13 +184,20 @@ export async function searchWith(
   };
 }
 
-/** Reads one page as clean text, or, with a goal, extracts verbatim evidence with the reader model. */
+/**
+ * Reads one page as clean text, or, with a goal, extracts verbatim evidence with the reader
+ * model. A URL the source filter refuses is SOURCE_FILTERED before any request or model call; a
+ * redirect it refuses is SOURCE_FILTERED before it is followed.
+ */
 export async function fetchWith(dossier: Dossier, body: FetchBody): Promise<FetchAnswer> {
   const allowPrivateNetwork = dossier.config.allowPrivateNetwork;
   checkUrl(body.url, { allowPrivateNetwork });
+  const sourceFilter = domainRules(requestSourceFilter(dossier, body.sourceFilter));
+  checkSourceUrl(sourceFilter, body.url);
   const fetchOptions: Omit<FetchPageOptions, "signal"> = {
     allowPrivateNetwork,
     ...(body.maxBytes === undefined ? {} : { maxBytes: body.maxBytes }),
+    ...(sourceFilter ? { sourceFilter } : {}),
   };
   if (!body.goal) {
     const result = await fetchPageTool(dossier.gateway, body.url, fetchOptions);

@@ -43,7 +43,7 @@ const search = bodyRoute(
     tags: ["tools"],
     summary: "Search the web, scholarly papers or a local corpus",
     description:
-      "One web search through the configured providers (or one named provider), a paper search with provider arxiv or openalex, or a search of an indexed local corpus with provider local.",
+      "One web search through the configured providers (or one named provider), a paper search with provider arxiv or openalex, or a search of an indexed local corpus with provider local. Web and paper results outside the source filter (the request's `sourceFilter`, else the server's configured one) are dropped; providers that take domain or date parameters get them.",
     responses: {
       200: jsonResponse("the results", SearchResponse),
       ...errorResponses(400, 404, 413, 422, 502),
@@ -60,10 +60,10 @@ const fetchPage = bodyRoute(
     tags: ["tools"],
     summary: "Read one web page",
     description:
-      "The page as clean text, or, with a goal, verbatim evidence for that goal extracted by the reader model. Private network addresses are refused unless the server allows them.",
+      "The page as clean text, or, with a goal, verbatim evidence for that goal extracted by the reader model. Private network addresses are refused unless the server allows them. A URL or redirect outside the source filter (the request's `sourceFilter`, else the server's configured one) is refused with 403 SOURCE_FILTERED and never requested.",
     responses: {
       200: jsonResponse("the page or its reading", FetchResponse),
-      ...errorResponses(400, 413, 422, 502),
+      ...errorResponses(400, 403, 413, 422, 502),
     },
   },
   { schema: FetchBody, description: "the URL and, optionally, what to read it for" },

@@ -69,10 +69,13 @@ export async function runAskAbout(io: CliIo, question: string, flags: AskFlags):
     import("./research.ts"),
     import("../../runtime/ask-about.ts"),
   ]);
+  // The follow-up keeps its run's source filter; each filter flag replaces that part.
+  const sourceFilter = (await import("./research.ts")).sourceFilterFromFlags(flags);
   const dossier = createDossierForCli(io, flags);
   try {
     const budget = budgetFromFlags(dossier.config.budget, flags as ResearchFlags);
     const result = await askAbout(dossier, question, {
+      ...(sourceFilter ? { sourceFilter } : {}),
       about: flags.about ?? "",
       ...(maxSearches === undefined ? {} : { maxSearches }),
       ...(flags.language ? { language: flags.language } : {}),

@@ -4,6 +4,8 @@
  * tool calls, tool calls per step, tokens, wall time). `--json` prints one line:
  * `{ answer, citations, evidence, steps, toolCalls, toolCallsPerStep, tokens, wallMs, stopReason }`.
  * With `--about <run>`, a follow-up question about a finished run (see ask-about.ts).
+ * `--domains`, `--exclude-domains` and `--since` filter the web sources as for `dossier research`
+ * (a follow-up keeps its run's filter, each flag replacing that part).
  */
 
 import type { Command } from "commander";
@@ -36,6 +38,12 @@ export interface AskFlags extends GlobalFlags {
   /** A finished run the question follows up on (`--about`). */
   about?: string;
   maxSearches?: string;
+  /** Allowed domains, comma-separated. */
+  domains?: string;
+  /** Excluded domains, comma-separated. */
+  excludeDomains?: string;
+  /** Only sources published since this day (YYYY-MM-DD). */
+  since?: string;
 }
 
 function integer(flag: string, value: string | undefined): number | undefined {
@@ -118,11 +126,8 @@ export async function runAsk(io: CliIo, question: string, flags: AskFlags): Prom
     const { runAskAbout } = await import("./ask-about.ts");
     return runAskAbout(io, question, flags);
   }
-  const [{ createDossierForCli }, { budgetFromFlags }, { createProgressLine }] = await Promise.all([
-    import("../dossier-cli.ts"),
-    import("./research.ts"),
-    import("../progress.ts"),
-  ]);
+  const [{ createDossierForCli }, { budgetFromFlags, sourceFilterFromFlags }, { createProgressLine }] =
+    await Promise.all([import("../dossier-cli.ts"), import("./research.ts"), import("../progress.ts")]);
   if (flags.sources && !["web", "local", "both", "local-only"].includes(flags.sources)) {
     throw new DossierError(
       "INPUT_INVALID",
@@ -130,6 +135,7 @@ export async function runAsk(io: CliIo, question: string, flags: AskFlags): Prom
     );
   }
   const strategyOptions = strategyOptionsFromFlags(flags);
+  const sourceFilter = sourceFilterFromFlags(flags);
   const dossier = createDossierForCli(io, flags);
   // Ctrl-C cancels the run (recorded as cancelled); a second Ctrl-C quits at once.
   const interrupt = new AbortController();
@@ -150,6 +156,7 @@ export async function runAsk(io: CliIo, question: string, flags: AskFlags): Prom
       strategy: flags.strategy ?? "smtl",
       ...(Object.keys(strategyOptions).length ? { strategyOptions } : {}),
       ...(flags.sources ? { sources: flags.sources as "web" } : {}),
+      ...(sourceFilter ? { sourceFilter } : {}),
       ...(flags.docs ? { docs: flags.docs } : {}),
       ...(flags.corpus ? { corpus: flags.corpus } : {}),
       ...(flags.language ? { language: flags.language } : {}),
@@ -198,6 +205,12 @@ export function registerAskCommand(program: Command, io: CliIo): void {
     .option("--max-tool-calls <n>", "tool call budget")
     .option("--max-minutes <n>", "wall time budget")
     .option("--max-cost <usd>", "cost budget in USD")
+    .option(
+      "--domains <list>",
+      "use only web sources on these domains and the hosts below them (comma list, at most 20)",
+    )
+    .option("--exclude-domains <list>", "never use web sources on these domains (comma list, at most 20)")
+    .option("--since <YYYY-MM-DD>", "drop web results known to be published before this day")
     .option("--language <code>", "answer language (default: the question's)")
     .option("--date <YYYY-MM-DD>", "the current date the run reasons with (default today)")
     .option("--about <run>", "a follow-up question about a finished run: answered from its evidence first")

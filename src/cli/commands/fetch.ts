@@ -2,7 +2,9 @@
  * `dossier fetch <url> [--goal "…"] [--json] [--max-bytes n]`: read one page. Without a goal
  * it prints the page's clean text (Markdown for HTML and PDF); with a goal the reader model
  * reads it and the verbatim-checked evidence is printed. Private-network addresses are
- * refused unless DOSSIER_ALLOW_PRIVATE_NETWORK=1.
+ * refused unless DOSSIER_ALLOW_PRIVATE_NETWORK=1. `--domains` and `--exclude-domains` (default:
+ * the configured `sourceFilter`) refuse a URL or redirect outside them with SOURCE_FILTERED,
+ * before it is requested.
  */
 
 import type { Command } from "commander";
@@ -14,6 +16,7 @@ import { CRAWL_PROVIDER_POLICY, type CrawlResult, crawlPage } from "../../tools/
 import { type FetchPageOptions, fetchPageTool, type PageContent } from "../../tools/fetch/fetch-page.ts";
 import { checkUrl } from "../../tools/fetch/ssrf-guard.ts";
 import { ToolGateway } from "../../tools/gateway.ts";
+import { checkSourceUrl, domainRules } from "../../tools/source-filter.ts";
 import { toolFailure } from "../../tools/tool-failure.ts";
 import type { CliIo } from "../io.ts";
 import { openCliServices } from "../services.ts";
@@ -25,6 +28,10 @@ export interface FetchFlags extends GlobalFlags {
   goal?: string;
   json?: boolean;
   maxBytes?: string;
+  /** Allowed domains, comma-separated. */
+  domains?: string;
+  /** Excluded domains, comma-separated. */
+  excludeDomains?: string;
 }
 
 /** Registers `dossier fetch`. */
@@ -36,6 +43,11 @@ export function registerFetchCommand(program: Command, io: CliIo): void {
     .option("--goal <text>", "read the page for this goal with the reader model (DOSSIER_MODEL_READER)")
     .option("--json", "print JSON")
     .option("--max-bytes <n>", "size limit of the response body in bytes (default 10485760)")
+    .option(
+      "--domains <list>",
+      "read only URLs on these domains and the hosts below them (comma list; default: the configured filter)",
+    )
+    .option("--exclude-domains <list>", "never read URLs on these domains (comma list)")
     .action(async (url: string, _opts: FetchFlags, cmd: Command) => {
       await runFetch(io, url, cmd.optsWithGlobals<FetchFlags>());
     });
@@ -49,12 +61,17 @@ export async function runFetch(io: CliIo, url: string, flags: FetchFlags): Promi
   // Refuse a bad scheme or a private literal address before anything is opened or created.
   const { config } = loadCliConfig(io, flags);
   checkUrl(url, { allowPrivateNetwork: config.allowPrivateNetwork });
+  // A URL outside the source filter is refused before anything is opened or requested.
+  const { sourceFilterOfFlags } = await import("./search.ts");
+  const sourceFilter = domainRules(await sourceFilterOfFlags(flags, config.sourceFilter));
+  checkSourceUrl(sourceFilter, url);
 
   const services = openCliServices(io, flags);
   try {
     const fetchOptions: Omit<FetchPageOptions, "signal"> = {
       allowPrivateNetwork: services.loaded.config.allowPrivateNetwork,
       ...(maxBytes === undefined ? {} : { maxBytes }),
+      ...(sourceFilter ? { sourceFilter } : {}),
     };
     if (!goal) {
       const result = await fetchPageTool(services.gateway, url, fetchOptions);

@@ -4,6 +4,8 @@
  * whose evidence changed are rewritten, and a diff is written beside the report. `--estimate`
  * prints what it would cost against the first run, running nothing. `--json` prints one line:
  * `{ runId, refreshOf, version, status, sectionsChanged, message, paths, diff: { md, json } }`.
+ * The refresh keeps the source filter of the run it refreshes; `--domains`, `--exclude-domains`
+ * and `--since` each replace that part of it (`--domains ''` lifts the allow list).
  */
 
 import type { Command } from "commander";
@@ -29,6 +31,12 @@ export interface RefreshFlags extends GlobalFlags {
   date?: string;
   estimate?: boolean;
   json?: boolean;
+  /** Allowed domains, comma-separated (replaces the refreshed run's list). */
+  domains?: string;
+  /** Excluded domains, comma-separated (replaces the refreshed run's list). */
+  excludeDomains?: string;
+  /** Only sources published since this day (replaces the refreshed run's date). */
+  since?: string;
 }
 
 /** The `--json` line of a refresh. */
@@ -94,10 +102,12 @@ export async function runRefresh(io: CliIo, runId: string, flags: RefreshFlags):
     );
   }
   const formats = formatsOf(flags.format);
-  const [{ createDossierForCli }, { budgetFromFlags }] = await Promise.all([
+  const [{ createDossierForCli }, { budgetFromFlags, sourceFilterFromFlags }] = await Promise.all([
     import("../dossier-cli.ts"),
     import("./research.ts"),
   ]);
+  // Checked before anything is opened: INPUT_INVALID naming the flag.
+  const sourceFilter = sourceFilterFromFlags(flags);
   const dossier = createDossierForCli(io, flags);
   try {
     const budget = budgetFromFlags(dossier.config.budget, flags as ResearchFlags);
@@ -116,6 +126,7 @@ export async function runRefresh(io: CliIo, runId: string, flags: RefreshFlags):
       ...(formats ? { formats } : {}),
       ...(flags.out ? { out: flags.out } : {}),
       ...(flags.date ? { currentDate: flags.date } : {}),
+      ...(sourceFilter ? { sourceFilter } : {}),
     });
     io.out(flags.json ? `${refreshJson(result)}\n` : formatRefresh(result));
     if (result.record.status === "cancelled") return 130;
@@ -145,6 +156,15 @@ export function registerRefreshCommand(program: Command, io: CliIo): void {
     .option("--format <list>", `report formats, comma-separated (${reportFormatList()}; default: the run's)`)
     .option("--out <path>", "report file base or directory (default <home>/reports/<runId>)")
     .option("--date <YYYY-MM-DD>", "the current date the refresh reasons with (default today)")
+    .option(
+      "--domains <list>",
+      "only web sources on these domains (comma list; replaces the refreshed run's allow list, '' lifts it)",
+    )
+    .option(
+      "--exclude-domains <list>",
+      "never web sources on these domains (comma list; replaces the refreshed run's deny list, '' lifts it)",
+    )
+    .option("--since <YYYY-MM-DD>", "drop web results known to be older (replaces the refreshed run's date)")
     .option("--estimate", "print the expected calls and cost against the first run's, run nothing")
     .option("--json", "print one JSON line: version, sectionsChanged, report and diff paths")
     .action(async (run: string, _opts: RefreshFlags, cmd: Command) => {

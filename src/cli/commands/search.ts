@@ -3,7 +3,8 @@
  * DOSSIER_SEARCH in fallback order, or one `--provider`), or a local-corpus search with
  * `--provider local`, or a search of papers with `--provider arxiv|openalex` (see
  * search-academic.ts). Prints a numbered list, or with `--json` a JSON array of
- * `{ title, url, snippet, publishedAt? }`.
+ * `{ title, url, snippet, publishedAt? }`. `--domains`, `--exclude-domains` and `--since` (as for
+ * `dossier research`; default: the configured `sourceFilter`) filter web and paper results.
  */
 
 import type { Command } from "commander";
@@ -17,6 +18,7 @@ import {
   searchBaseUrlsFromEnv,
 } from "../../tools/search/providers.ts";
 import { webSearch } from "../../tools/search/web-search.ts";
+import { isActiveFilter, type SourceFilter } from "../../tools/source-filter.ts";
 import { toolFailure } from "../../tools/tool-failure.ts";
 import { type SearchRequest, type SearchResult, timeRangeSchema } from "../../tools/types.ts";
 import type { CliIo } from "../io.ts";
@@ -35,7 +37,35 @@ export interface SearchFlags extends GlobalFlags {
   corpus?: string;
   hybrid?: boolean;
   json?: boolean;
+  /** Allowed domains, comma-separated. */
+  domains?: string;
+  /** Excluded domains, comma-separated. */
+  excludeDomains?: string;
+  /** Only results published since this day (YYYY-MM-DD). */
+  since?: string;
 }
+
+/**
+ * The source filter of `--domains`, `--exclude-domains` and `--since` (checked as for `dossier
+ * research`: INPUT_INVALID naming the flag), else `fallback` (the configured one); undefined when
+ * it restricts nothing. Shared by `dossier search`, `fetch` and `ask`.
+ */
+export async function sourceFilterOfFlags(
+  flags: Pick<SearchFlags, "domains" | "excludeDomains" | "since">,
+  fallback: SourceFilter | undefined,
+): Promise<SourceFilter | undefined> {
+  // research.ts (with the strategy registry) loads only when a filter flag is given.
+  const given =
+    flags.domains === undefined && flags.excludeDomains === undefined && flags.since === undefined
+      ? undefined
+      : (await import("./research.ts")).sourceFilterFromFlags(flags);
+  const filter = given ?? fallback;
+  return isActiveFilter(filter) ? filter : undefined;
+}
+
+/** True when any source filter flag is given. */
+const filterFlagGiven = (flags: SearchFlags) =>
+  flags.domains !== undefined || flags.excludeDomains !== undefined || flags.since !== undefined;
 
 const PROVIDER_CHOICES = [...SEARCH_PROVIDER_NAMES, ...ACADEMIC_PROVIDER_NAMES, "local"];
 
@@ -104,8 +134,10 @@ export async function runSearch(io: CliIo, query: string, flags: SearchFlags): P
     throw invalid(`unknown provider "${flags.provider}" (expected one of ${PROVIDER_CHOICES.join(", ")})`);
   }
   if (provider === "local") {
-    if (flags.timeRange !== undefined || flags.language !== undefined) {
-      throw invalid("--time-range and --language apply to web search only, not --provider local");
+    if (flags.timeRange !== undefined || flags.language !== undefined || filterFlagGiven(flags)) {
+      throw invalid(
+        "--time-range, --language, --domains, --exclude-domains and --since apply to web search only, not --provider local",
+      );
     }
     const topK = parseTopK(flags.topK);
     const { config, home, model, debug, corpus, json, hybrid } = flags;
@@ -124,12 +156,14 @@ export async function runSearch(io: CliIo, query: string, flags: SearchFlags): P
   if (flags.corpus !== undefined) throw invalid("--corpus applies to --provider local only");
   if (flags.hybrid) throw invalid("--hybrid applies to --provider local only");
   const request = webRequest(query, flags);
+  const { config } = loadCliConfig(io, flags);
+  const sourceFilter = await sourceFilterOfFlags(flags, config.sourceFilter);
+  if (sourceFilter) request.sourceFilter = sourceFilter;
   if (provider !== undefined && isAcademicProviderName(provider)) {
     await runAcademicSearch(io, provider, request, flags);
     return;
   }
 
-  const { config } = loadCliConfig(io, flags);
   const names = provider && isSearchProviderName(provider) ? [provider] : config.search;
   if (names.length === 0) {
     throw new DossierError(
@@ -174,6 +208,12 @@ export function registerSearchCommand(program: Command, io: CliIo): void {
     .option("--top-k <n>", "number of results, 1–50 (default 5)")
     .option("--time-range <range>", "only results from the last day, week, month or year")
     .option("--language <code>", "language of the wanted results (ISO 639-1, e.g. en)")
+    .option(
+      "--domains <list>",
+      "only results on these domains and the hosts below them (comma list, at most 20; default: the configured filter)",
+    )
+    .option("--exclude-domains <list>", "never results on these domains (comma list, at most 20)")
+    .option("--since <YYYY-MM-DD>", "drop results known to be published before this day")
     .option("--corpus <name>", "the local corpus to search (with --provider local)")
     .option(
       "--hybrid",
