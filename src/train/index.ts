@@ -27,6 +27,7 @@ export * from "./export/export-rollouts.ts";
 export * from "./export/rl.ts";
 export * from "./export/sft.ts";
 export * from "./export/tokens.ts";
+export * from "./export/tokens-parquet.ts";
 export * from "./export/verl.ts";
 export * from "./export/write.ts";
 export * from "./judges/llm-judges.ts";
