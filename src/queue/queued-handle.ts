@@ -55,6 +55,11 @@ export interface QueuedHandleOptions {
   /** A running run whose heartbeat is older than this has lost its owner (ms). Default STALE_HEARTBEAT_MS. */
   staleAfterMs?: number;
   clock?: { now(): number };
+  /**
+   * Stops following the run when it aborts (the caller leaves without waiting for the end):
+   * `done` no longer settles and nothing more is read or written.
+   */
+  detached?: AbortSignal;
 }
 
 /** The error of a job that failed for good (its worker writes `CODE: message`). */
@@ -202,9 +207,13 @@ export function queuedHandle(runId: string, options: QueuedHandleOptions): Queue
     }
   };
 
+  const detached = options.detached;
   const done = (async (): Promise<ResearchResult> => {
     const jobId = await options.enqueued;
     const stop = new AbortController();
+    const onDetach = () => stop.abort();
+    if (detached?.aborted) return never();
+    detached?.addEventListener("abort", onDetach, { once: true });
     try {
       return await Promise.race([
         fromJob(jobId),
@@ -212,6 +221,7 @@ export function queuedHandle(runId: string, options: QueuedHandleOptions): Queue
         withdrawn.then((record) => fromRecord(record)),
       ]);
     } finally {
+      detached?.removeEventListener("abort", onDetach);
       stop.abort();
     }
   })();
@@ -229,7 +239,7 @@ export function queuedHandle(runId: string, options: QueuedHandleOptions): Queue
           ended = true;
         },
       );
-      while (!ended) {
+      while (!ended && !detached?.aborted) {
         // A queued run is cancelled in the store at once (a worker that takes its job then
         // skips it) and its job removed; a running run's worker sees the request at its next
         // heartbeat.

@@ -30,6 +30,11 @@ export interface QueuedResearch {
   ready(timeoutMs: number): Promise<void>;
   /** Enqueues a research run; the handle's `done` rejects with INPUT_INVALID for a bad request. */
   research(question: string, options?: ResearchOptions): QueuedHandle;
+  /**
+   * Stops following every run of these handles (a command leaving without waiting for its runs,
+   * which go on on their workers): their `done` no longer settles and nothing more is read.
+   */
+  detach(): void;
   runs: {
     list(options?: { limit?: number; status?: RunStatus }): Promise<RunRecord[]>;
     /** Enqueues the resume of a stored run (a full id). */
@@ -60,10 +65,12 @@ export function queuedResearch(
 ): QueuedResearch {
   const cwd = options.cwd ?? process.cwd();
   const now = () => new Date(dossier.clock.now()).toISOString();
+  const detachment = new AbortController();
   const common = {
     queue,
     store: dossier.store,
     clock: dossier.clock,
+    detached: detachment.signal,
     ...(options.pollMs ? { pollMs: options.pollMs } : {}),
     ...(options.followMs ? { followMs: options.followMs } : {}),
   };
@@ -71,6 +78,7 @@ export function queuedResearch(
     queueDisplay: queue.target.display,
     status: () => queue.status(),
     ready: (timeoutMs) => servicesReady(dossier.store, queue, timeoutMs),
+    detach: () => detachment.abort(),
     research(question, researchOptions = {}) {
       const {
         signal,

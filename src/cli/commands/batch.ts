@@ -103,9 +103,10 @@ export async function runBatchCommand(io: CliIo, file: string, flags: BatchFlags
     dossier.estimate(questions[0]!.prompt, research);
     if (research.webhooks) webhooksForRun(research.webhooks, dossier.config);
     if (queue) await Promise.all([queue.ready(), dossier.store.ready()]);
-    const { researcher, underWay } = trackedResearcher(
-      queue ? (await import("../../queue/queued-research.ts")).queuedResearch(dossier, queue) : dossier,
-    );
+    const queued = queue
+      ? (await import("../../queue/queued-research.ts")).queuedResearch(dossier, queue)
+      : null;
+    const { researcher, underWay } = trackedResearcher(queued ?? dossier);
     process.on("SIGINT", onSigint);
     let last = "";
     const show = (p: BatchProgress) => {
@@ -134,6 +135,8 @@ export async function runBatchCommand(io: CliIo, file: string, flags: BatchFlags
     );
     if (outcome === "gave-up") {
       const ids = underWay();
+      // The runs go on (or end cancelled) on their workers; this command no longer follows them.
+      queued?.detach();
       io.err(
         `dossier: stopped; ${ids.length} run(s) had not ended within ${STOP_GRACE_MS / 1000} s${ids.length ? `: ${ids.map(terminalLine).join(", ")}` : ""}${queue ? " (their cancellation reaches them on their workers)" : ""}\n`,
       );
