@@ -8,8 +8,10 @@
  * them (`tokens: true`), as a trainer would.
  *
  * Measured from the POST to the batch's `batch-end` on its event stream: rollouts completed,
- * wall time, rollouts per hour, model calls per rollout (policy and judge), and the time to read
- * the results with their token records.
+ * wall time, rollouts per hour, model calls per rollout (policy and judge), the time to read the
+ * results with their token records, the median wait of a run (created → run-start) and its median
+ * time (run-start → end), the runs taken up again (`run-resume`: a retry or a take-over) and how
+ * many runs each process owned.
  *
  * Needs PostgreSQL and Redis (DOSSIER_TEST_DATABASE_URL, DOSSIER_TEST_REDIS_URL, or the project
  * machines' defaults) for worker counts above 0. Each count gets a schema and a queue prefix of
@@ -67,7 +69,20 @@ interface Row {
   policyCalls: number;
   judgeCalls: number;
   resultsMs: number;
+  /** Runs taken up again (a retry, a take-over): their `run-resume` events. */
+  resumed: number;
+  /** Runs owned by each worker process at the end (pid: runs). */
+  owners: string;
+  /** From the run's creation (enqueued) to its run-start, and from run-start to its end (ms, medians). */
+  waitP50: number;
+  runP50: number;
 }
+
+const percentile = (values: number[], p: number): number => {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+};
 
 async function measure(workers: number): Promise<Row> {
   const tag = `dossier_bench_rs_${randomBytes(5).toString("hex")}`;
@@ -161,7 +176,7 @@ async function measure(workers: number): Promise<Row> {
       if (end.type !== "batch-end") throw new Error("the event stream ended before batch-end");
       const read = performance.now();
       const results = (await (await call(`/v1/rollouts/${batch.id}/results`)).json()) as {
-        rollouts: { tokens: unknown[] | null }[];
+        rollouts: { tokens: unknown[] | null; runId: string | null }[];
       };
       const resultsMs = performance.now() - read;
       if (results.rollouts.some((r) => !r.tokens?.length)) throw new Error("a rollout has no token records");
@@ -169,6 +184,20 @@ async function measure(workers: number): Promise<Row> {
       const total = questions * group;
       const chat = (requests: { path: string }[]) =>
         requests.filter((r) => r.path === "/v1/chat/completions");
+      let resumed = 0;
+      const owners = new Map<number, number>();
+      const waits: number[] = [];
+      const times: number[] = [];
+      for (const r of results.rollouts) {
+        if (!r.runId) continue;
+        resumed += (await dossier.store.events.list(r.runId, { types: ["run-resume"] })).length;
+        const record = await dossier.store.runs.get(r.runId);
+        owners.set(record?.owner?.pid ?? 0, (owners.get(record?.owner?.pid ?? 0) ?? 0) + 1);
+        const [start] = await dossier.store.events.list(r.runId, { types: ["run-start"], limit: 1 });
+        if (!record || !start) continue;
+        waits.push(Date.parse(start.ts) - Date.parse(record.createdAt));
+        if (record.finishedAt) times.push(Date.parse(record.finishedAt) - Date.parse(start.ts));
+      }
       return {
         workers,
         completed,
@@ -178,6 +207,10 @@ async function measure(workers: number): Promise<Row> {
         policyCalls: chat(policy.requests).length / total,
         judgeCalls: chat(world.model.requests).length,
         resultsMs,
+        resumed,
+        owners: [...owners.values()].sort((a, b) => b - a).join("/"),
+        waitP50: percentile(waits, 50),
+        runP50: percentile(times, 50),
       };
     } finally {
       await server.close();
@@ -246,6 +279,10 @@ for (const workers of workerCounts) {
     r.policyCalls.toFixed(1),
     String(r.judgeCalls),
     (r.resultsMs / 1000).toFixed(2),
+    (r.waitP50 / 1000).toFixed(1),
+    (r.runP50 / 1000).toFixed(1),
+    String(r.resumed),
+    r.owners,
   ]);
 }
 const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
