@@ -206,8 +206,13 @@ export async function bestDraft(run: WarpRun): Promise<DraftSnapshot> {
     type: "trajectory-step",
     step: final.step + 1,
     action: "terminate",
-    // At the last draft no decision followed: the marker carries the unforced request to relabel.
-    state: { cut, relabelled: true, ...(cut === snapshots.length - 1 ? run.unforced() : {}) },
+    // At the last draft no decision followed: the marker carries the state there and its
+    // unforced request, to relabel.
+    state: {
+      cut,
+      relabelled: true,
+      ...(cut === snapshots.length - 1 ? { ...run.seen(), ...run.unforced() } : {}),
+    },
     answer: { name: "terminate" },
   });
   return final;

@@ -79,6 +79,8 @@ describe("warp forced expansion records each decision's unforced request", () =>
     const cut = (marker.state as { cut: number }).cut;
     expect(cut).toBe(eventsOf(events, "draft-snapshot").length - 1);
     recorded.push((marker.state as { unforced: UnforcedDecision }).unforced);
+    // with the state it saw, as a decision's step records it
+    expect(marker.state).toMatchObject({ expanded: ["1", "2"], outline: { sections: expect.any(Array) } });
 
     // The unforced run makes the same decisions, then is asked a third time: TERMINATE.
     const free = warpDossier([
