@@ -207,6 +207,35 @@ for (const backend of backends) {
       expect(delivered.attempts).toHaveLength(1);
     });
 
+    it("announces a run that stops for review of its plan, and its end once the plan is approved", async () => {
+      const p = await project(backend);
+      const hooks = await receiver();
+      const dossier = p.open();
+      const paused = await dossier.research(QUESTION, {
+        docs: p.docs,
+        reviewPlan: true,
+        webhooks: [hooks.url],
+      }).done;
+      expect(paused.status).toBe("awaiting-review");
+      await hooks.count(1);
+      expect(JSON.parse(hooks.received[0]!.body)).toMatchObject({
+        type: "run.awaiting_review",
+        data: { runId: paused.runId, status: "awaiting-review", report: null },
+      });
+      const answered = await dossier.runs.review(paused.runId, { action: "approve" });
+      const done = await answered.handle!.done;
+      expect(done.status).toBe("completed");
+      await hooks.count(2);
+      await dossier.close();
+      expect(hooks.received.every((r) => r.verifyError === null)).toBe(true);
+      expect(JSON.parse(hooks.received[1]!.body)).toMatchObject({
+        type: "run.completed",
+        timestamp: done.record.finishedAt,
+        data: { runId: paused.runId, status: "completed", report: { paths: done.paths } },
+      });
+      expect(hooks.received[0]!.headers["webhook-id"]).not.toBe(hooks.received[1]!.headers["webhook-id"]);
+    });
+
     it("announces a run awaiting review of its plan, and its end after the review", async () => {
       const p = await project(backend);
       const hooks = await receiver();
