@@ -110,7 +110,7 @@ export function queuedResearch(
         });
         // Its webhooks (the request's and this process's configured ones), checked before anything
         // is stored; they travel with the request, so a run cancelled while queued is announced too.
-        const webhooks = webhooksForRun(parsed.data.webhooks, dossier.config);
+        const webhooks = await webhooksForRun(parsed.data.webhooks, dossier.config);
         if (webhooks.length) json.webhooks = webhooks;
         const enqueuedAt = now();
         // The run is stored queued first, so it is listed (and can be cancelled) from now on.

@@ -11,7 +11,7 @@ import { sourcesSchema } from "../core/run-options.ts";
 import { stripControlChars } from "../core/terminal-text.ts";
 import { BUILTIN_STRATEGIES } from "../strategies/builtin.ts";
 import { sourceFilterSchema } from "../tools/source-filter.ts";
-import { webhookUrlsSchema } from "../webhooks/urls.ts";
+import { webhookUrlsSchema } from "../webhooks/url-schema.ts";
 import { batchTagSchema } from "./batch-articles.ts";
 
 /** Names of the built-in research strategies (more can be registered; see `StrategyRegistry`). */

@@ -172,7 +172,7 @@ export async function prepareResearch(
   }
   checkVerifyModels(request.verify, env.registry);
   // Refused webhooks, or webhooks without a signing secret, stop the run before it starts.
-  const webhooks = webhooksForRun(request.webhooks, env.config);
+  const webhooks = await webhooksForRun(request.webhooks, env.config);
   const runId = env.runId ?? createRunId((env.clock ?? systemClock).now());
   const paths = reportPaths({
     ...(request.out ? { out: request.out } : {}),

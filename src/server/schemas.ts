@@ -12,7 +12,7 @@ import { runRecordSchema } from "../core/run.ts";
 import { sourcesSchema } from "../core/run-options.ts";
 import { sourceFilterInputSchema } from "../tools/source-filter.ts";
 import { timeRangeSchema } from "../tools/types.ts";
-import { webhookUrlsSchema } from "../webhooks/urls.ts";
+import { webhookUrlsSchema } from "../webhooks/url-schema.ts";
 import { strategyOptionSchema } from "./strategy-options.ts";
 
 const question = z

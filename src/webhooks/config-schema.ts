@@ -5,7 +5,7 @@
 
 import { z } from "zod";
 import { isWebhookSecret, SECRET_FORM } from "./secret.ts";
-import { MAX_WEBHOOKS, webhookUrlSchema } from "./urls.ts";
+import { MAX_WEBHOOKS, webhookUrlSchema } from "./url-schema.ts";
 
 /** Attempts of a delivery at most, by default (the first and six retries over about an hour). */
 export const DEFAULT_MAX_ATTEMPTS = 7;

@@ -13,7 +13,6 @@ import type { DeliveryRecord, Store } from "../store/types.ts";
 import type { GuardOptions } from "../tools/fetch/ssrf-guard.ts";
 import type { WebhookConfig } from "./config-schema.ts";
 import { nextStep } from "./schedule.ts";
-import { sendWebhook } from "./send.ts";
 import { signedHeaders } from "./sign.ts";
 
 /** How often a started deliverer looks at the outbox, by default. */
@@ -73,6 +72,8 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
   const attempt = async (delivery: DeliveryRecord, key: Buffer): Promise<DeliveryRecord | null> => {
     const startedMs = now();
     const timestamp = Math.floor(startedMs / 1000);
+    // The sender (and the SSRF guard) loads with the first attempt.
+    const { sendWebhook } = await import("./send.ts");
     const result = await sendWebhook({
       url: delivery.url,
       headers: signedHeaders(key, { id: delivery.id, timestamp, body: delivery.body }),

@@ -10,5 +10,6 @@ export * from "./secret.ts";
 export * from "./send.ts";
 export * from "./sign.ts";
 export * from "./status-watch.ts";
+export * from "./url-schema.ts";
 export * from "./urls.ts";
 export * from "./webhooks.ts";

@@ -6,7 +6,6 @@
 
 import type { WebhookConfig } from "./config-schema.ts";
 import { signingKey } from "./secret.ts";
-import { runWebhooks } from "./urls.ts";
 
 /** Where the signing secret is set, for messages. */
 export const SECRET_SETTING = "DOSSIER_WEBHOOK_SECRET (or webhooks.secret in the configuration)";
@@ -15,10 +14,13 @@ export const SECRET_SETTING = "DOSSIER_WEBHOOK_SECRET (or webhooks.secret in the
  * The run's webhooks; NETWORK_REFUSED or INPUT_INVALID naming a refused URL, CONFIG_INVALID
  * when there are webhooks and no well-formed signing secret.
  */
-export function webhooksForRun(
+export async function webhooksForRun(
   own: readonly string[] | undefined,
   config: { webhooks: WebhookConfig; allowPrivateNetwork: boolean },
-): string[] {
+): Promise<string[]> {
+  if (!own?.length && config.webhooks.urls.length === 0) return [];
+  // The SSRF guard loads with the first run that has webhooks.
+  const { runWebhooks } = await import("./urls.ts");
   const urls = runWebhooks(own ?? [], config.webhooks.urls, {
     allowPrivateNetwork: config.allowPrivateNetwork,
   });

@@ -1,31 +1,14 @@
 /**
- * Webhook URLs: http(s), without credentials, at most {@link MAX_WEBHOOKS} per run, and refused
- * up front by the SSRF guard when they name a private, loopback or metadata address (unless the
- * private network is allowed, as for page fetches). Host names that need DNS are checked again
- * at connect time by the guarded agent that sends the webhook.
+ * Webhook URLs checked by the SSRF guard: refused up front when they name a private, loopback or
+ * metadata address (unless the private network is allowed, as for page fetches), at most
+ * {@link MAX_WEBHOOKS} per run. Host names that need DNS are checked again at connect time by the
+ * guarded agent that sends the webhook.
  */
 
-import { z } from "zod";
 import { DossierError } from "../core/errors.ts";
 import { checkPort } from "../tools/fetch/blocked-ports.ts";
 import { checkUrl, type GuardOptions } from "../tools/fetch/ssrf-guard.ts";
-
-/** Webhooks of one run at most (the run's own and the configured ones together). */
-export const MAX_WEBHOOKS = 10;
-
-/** One webhook URL as written in a request or the configuration. */
-export const webhookUrlSchema = z
-  .string()
-  .max(2048, "a webhook URL is at most 2048 characters")
-  .refine((v) => /^https?:\/\/\S+$/i.test(v) && URL.canParse(v), { message: "expected an http(s) URL" })
-  .refine((v) => !URL.canParse(v) || (!new URL(v).username && !new URL(v).password), {
-    message: "credentials in a webhook URL (user:password@) are not accepted",
-  });
-
-/** The webhook URLs of a request. */
-export const webhookUrlsSchema = z.array(webhookUrlSchema).max(MAX_WEBHOOKS, {
-  message: `at most ${MAX_WEBHOOKS} webhooks`,
-});
+import { MAX_WEBHOOKS } from "./url-schema.ts";
 
 /**
  * The run's webhooks: `own` then `configured`, each once (as `URL` writes them), every one

@@ -101,7 +101,7 @@ export async function runBatchCommand(io: CliIo, file: string, flags: BatchFlags
     };
     // Everything checkable is checked before the first run: a bad setting fails once, here.
     dossier.estimate(questions[0]!.prompt, research);
-    if (research.webhooks) webhooksForRun(research.webhooks, dossier.config);
+    if (research.webhooks) await webhooksForRun(research.webhooks, dossier.config);
     if (queue) await Promise.all([queue.ready(), dossier.store.ready()]);
     const queued = queue
       ? (await import("../../queue/queued-research.ts")).queuedResearch(dossier, queue)
