@@ -360,12 +360,17 @@ export class ToolGateway {
   #state(provider: string): ProviderState {
     let state = this.#providers.get(provider);
     if (!state) {
-      const policy: ProviderPolicy = {
-        ...DEFAULT_PROVIDER_POLICY,
-        ...PROVIDER_DEFAULTS[provider],
-        ...this.#options.defaults,
-        ...this.#options.providers?.[provider],
-      };
+      let policy: ProviderPolicy = { ...DEFAULT_PROVIDER_POLICY };
+      for (const layer of [
+        PROVIDER_DEFAULTS[provider],
+        this.#options.defaults,
+        this.#options.providers?.[provider],
+      ]) {
+        policy = { ...policy, ...layer };
+        // A concurrency set without a ceiling is the ceiling (arXiv's one at a time, a user's limit).
+        if (layer?.concurrency !== undefined && layer.maxConcurrency === undefined)
+          policy.maxConcurrency = layer.concurrency;
+      }
       state = providerState(policy);
       this.#providers.set(provider, state);
     }

@@ -28,10 +28,19 @@ export interface ProviderPolicy {
   /** How long results stay cached (0 = not cached). */
   cacheTtlMs: number;
   /**
-   * Adapt the concurrency to the provider: halve it when the provider answers 429, and raise
-   * it by one after as many successes in a row as calls in flight, up to `concurrency`.
+   * Adapt the concurrency to the provider's answers (adaptive-limit.ts): start at `concurrency`;
+   * while calls wait and the provider has not answered 429, one more slot per success, up to
+   * `maxConcurrency`; halve it on a 429; then one more after as many successes in a row as calls
+   * in flight. Default true.
    */
   adaptive?: boolean;
+  /**
+   * Calls in flight at once the adaptive limit may grow to while calls wait and the provider
+   * keeps answering. Default: the defaults' (four times `concurrency` for most providers); a
+   * policy that sets its own `concurrency` without it keeps that as a fixed ceiling. Never below
+   * `concurrency`. Shared limits (`shared`) stay at `concurrency` across runs.
+   */
+  maxConcurrency?: number;
   /**
    * Held to `concurrency` and `ratePerSecond` across every run that shares a provider limiter
    * (the workers of the run queue, together), not only within one run. True for providers whose
@@ -50,15 +59,19 @@ export interface ProviderPolicy {
  */
 export const PROVIDER_DEFAULTS: Readonly<Record<string, Partial<ProviderPolicy>>> = {
   corpus: { concurrency: 16, shared: false },
-  http: { concurrency: 8, shared: false },
-  reader: { concurrency: 8, shared: false },
+  http: { concurrency: 8, maxConcurrency: 32, shared: false },
+  reader: { concurrency: 8, maxConcurrency: 32, shared: false },
   embeddings: { shared: false },
   ...SEARCH_PROVIDER_POLICIES,
 };
 
-/** Defaults: 4 at once, 30 s per attempt, 2 retries, breaker after 5 failures, cached for a day. */
+/**
+ * Defaults: 4 at once (up to 16 while the provider keeps answering and calls wait), 30 s per
+ * attempt, 2 retries, breaker after 5 failures, cached for a day.
+ */
 export const DEFAULT_PROVIDER_POLICY: ProviderPolicy = {
   concurrency: 4,
+  maxConcurrency: 16,
   timeoutMs: 30_000,
   retry: { ...DEFAULT_RETRY_POLICY, maxRetries: 2 },
   breaker: DEFAULT_BREAKER_POLICY,
