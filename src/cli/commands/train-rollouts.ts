@@ -55,6 +55,8 @@ export interface RolloutFlags extends GlobalFlags {
   queue?: string;
   /** Record every call's token ids and log-probs from the server (`recordTokens`). */
   tokens?: boolean;
+  /** Atomic-skill rollouts of this WARP action from the teacher folder given (train-rollouts-atomic.ts). */
+  atomic?: string;
 }
 
 function integer(flag: string, value: string | undefined, min: number): number | undefined {
@@ -106,6 +108,8 @@ export function rolloutFlagOptions(flags: RolloutFlags, optionsSchema?: z.ZodTyp
 
 /** Runs `dossier train rollouts`. Resolves to the exit code. */
 export async function runTrainRollouts(io: CliIo, file: string, flags: RolloutFlags): Promise<number> {
+  if (flags.atomic !== undefined)
+    return (await import("./train-rollouts-atomic.ts")).runAtomicRollouts(io, file, flags);
   const [{ createDossierForCli }, { budgetFromFlags }, { progressText }, rowsFile, plan, rollouts] =
     await Promise.all([
       import("../dossier-cli.ts"),
@@ -300,6 +304,10 @@ export function registerTrainRollouts(train: Command, io: CliIo): void {
     .option(
       "--tokens",
       "record each call's prompt and completion token ids and log-probs from the server (vLLM, SGLang); a native protocol's structured answers are asked in the prompt",
+    )
+    .option(
+      "--atomic <action>",
+      "atomic-skill rollouts (WARP A.6.1): <questions> is a folder of recorded warp rollouts, and G samples of one action (initialize, search, write or deepen) are drawn from each of its teacher states",
     )
     .option(
       "--queue <url>",

@@ -5,11 +5,12 @@ import { REWARD_NAMES, REWARDS, rewardByName } from "./registry.ts";
 import { rubricGeneratorReward } from "./rubric-generator.ts";
 
 describe("the reward registry", () => {
-  it("names the six rewards of the seeds, each under its own name", () => {
+  it("names the seven rewards of the seeds, each under its own name", () => {
     expect(REWARD_NAMES).toEqual([
       "minddr-search",
       "minddr-report",
       "warp",
+      "warp-atomic",
       "smtl",
       "rubric-generator",
       "rubric",

@@ -12,6 +12,7 @@ import { rubricReward } from "./rubric.ts";
 import { rubricGeneratorReward } from "./rubric-generator.ts";
 import { smtlReward } from "./smtl.ts";
 import { warpReward } from "./warp.ts";
+import { warpAtomicSampleReward } from "./warp-atomic-sample.ts";
 
 /** One registered reward. */
 export interface RewardEntry {
@@ -46,6 +47,14 @@ export const REWARDS = {
     equation: "R = Σ_d W_d·s_d / Σ_d W_d (pipeline); per action the mean of its Table 1 components",
     input: "run",
     compute: warpReward,
+  },
+  "warp-atomic": {
+    name: "warp-atomic",
+    source: "AgentCPM-Report §2.3.2, Table 1, Appendix A.6.1",
+    equation:
+      "R = the mean of the sampled action's Table 1 components against the teacher's reference; 0 for no valid action",
+    input: "run",
+    compute: warpAtomicSampleReward,
   },
   smtl: {
     name: "smtl",

@@ -27,6 +27,8 @@ import { REWARD_NAMES, type RewardName, rewardByName } from "../rewards/registry
 import { type RubricItemRater, rubricReward } from "../rewards/rubric.ts";
 import { smtlReward } from "../rewards/smtl.ts";
 import { warpReward } from "../rewards/warp.ts";
+import type { WarpJudges } from "../rewards/warp-atomic.ts";
+import { isAtomicSample, warpAtomicSampleReward } from "../rewards/warp-atomic-sample.ts";
 import type { PipelineJudge } from "../rewards/warp-pipeline.ts";
 
 /** One line of a rewards file. */
@@ -64,6 +66,8 @@ export interface RewardJudges {
   race?: RaceScorer;
   /** rubric: the item rater. */
   rate?: RubricItemRater;
+  /** warp-atomic: the plan and paragraph quality and faithfulness judges (each optional). */
+  warp?: WarpJudges;
 }
 
 /** Rewards that score rollouts. */
@@ -110,7 +114,7 @@ export function checkRunsForReward(name: string, runs: readonly RecordedRun[]): 
     rubric: ["a query-specific rubric (rubric)", (r) => rowRubricItems(r.row) !== null],
   };
   // A reward that reads one strategy's trajectory (WARP's drafts) scores only that strategy's runs.
-  const only: Partial<Record<RewardName, string>> = { warp: "warp" };
+  const only: Partial<Record<RewardName, string>> = { warp: "warp", "warp-atomic": "warp" };
   const strategy = only[entry.name];
   const others = strategy
     ? [...new Set(runs.filter((r) => r.strategy !== strategy).map((r) => r.strategy))]
@@ -119,6 +123,18 @@ export function checkRunsForReward(name: string, runs: readonly RecordedRun[]): 
     throw new DossierError(
       "INPUT_INVALID",
       `the ${name} reward scores ${strategy} rollouts (it reads their drafts); these are ${others.join(", ")} rollouts`,
+    );
+  // Atomic-skill samples (train rollouts --atomic) are scored by warp-atomic, and only they are.
+  const atomic = runs.filter(isAtomicSample).length;
+  if (entry.name === "warp-atomic" && atomic < runs.length)
+    throw new DossierError(
+      "INPUT_INVALID",
+      "the warp-atomic reward scores atomic-skill samples (train rollouts --atomic); these are whole rollouts (use --reward warp)",
+    );
+  if (entry.name !== "warp-atomic" && atomic > 0)
+    throw new DossierError(
+      "INPUT_INVALID",
+      `these are atomic-skill samples (train rollouts --atomic): score them with --reward warp-atomic, not ${name}`,
     );
   const need = needs[entry.name];
   const lacking = need ? [...new Set(runs.filter((r) => !need[1](r)).map((r) => r.row.id))] : [];
@@ -156,6 +172,8 @@ export async function rewardOfRun(
       return { ...(await minddrReportReward(run, { race: judge(judges.race, "a RACE scorer") })) };
     case "warp":
       return { ...(await warpReward(run, { pipeline: judge(judges.pipeline, "a pipeline judge") })) };
+    case "warp-atomic":
+      return { ...(await warpAtomicSampleReward(run, judges.warp ?? {})) };
     case "rubric":
       return { ...(await rubricReward(run, { rate: judge(judges.rate, "a rubric item rater") })) };
     default:
