@@ -9,6 +9,8 @@
 
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
@@ -325,6 +327,28 @@ for (const backend of backends) {
     });
   });
 }
+
+describe("a process that leaves", () => {
+  it("waits exitWaitMs for a silent receiver, then leaves the delivery pending and uncounted", async () => {
+    const p = await project(backends[0]!);
+    const silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    cleanup.push(
+      () =>
+        new Promise<void>((resolve) => {
+          silent.closeAllConnections();
+          silent.close(() => resolve());
+        }),
+    );
+    const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/hooks`;
+    // An attempt may take a minute; the process waits 200 ms for it (a test timeout otherwise).
+    const dossier = p.open({ webhooks: { timeoutMs: 60_000, exitWaitMs: 200 } });
+    const { runId } = await dossier.research(QUESTION, { docs: p.docs, webhooks: [url] }).done;
+    await dossier.close();
+    const [pending] = await p.reopen().deliveries.list(runId);
+    expect(pending).toMatchObject({ state: "pending", attempts: [], url });
+  });
+});
 
 describe("webhooks refused before a run starts", () => {
   it("refuses a loopback receiver unless private networks are allowed, and webhooks without a secret", async () => {
