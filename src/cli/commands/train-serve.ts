@@ -76,6 +76,7 @@ export async function runTrainServe(io: CliIo, flags: TrainServeFlags): Promise<
     const service = await createRolloutService({
       dossier,
       env: io.env,
+      cwd: io.cwd,
       queue,
       queueOptions: { cwd: io.cwd },
       ...(concurrency ? { concurrency } : {}),

@@ -15,11 +15,11 @@ import { toDossierError } from "../../core/errors.ts";
 import type { Dossier } from "../../runtime/dossier.ts";
 import { createRunId } from "../../runtime/run-id.ts";
 import type { RecordedRun } from "../recorded-run.ts";
-import { rolloutStrategyOptions } from "../rollouts/rollout-plan.ts";
 import { recordedRunFromEvents } from "../run-from-events.ts";
 import type { RewardJudges } from "../score/score-runs.ts";
 import { type BatchState, ENDED, type RolloutState, SAMPLES, statusCounts } from "./batch-state.ts";
 import type { RolloutExecutor } from "./rollout-executor.ts";
+import { rolloutResearchOptions } from "./rollout-options.ts";
 import { runRollout } from "./run-rollout.ts";
 import { scoreGroup } from "./score-group.ts";
 
@@ -140,27 +140,11 @@ export function startBatch(batch: BatchState, ctx: BatchRunnerContext): BatchRun
       const e = toDossierError(error);
       return end(r, "error", { code: e.code, message: e.message });
     }
-    const research = request.research ?? {};
-    const rowLanguage = typeof r.row.language === "string" && r.row.language ? r.row.language : undefined;
-    const language = research.language ?? rowLanguage;
     const outcome = await runRollout({
       executor: ctx.executor,
       dossier: ctx.dossier,
       question: r.row.prompt,
-      options: {
-        ...research,
-        ...(language ? { language } : {}),
-        strategy: request.strategy,
-        strategyOptions: rolloutStrategyOptions(request.strategy, {
-          ...request.strategyOptions,
-          ...request.sampling,
-        }),
-        recordCalls: true,
-        ...(request.tokens ? { recordTokens: true } : {}),
-        seed: r.seed,
-        rollout: { questionId: r.row.id, index: r.index },
-        runId,
-      },
+      options: { ...rolloutResearchOptions(request, r), runId },
       signal: cancelled.signal,
       ...(ctx.infraRetries !== undefined ? { infraRetries: ctx.infraRetries } : {}),
       ...(ctx.retryDelayMs !== undefined ? { retryDelayMs: ctx.retryDelayMs } : {}),

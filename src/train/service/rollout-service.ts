@@ -28,7 +28,7 @@ import { createRunId } from "../../runtime/run-id.ts";
 import { parseInput } from "../parse-input.ts";
 import type { RecordedRun } from "../recorded-run.ts";
 import { searchLambdas } from "../rewards/minddr-lambdas.ts";
-import { planRollouts, rolloutStrategyOptions } from "../rollouts/rollout-plan.ts";
+import { planRollouts } from "../rollouts/rollout-plan.ts";
 import { checkRunsForReward, type RewardJudges } from "../score/score-runs.ts";
 import type { BatchEventLog } from "./batch-events.ts";
 import { batchEventLog } from "./batch-events.ts";
@@ -39,8 +39,10 @@ import { serviceJudges } from "./judges.ts";
 import { policyKey, savePolicyRecord } from "./policy.ts";
 import { type PolicyDossiers, policyDossiers } from "./policy-dossiers.ts";
 import { loadPolicyVersions, type PolicyVersions } from "./policy-versions.ts";
+import { checkPreparation } from "./prepare-check.ts";
 import { type RolloutRequest, rolloutRequestSchema } from "./request.ts";
 import { embeddedExecutor, queueExecutor, type RolloutExecutor } from "./rollout-executor.ts";
+import { rolloutResearchOptions } from "./rollout-options.ts";
 import { rolloutTokens } from "./rollout-tokens.ts";
 
 /** Default rollouts under way at once. */
@@ -52,8 +54,10 @@ export const DEFAULT_KEEP_BATCHES = 256;
 export interface RolloutServiceOptions {
   /** The service's Dossier: the store, the strategies, the judge model of the rewards. */
   dossier: Dossier;
-  /** Where policy key variables are read (default `process.env`). */
+  /** Where policy key variables are read, and search endpoint overrides (default `process.env`). */
   env?: Record<string, string | undefined>;
+  /** The working directory a run's relative paths resolve against (default `process.cwd()`). */
+  cwd?: string;
   /** The policies' Dossiers (default: made over `dossier`'s store with `env`). */
   policies?: PolicyDossiers;
   /** The run queue: rollouts are enqueued for `dossier worker` processes (default: run here). */
@@ -96,12 +100,32 @@ interface Kept {
   run: BatchRun;
 }
 
+/** The rows as the runs a reward is checked against before any runs (each an empty rollout of its row). */
+function rowsAsRuns(request: RolloutRequest): RecordedRun[] {
+  return request.rows.map((row, i) => ({
+    runId: `check-${i}`,
+    strategy: request.strategy,
+    row,
+    calls: [],
+    toolCalls: [],
+    sources: [],
+    evidence: [],
+    trajectory: [],
+    drafts: [],
+    answer: null,
+    report: null,
+    status: "completed",
+    stopReason: "completed",
+  }));
+}
+
 /** Creates the service (reads the latest policy version from the store). */
 export async function createRolloutService(options: RolloutServiceOptions): Promise<RolloutService> {
   const { dossier } = options;
   const env = options.env ?? process.env;
   const queue = options.queue ?? null;
-  const policies = options.policies ?? policyDossiers({ base: dossier, env });
+  const policies =
+    options.policies ?? policyDossiers({ base: dossier, env, ...(options.cwd ? { cwd: options.cwd } : {}) });
   const executor: RolloutExecutor = queue
     ? await queueExecutor(queue, options.queueOptions)
     : embeddedExecutor();
@@ -136,10 +160,7 @@ export async function createRolloutService(options: RolloutServiceOptions): Prom
       if (!prompt.success)
         throw new DossierError("INPUT_INVALID", `rows.${i}.prompt: ${prompt.error.issues[0]?.message}`);
     }
-    const rewardName = checkRunsForReward(
-      request.reward.name,
-      request.rows.map((row) => ({ row, strategy: request.strategy }) as unknown as RecordedRun),
-    );
+    const rewardName = checkRunsForReward(request.reward.name, rowsAsRuns(request));
     if (request.reward.lambdas) {
       if (rewardName !== "minddr-search")
         throw new DossierError(
@@ -154,12 +175,18 @@ export async function createRolloutService(options: RolloutServiceOptions): Prom
     // In queue mode the key is read on the workers; the checks here need none.
     const local = queue ? { baseUrl: request.policy.baseUrl, model: request.policy.model } : request.policy;
     const policyDossier = policies.get(local);
-    const strategy = policyDossier.strategies.get(request.strategy).name;
-    policyDossier.estimate(request.rows[0]!.prompt, {
-      ...request.research,
-      strategy,
-      strategyOptions: rolloutStrategyOptions(strategy, { ...request.strategyOptions, ...request.sampling }),
-    });
+    policyDossier.strategies.get(request.strategy);
+    // The first rollout's run prepared, not started: what preparing a run refuses, the request is.
+    const first = request.rows[0]!;
+    await checkPreparation(
+      policyDossier,
+      first.prompt,
+      rolloutResearchOptions(request, { row: first, index: 0, seed: 0 }),
+      {
+        env,
+        cwd: options.cwd ?? process.cwd(),
+      },
+    );
     const rejectStale = request.rejectStale || options.rejectStale === true;
     const found = versions.peek(request.policyVersion);
     if (found.stale && rejectStale)

@@ -39,7 +39,14 @@ async function setup(): Promise<Setup> {
   const dossier = createDossier({
     env: {},
     cwd: home,
-    config: { home, model: "openai-compatible:judge", baseUrl: model.url, apiKey: "sk-service" },
+    config: {
+      home,
+      model: "openai-compatible:judge",
+      baseUrl: model.url,
+      apiKey: "sk-service",
+      search: ["searxng"],
+      searxngUrl: "http://127.0.0.1:9",
+    },
   });
   cleanups.push(() => dossier.close());
   const service = await createRolloutService({ dossier, env: { DOSSIER_POLICY_KEY: "sk-policy" } });
@@ -71,7 +78,7 @@ const change = (edit: (b: Body & Record<string, unknown>) => void) => (url: stri
   return body;
 };
 
-/** Bad requests: [what, body, status, code, words of the message]. */
+/** Bad requests: [what, body, status, code, words of the message] (a corpus not found is a 404, as for a run). */
 const BAD: Array<[string, (url: string) => unknown, number, string, string]> = [
   ["not JSON", () => "{rows:", 400, "INPUT_INVALID", "not valid JSON"],
   ["no rows", change((b) => delete (b as Partial<Body>).rows), 400, "INPUT_INVALID", "rows"],
@@ -118,6 +125,20 @@ const BAD: Array<[string, (url: string) => unknown, number, string, string]> = [
     400,
     "INPUT_INVALID",
     "temperature is given in both",
+  ],
+  [
+    "local sources without a corpus",
+    change((b) => Object.assign(b, { research: { sources: "local" } })),
+    400,
+    "INPUT_INVALID",
+    'sources "local" needs documents',
+  ],
+  [
+    "a corpus that is not indexed",
+    change((b) => Object.assign(b, { research: { corpus: "nothing-here" } })),
+    404,
+    "NOT_FOUND",
+    "nothing-here",
   ],
   [
     "an unknown reward",
