@@ -136,6 +136,9 @@ export function startRunWorker(options: RunWorkerOptions): RunWorker {
     const takeover = data.kind === "resume" && data.takeover === true;
     if (
       record?.status === "completed" ||
+      // Stopped after its plan (a job handed on after its worker recorded that): no job waits
+      // for the review; the answer enqueues the run's resume.
+      record?.status === "awaiting-review" ||
       (record?.status === "cancelled" && data.kind === "research") ||
       (takeover && record?.status !== "interrupted")
     ) {
