@@ -8,8 +8,10 @@
 
 import { isAbsolute, resolve } from "node:path";
 import { DossierError, toDossierError } from "../core/errors.ts";
+import { parsePlanAnswer } from "../core/plan-edit.ts";
 import type { RunRecord, RunStatus } from "../core/run.ts";
 import type { Dossier } from "../runtime/dossier.ts";
+import { answerPlanReview, type ReviewAnswered } from "../runtime/plan-review.ts";
 import { estimateInput } from "../runtime/research-estimate.ts";
 import type { ResearchOptions, ResumeOptions } from "../runtime/research-handle.ts";
 import { researchRequestSchema } from "../runtime/research-request.ts";
@@ -44,6 +46,16 @@ export interface QueuedResearch {
      * its job removed; a running run's worker is asked through the store. False when it is neither.
      */
     cancel(runId: string, reason: string): Promise<boolean>;
+    /**
+     * Answers the review of a run awaiting it (a full id; see `RunsApi.review`): an approved or
+     * edited plan is recorded and the run's resume enqueued for a worker (the handle); a rejected
+     * run ends cancelled (no handle). No worker holds a job while a run awaits its review.
+     */
+    review(
+      runId: string,
+      answer: unknown,
+      options?: ResumeOptions,
+    ): Promise<ReviewAnswered & { handle: QueuedHandle | null }>;
   };
 }
 
@@ -171,6 +183,16 @@ export function queuedResearch(
           ...(resumeOptions.signal ? { signal: resumeOptions.signal } : {}),
           ...(resumeOptions.onEvent ? { onEvent: resumeOptions.onEvent } : {}),
         });
+      },
+      async review(runId, answer, reviewOptions = {}) {
+        const parsed = parsePlanAnswer(answer);
+        // The worker that takes the resume prepares the run (its models and tools are its own).
+        const answered = await answerPlanReview(
+          { store: dossier.store, clock: dossier.clock },
+          runId,
+          parsed,
+        );
+        return { ...answered, handle: parsed.action === "reject" ? null : this.resume(runId, reviewOptions) };
       },
     },
   };

@@ -13,6 +13,7 @@
  */
 
 import type { Clock } from "../core/clock.ts";
+import { expireDueReviews } from "../runtime/plan-review.ts";
 import { runHeartbeatMs } from "../runtime/run-liveness.ts";
 import type { Store } from "../store/types.ts";
 import { withDeadline } from "./deadline.ts";
@@ -130,7 +131,12 @@ export function startSweeper(
   const graceMs = options.graceMs ?? Math.max(2_000, periodMs);
   const deadline = Math.max(periodMs, 10_000);
   const leases = single(() => sweepLeases(options), deadline, options.onError);
-  const queued = single(() => sweepQueued({ ...options, graceMs }), deadline, options.onError);
+  // The same pass ends the runs whose plan review is past its deadline (runtime/plan-review.ts).
+  const queued = single(
+    () => Promise.all([sweepQueued({ ...options, graceMs }), expireDueReviews(options)]).then(([n]) => n),
+    deadline,
+    options.onError,
+  );
   const timers = [
     setInterval(() => void leases.run(), leasePeriodMs),
     setInterval(() => void queued.run(), periodMs),
