@@ -1,8 +1,9 @@
 /**
  * One cycle's batch of the graph strategy: the frontier actions pass the reflection gate
  * (Algorithm 2) and run concurrently (search nodes via inner Search agents that see both
- * rubrics, llm nodes consolidate), and UPDATEGUIDANCE regenerates the ephemeral rubric from the
- * evidence as soon as the batch's evidence is settled, alongside the nodes' summaries.
+ * rubrics, llm nodes consolidate) — each as soon as the gate has cleared it, not when the gate
+ * has cleared them all — and UPDATEGUIDANCE regenerates the ephemeral rubric from the evidence
+ * as soon as the batch's evidence is settled, alongside the nodes' summaries.
  */
 
 import { type PlanNode, setNodeStatus, updateNode } from "../../core/plan-graph.ts";
@@ -59,7 +60,9 @@ export async function runGatedBatch(
       ...run.base,
       ...(input.innerRounds ? { innerRounds: input.innerRounds } : {}),
       gapsFor: (node) => gapsForNode(gaps, node),
-      clearance: async (node) => (await gated).get(node.id)!,
+      // A node's own verdict clears it; the whole gate's outcome when it ends first (or fails).
+      clearance: (node) =>
+        Promise.race([gated.cleared.get(node.id)!, gated.done.then((all) => all.get(node.id)!)]),
     },
     (node, ok, result) => recordNode(run, node, ok, result),
     async (gathered, again) => {
@@ -73,8 +76,9 @@ export async function runGatedBatch(
 /**
  * The reflection gate, asked before any tool runs; the actions' first model calls (an inner
  * agent's first plan, an llm node's note) are made meanwhile, each kept only when the gate lets
- * its node run unrevised (execute.ts). A node is marked running once the gate has passed it.
- * Resolves to the nodes as the gate lets them run, by id.
+ * its node run unrevised (execute.ts). A node is marked running (in its revision, if revised) as
+ * soon as the gate clears it, and runs from then on. `cleared` resolves each node as the gate
+ * lets it run; `done`, once the gate has ended, to all of them by id.
  */
 function gateActions(
   ctx: RunContext,
@@ -82,17 +86,32 @@ function gateActions(
   actions: PlanNode[],
   iteration: number,
   maxRounds: number,
-): Promise<Map<string, PlanNode>> {
+): { cleared: Map<string, Promise<PlanNode>>; done: Promise<Map<string, PlanNode>> } {
   const executed = run.graph.nodes
     .filter((n) => n.status === "done" || n.status === "failed")
     .map((n) => describeNode(n, RESULT_CHARS.assessed));
-  return ctx
+  const clear = new Map<string, (node: PlanNode) => void>();
+  const cleared = new Map(
+    actions.map((a) => [a.id, new Promise<PlanNode>((resolve) => clear.set(a.id, resolve))] as const),
+  );
+  const onCleared = (node: PlanNode) => {
+    const original = actions.find((a) => a.id === node.id);
+    if (original && (original.title !== node.title || original.goal !== node.goal))
+      run.graph = updateNode(run.graph, node.id, { title: node.title, goal: node.goal });
+    run.graph = setNodeStatus(run.graph, node.id, "running");
+    clear.get(node.id)?.(node);
+  };
+  const done = ctx
     .inScope("gate", () =>
-      reflectionGate(ctx, { actions, context: run.base.context, executed: executed.join("\n"), maxRounds }),
+      reflectionGate(ctx, {
+        actions,
+        context: run.base.context,
+        executed: executed.join("\n"),
+        maxRounds,
+        onCleared,
+      }),
     )
     .then((gate) => {
-      for (const r of gate.revised) run.graph = updateNode(run.graph, r.id, { title: r.title, goal: r.goal });
-      for (const a of gate.approved) run.graph = setNodeStatus(run.graph, a.id, "running");
       ctx.emit({ type: "plan-update", iteration, graph: run.graph });
       ctx.emit({
         type: "phase",
@@ -101,6 +120,7 @@ function gateActions(
       });
       return new Map(gate.approved.map((a) => [a.id, a]));
     });
+  return { cleared, done };
 }
 
 /**

@@ -5,7 +5,9 @@
  * bounded number of rounds. As in Algorithm 2, what is still rejected after the last round runs
  * in its last revision (verdict `run-revised`). Failures never block research: when the critic
  * cannot answer, the pending actions pass (warning `gate-skipped`); when the revision fails,
- * the actions run as they were (warning `REVISION_FAILED`).
+ * the actions run as they were (warning `REVISION_FAILED`). Each action is cleared as soon as
+ * its own verdict lets it run (`onCleared`): an action approved in the first round does not wait
+ * for the revision of another (the gate stands before each action's tools, §2.2.1).
  */
 
 import { z } from "zod";
@@ -52,6 +54,8 @@ export interface GateInput {
   /** Executed nodes with their outcomes, one line each. */
   executed: string;
   maxRounds: number;
+  /** Told each action as soon as it may run (approved, passed unchecked, or in its last revision). */
+  onCleared?: (node: PlanNode) => void;
 }
 
 const describe = (n: PlanNode) =>
@@ -69,6 +73,7 @@ export async function reflectionGate(ctx: RunContext, input: GateInput): Promise
     for (const node of nodes) {
       approved.push(node);
       ctx.emit({ type: "gate-verdict", nodeId: node.id, verdict, round, feedback });
+      input.onCleared?.(node);
     }
   };
   for (let round = 1; pending.length > 0; round++) {

@@ -25,6 +25,7 @@ const GAPS = "check the research state of a team";
 const SUMMARY = "findings of one research subtask";
 const CONSOLIDATE = "consolidate research evidence without searching further";
 const CRITIC = "You are the critic of a research team";
+const REVISE = "Revise the rejected research actions";
 
 describe("graph's coarse phase and overlaps", () => {
   it("outlines after the broad searches' tool calls ended, runs INITPLAN alone before the first gate, and checks gaps while summaries are being written", async () => {
@@ -181,5 +182,35 @@ describe("graph's reflection gate alongside the actions' first model calls", () 
     expect(gapChecks[1]!.seq).toBeLessThan(endOf(events, critics[1]!.callId));
     // Nothing was discarded: the gate approved every action as planned.
     expect(events.some((e) => e.type === "warning" && e.code === "DRAFT_DISCARDED")).toBe(false);
+  }, 90_000);
+
+  it("runs an action the critic approves while it revises another: each action waits for its own verdict only", async () => {
+    // The critic sends T-5 back every round and approves T-6. The revision is answered only once
+    // T-6 has asked for its second round's plan — after its first round's tools ran: an approved
+    // action that waited for the whole gate would still be waiting while the revision is held.
+    const approvedRuns = heldUntil(
+      (r) => r.system.includes(REVISE),
+      (r) => /^Subtask T-6: /m.test(r.user) && r.user.includes("Plan round 2 of"),
+    );
+    world = await startResearchWorld({
+      hold: holdAll(approvedRuns),
+      criticRejects: ["T-5"],
+      expectCalls: { ...DEFAULT_GRAPH_CALLS, critic: 4, revision: 2, "inner-step": 5 },
+    });
+    const result = await world.research({ query: "How is topic adoption changing?" });
+    expect(result.record.status).toBe("completed");
+    expect(approvedRuns.timedOut).toBe(false);
+
+    const events = result.events;
+    const verdicts = events.filter((e) => e.type === "gate-verdict");
+    const t6Approved = verdicts.find((e) => e.nodeId === "T-6" && e.verdict === "approve")!;
+    const t5Cleared = verdicts.find((e) => e.nodeId === "T-5" && e.verdict === "run-revised")!;
+    const t6Tools = callsOf(events, "search:T-6").filter((c) => c.type === "tool-start");
+    const t5Tools = callsOf(events, "search:T-5").filter((c) => c.type === "tool-start");
+    // T-6's tools ran between its own verdict and T-5's last one; T-5's only after its own.
+    expect(t6Tools[0]!.seq).toBeGreaterThan(t6Approved.seq);
+    expect(t6Tools[0]!.seq).toBeLessThan(t5Cleared.seq);
+    for (const t of t5Tools) expect(t.seq).toBeGreaterThan(t5Cleared.seq);
+    expect(JSON.stringify(t5Tools[0])).toContain("revised goal of T-5 with metric");
   }, 90_000);
 });

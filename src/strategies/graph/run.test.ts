@@ -232,13 +232,15 @@ describe("graph strategy", () => {
     ).toMatchObject({ title: "Revised T-5" });
     const t5Tools = events.filter((e) => e.type === "tool-start" && e.scope === "search:T-5");
     expect(t5Tools.length).toBeGreaterThan(0);
-    // The plan with the revision, T-5 running, and the research phase come before its tools.
+    // The plan with the revision, T-5 running, and the research phase come before its tools;
+    // T-6, approved in the first round, has run since its own verdict (it may be done by then).
     expect(afterGate!.seq).toBeLessThan(t5Tools[0]!.seq);
-    expect(
-      (afterGate as { graph: { nodes: { id: string; status: string }[] } }).graph.nodes
-        .filter((n) => n.id === "T-5" || n.id === "T-6")
-        .map((n) => n.status),
-    ).toEqual(["running", "running"]);
+    const statusOf = (id: string) =>
+      (afterGate as { graph: { nodes: { id: string; status: string }[] } }).graph.nodes.find(
+        (n) => n.id === id,
+      )?.status;
+    expect(statusOf("T-5")).toBe("running");
+    expect(["running", "done"]).toContain(statusOf("T-6"));
     const researching = events.find(
       (e) => e.type === "phase" && e.phase === "researching" && e.seq > lastVerdict,
     );
