@@ -18,27 +18,42 @@ import {
   MAX_PLAN_ITEMS,
   type PlanChanges,
   type PlanItem,
+  type PlanSubItem,
   planItemIdSchema,
   planItems,
   type ReviewPlan,
 } from "./review-plan.ts";
 
-/** An item as the user edits it: no id for a new item; extras are not edited (ignored). */
-export interface PlanEditItem {
+/** A sub-item as the user edits it: no id for a new one; extras are not edited (ignored). */
+export interface PlanEditSubItem {
   id?: string | undefined;
   title: string;
   description?: string | undefined;
-  children?: PlanEditItem[] | undefined;
+  /** Refused when not empty (a sub-item has none), so the edit says so rather than dropping them. */
+  children?: unknown[] | undefined;
 }
 
-/** An item as the user edits it (recursive; unknown fields such as `extras` are ignored). */
-export const planEditItemSchema: z.ZodType<PlanEditItem, PlanEditItem> = z.object({
+/** An item as the user edits it, with its sub-items. */
+export interface PlanEditItem extends Omit<PlanEditSubItem, "children"> {
+  children?: PlanEditSubItem[] | undefined;
+}
+
+const editFields = {
   id: planItemIdSchema.optional(),
   title: z.string().trim().min(1, "an item's title is empty").max(MAX_ITEM_TITLE),
   description: z.string().trim().max(MAX_ITEM_DESCRIPTION).optional(),
-  get children() {
-    return z.array(planEditItemSchema).max(MAX_PLAN_ITEMS).optional();
-  },
+};
+
+/** A sub-item as the user edits it (unknown fields such as `extras` are ignored). */
+export const planEditSubItemSchema: z.ZodType<PlanEditSubItem, PlanEditSubItem> = z.object({
+  ...editFields,
+  children: z.array(z.unknown()).optional(),
+});
+
+/** An item as the user edits it (unknown fields such as `extras` are ignored). */
+export const planEditItemSchema: z.ZodType<PlanEditItem, PlanEditItem> = z.object({
+  ...editFields,
+  children: z.array(planEditSubItemSchema).max(MAX_PLAN_ITEMS).optional(),
 });
 
 /** An edited plan: its items in the order to run them (the plan as shown, changed; other fields are ignored). */
@@ -107,7 +122,7 @@ export function applyPlanEdit(
     );
   }
   const top = new Map(proposed.items.map((item) => [item.id, item]));
-  const below = new Map<string, { item: PlanItem; parent: string }>();
+  const below = new Map<string, { item: PlanSubItem; parent: string }>();
   for (const { item, parent } of planItems(proposed.items)) {
     if (parent !== null) below.set(item.id, { item, parent });
   }
@@ -122,7 +137,11 @@ export function applyPlanEdit(
     return id;
   };
   const changes: PlanChanges = { added: [], removed: [], reworded: [], reordered: false, retitled: false };
-  const build = (given: PlanEditItem, where: string, original: PlanItem | undefined): PlanItem => {
+  const build = (
+    given: Omit<PlanEditSubItem, "children">,
+    where: string,
+    original: PlanSubItem | undefined,
+  ): PlanSubItem => {
     const id = given.id ?? newId();
     if (given.id !== undefined) {
       if (seen.has(given.id)) throw invalid(`${where}.id: "${given.id}" is listed twice`);

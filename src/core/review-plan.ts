@@ -21,29 +21,37 @@ export const planItemIdSchema = z
   .string()
   .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/, "expected an id of letters, digits, '.', '_' or '-'");
 
-/** One item of a plan. */
-export interface PlanItem {
+/** A sub-item of a plan (graph: a subtask serving a section; mams: a sub-step). */
+export interface PlanSubItem {
   /** Stable within the plan: the strategy's own id (`T-3`, `1`, `S2`), `new-<n>` for an item a review added. */
   id: string;
   /** The item's text: a subtask, a section heading, a plan step. */
   title: string;
   /** What the item is to cover, when the strategy has more than a title. */
   description?: string;
-  /** Sub-items (graph: the subtasks serving a section; mams: sub-steps). */
-  children?: PlanItem[];
   /** The strategy's own data of the item (seed queries, a node's type and dependencies): shown, not edited. */
   extras?: Record<string, unknown>;
 }
 
-/** One item of a plan (recursive). */
-export const planItemSchema: z.ZodType<PlanItem, PlanItem> = z.object({
+/** One item of a plan: a sub-item's fields and, optionally, its sub-items (two levels at most). */
+export interface PlanItem extends PlanSubItem {
+  children?: PlanSubItem[];
+}
+
+const itemFields = {
   id: planItemIdSchema,
   title: z.string().trim().min(1).max(MAX_ITEM_TITLE),
   description: z.string().trim().max(MAX_ITEM_DESCRIPTION).optional(),
-  get children() {
-    return z.array(planItemSchema).max(MAX_PLAN_ITEMS).optional();
-  },
   extras: z.record(z.string(), z.unknown()).optional(),
+};
+
+/** A sub-item of a plan. */
+export const planSubItemSchema: z.ZodType<PlanSubItem, PlanSubItem> = z.object(itemFields);
+
+/** One item of a plan. */
+export const planItemSchema: z.ZodType<PlanItem, PlanItem> = z.object({
+  ...itemFields,
+  children: z.array(planSubItemSchema).max(MAX_PLAN_ITEMS).optional(),
 });
 
 /** What an edit of a plan may do. */
@@ -119,23 +127,26 @@ export function boundedPlan(plan: ReviewPlanInput): ReviewPlanInput {
     const t = text.trim();
     return t.length > max ? `${t.slice(0, max - 1)}…` : t;
   };
-  const item = (i: PlanItem): PlanItem => {
+  const sub = (i: PlanSubItem): PlanSubItem => {
     const description = i.description === undefined ? "" : clip(i.description, MAX_ITEM_DESCRIPTION);
     return {
       id: i.id,
       title: clip(i.title, MAX_ITEM_TITLE) || "(untitled)",
       ...(description ? { description } : {}),
-      ...(i.children ? { children: i.children.slice(0, MAX_PLAN_ITEMS).map(item) } : {}),
       ...(i.extras ? { extras: i.extras } : {}),
     };
   };
+  const item = (i: PlanItem): PlanItem => ({
+    ...sub(i),
+    ...(i.children ? { children: i.children.slice(0, MAX_PLAN_ITEMS).map(sub) } : {}),
+  });
   const title = plan.title === undefined ? "" : clip(plan.title, MAX_ITEM_TITLE);
   const { title: _, ...rest } = plan;
   return { ...rest, ...(title ? { title } : {}), items: plan.items.slice(0, MAX_PLAN_ITEMS).map(item) };
 }
 
 /** Every item of a plan with its parent's id (null at the top), in document order. */
-export function planItems(items: readonly PlanItem[]): { item: PlanItem; parent: string | null }[] {
+export function planItems(items: readonly PlanItem[]): { item: PlanSubItem; parent: string | null }[] {
   return items.flatMap((item) => [
     { item, parent: null },
     ...(item.children ?? []).map((child) => ({ item: child, parent: item.id })),
