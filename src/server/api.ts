@@ -10,6 +10,7 @@ import type { ApiServices } from "./api-services.ts";
 import { catalogRoutes } from "./catalog-routes.ts";
 import { diffRoutes } from "./diff-routes.ts";
 import type { McpRoute } from "./mcp-route.ts";
+import { planRoutes } from "./plan-routes.ts";
 import { refreshRoutes } from "./refresh-routes.ts";
 import { createRouter } from "./route-kit.ts";
 import { runOutputRoutes } from "./run-output-routes.ts";
@@ -70,6 +71,7 @@ export function apiRoutes(
   );
   api.route("/v1", runsRoutes(services));
   api.route("/v1", runOutputRoutes(services));
+  api.route("/v1", planRoutes(services));
   api.route("/v1", diffRoutes(services));
   api.route("/v1", refreshRoutes(services));
   api.route("/v1", toolsRoutes(services));

@@ -72,7 +72,7 @@ describe("OpenAPI document", () => {
         [
           "/v1/runs?status=done",
           undefined,
-          'status: expected one of queued, running, completed, failed, cancelled, interrupted, got "done"',
+          'status: expected one of queued, running, completed, failed, cancelled, interrupted, awaiting-review, got "done"',
         ],
         ["/v1/runs/abc/report/xls", undefined, 'format: expected md, html, json, pdf or docx, got "xls"'],
         [

@@ -5,16 +5,21 @@
 
 import { DossierError } from "../core/errors.ts";
 import type { DossierEvent } from "../core/events.ts";
+import { parsePlanAnswer } from "../core/plan-edit.ts";
 import type { RunRecord } from "../core/run.ts";
 import type { QueuedResearch } from "../queue/queued-research.ts";
 import type { AskResult } from "../runtime/ask-run.ts";
 import type { Dossier } from "../runtime/dossier.ts";
+import { expireDueReviews, type PlanReviewView } from "../runtime/plan-review.ts";
 import type { ResearchHandle } from "../runtime/research-handle.ts";
 import { ApiError } from "./errors.ts";
 import { idempotentRunId } from "./idempotency.ts";
 import { reportFormats } from "./reports.ts";
 import type { AskBody, CreateRunBody, RunView } from "./schemas.ts";
 import { guardServices, withinServiceBound } from "./service-guard.ts";
+
+/** How often the server ends runs whose plan review is past its deadline (ms). */
+const REVIEW_SWEEP_MS = 60_000;
 
 /** Default report formats of a run created over HTTP: every format can then be downloaded. */
 const DEFAULT_FORMATS = ["md", "html", "json"] as const;
@@ -62,8 +67,16 @@ export interface RunManager {
   ): Promise<Omit<AskResult, "research">>;
   /** Resumes an interrupted, cancelled or failed run; resolves with its handle once it is prepared. */
   resume(idOrPrefix: string, options?: { signal?: AbortSignal }): Promise<ResearchHandle>;
-  /** Cancels a run here at once, or asks the process that runs it (a worker) to. */
+  /** Cancels a run here at once, or asks the process that runs it (a worker) to; a run awaiting review has its plan rejected. */
   cancel(idOrPrefix: string): Promise<{ runId: string; status: string }>;
+  /** A run's plan review (see `RunsApi.plan`); NOT_FOUND when the run never stopped for one. */
+  plan(idOrPrefix: string): Promise<PlanReviewView>;
+  /**
+   * Answers the review of a run awaiting it (see `RunsApi.review`): an approved or edited plan
+   * resumes the run here or on a worker (its handle, tracked; 429 over the limit, checked before
+   * anything changes); a rejected run ends cancelled (no handle).
+   */
+  review(idOrPrefix: string, answer: unknown): Promise<{ runId: string; handle: ResearchHandle | null }>;
   view(idOrPrefix: string): Promise<RunView>;
   list(options?: { limit?: number; status?: RunRecord["status"] }): Promise<RunView[]>;
   /** The handle of a run under way in this process. */
@@ -126,6 +139,12 @@ export function createRunManager(options: RunManagerOptions): RunManager {
       reports: Object.fromEntries(formats.map((f) => [f, `${base}/runs/${record.id}/report/${f}`])),
     };
   };
+  // Reviews left unanswered past their deadline end their runs even when nobody reads them (runtime/plan-review.ts).
+  const reviewSweep = setInterval(
+    () => void expireDueReviews({ store: dossier.store, clock: dossier.clock }).catch(() => {}),
+    REVIEW_SWEEP_MS,
+  );
+  reviewSweep.unref();
   const manager: RunManager = {
     queued: options.queued ?? null,
     maxRuns,
@@ -250,6 +269,11 @@ export function createRunManager(options: RunManagerOptions): RunManager {
     },
     async cancel(idOrPrefix) {
       const runId = await resolveId(idOrPrefix);
+      if ((await dossier.store.runs.get(runId))?.status === "awaiting-review") {
+        // Held by no process: cancelling it rejects its plan.
+        await dossier.runs.requestCancel(runId, "cancelled over the HTTP API");
+        return { runId, status: (await dossier.runs.get(runId)).status };
+      }
       const tracked = running.get(runId);
       if (tracked && isQueued(tracked)) {
         // A queued run is withdrawn, or its worker is asked to cancel it.
@@ -267,9 +291,40 @@ export function createRunManager(options: RunManagerOptions): RunManager {
       const record = await dossier.runs.get(runId);
       throw new ApiError(409, "CONFLICT", `run ${runId} is not running (it is ${record.status})`);
     },
+    async plan(idOrPrefix) {
+      const runId = await resolveId(idOrPrefix);
+      const review = await dossier.runs.plan(runId);
+      if (!review) {
+        throw new DossierError(
+          "NOT_FOUND",
+          `run ${runId} has no plan review: it was not started with reviewPlan, or has not reached its plan yet`,
+          { details: { runId } },
+        );
+      }
+      return review;
+    },
+    async review(idOrPrefix, answer) {
+      const runId = await resolveId(idOrPrefix);
+      const parsed = parsePlanAnswer(answer);
+      await guardServices(dossier.store, options.queued ?? null);
+      // An approved plan starts a run: refused over the limit before the answer is recorded.
+      const starts = parsed.action !== "reject";
+      if (starts) reserve();
+      try {
+        const outcome = options.queued
+          ? await options.queued.runs.review(runId, parsed)
+          : await dossier.runs.review(runId, parsed);
+        if (outcome.handle) track(outcome.handle);
+        return { runId, handle: outcome.handle };
+      } finally {
+        if (starts) reserved--;
+      }
+    },
     async view(idOrPrefix) {
       const runId = await resolveId(idOrPrefix);
-      const record = await dossier.store.runs.get(runId);
+      const stored = await dossier.store.runs.get(runId);
+      // A run awaiting review past its deadline is ended (REVIEW_TIMEOUT) as it is read.
+      const record = stored?.status === "awaiting-review" ? await dossier.runs.get(runId) : stored;
       if (record) return viewOfRecord(record);
       const queued = pending.get(runId);
       if (!queued || !running.has(runId)) throw new DossierError("NOT_FOUND", `no run "${idOrPrefix}"`);
@@ -297,6 +352,7 @@ export function createRunManager(options: RunManagerOptions): RunManager {
     handle: (runId) => running.get(runId) ?? dossier.runs.handle(runId),
     active: () => [...running.keys()],
     async cancelAll(reason) {
+      clearInterval(reviewSweep);
       // Runs on workers go on without this server.
       const handles = [...running.values()].filter((h) => !isQueued(h));
       for (const handle of handles) handle.cancel(reason);

@@ -69,6 +69,20 @@ export const createRunBodySchema = z.strictObject({
     .describe(
       "claim verification after writing: check (default) the lexical check, no model call; judge the judge model checks each cited claim; rewrite also revises or drops unsupported claims; off none",
     ),
+  reviewPlan: z
+    .boolean()
+    .optional()
+    .describe(
+      "stop after the strategy's plan until it is approved, edited or rejected (GET and POST /v1/runs/{id}/plan); the run is awaiting-review meanwhile",
+    ),
+  reviewTimeoutMinutes: z
+    .number()
+    .positive()
+    .max(525_600)
+    .optional()
+    .describe(
+      "minutes the plan waits for its answer (default the server's reviewTimeoutMinutes, a day); then the run fails with REVIEW_TIMEOUT, never approved",
+    ),
   recordCalls: z
     .boolean()
     .optional()
