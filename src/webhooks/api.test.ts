@@ -46,7 +46,7 @@ async function server(allowPrivateNetwork: boolean) {
   return { call };
 }
 
-describe("webhooks over the API", () => {
+describe("webhooks over the API", { timeout: 60_000 }, () => {
   it("calls a run's webhooks and lists its deliveries", async () => {
     const { call } = await server(true);
     const hooks = await startReceiver(TEST_SECRET);

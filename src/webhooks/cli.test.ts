@@ -40,7 +40,7 @@ async function receiver(statuses: number[] = []): Promise<Receiver> {
 
 const QUESTION = "How did heat pumps change winter peak demand?";
 
-describe("dossier research --webhook", () => {
+describe("dossier research --webhook", { timeout: 60_000 }, () => {
   it("delivers before the command exits, and runs show lists the delivery", async () => {
     const { root, env } = workspace();
     const hooks = await receiver();

@@ -109,7 +109,7 @@ async function deliveryWhen(store: Store, runId: string, done: (d: DeliveryRecor
 }
 
 for (const backend of backends) {
-  describe(`webhooks of runs (${backend.name})`, () => {
+  describe(`webhooks of runs (${backend.name})`, { timeout: 60_000 }, () => {
     it("announces a completed run with a signed event the independent implementation verifies", async () => {
       const p = await project(backend);
       const hooks = await receiver();
@@ -328,7 +328,7 @@ for (const backend of backends) {
   });
 }
 
-describe("a process that leaves", () => {
+describe("a process that leaves", { timeout: 30_000 }, () => {
   it("waits exitWaitMs for a silent receiver, then leaves the delivery pending and uncounted", async () => {
     const p = await project(backends[0]!);
     const silent = createServer(() => {});
@@ -341,7 +341,7 @@ describe("a process that leaves", () => {
         }),
     );
     const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/hooks`;
-    // An attempt may take a minute; the process waits 200 ms for it (a test timeout otherwise).
+    // An attempt may take a minute; the process waits 200 ms for it (past the 30 s test timeout otherwise).
     const dossier = p.open({ webhooks: { timeoutMs: 60_000, exitWaitMs: 200 } });
     const { runId } = await dossier.research(QUESTION, { docs: p.docs, webhooks: [url] }).done;
     await dossier.close();
@@ -350,7 +350,7 @@ describe("a process that leaves", () => {
   });
 });
 
-describe("webhooks refused before a run starts", () => {
+describe("webhooks refused before a run starts", { timeout: 60_000 }, () => {
   it("refuses a loopback receiver unless private networks are allowed, and webhooks without a secret", async () => {
     const p = await project(backends[0]!);
     const hooks = await receiver();

@@ -71,7 +71,7 @@ async function world() {
 }
 
 if (servicesAnswer([await postgresProblem(), await redisProblem()])) {
-  describe("webhooks with the run queue", () => {
+  describe("webhooks with the run queue", { timeout: 60_000 }, () => {
     it("a worker announces the run it ran", async () => {
       const w = await world();
       const server = w.open();
