@@ -63,11 +63,14 @@ function accepted(action: TrajectoryAction, byId: ReadonlyMap<string, RecordedCa
   return call && !call.error && call.formatErrors.length === 0 ? call : null;
 }
 
+/** What an action saw, without what only pruning reads (the unforced request, the relabel marker's cut). */
 function seenOf(state: unknown): Record<string, unknown> {
-  const { unforced: _, ...seen } = (typeof state === "object" && state !== null ? state : {}) as Record<
-    string,
-    unknown
-  >;
+  const {
+    unforced: _u,
+    relabelled: _r,
+    cut: _c,
+    ...seen
+  } = (typeof state === "object" && state !== null ? state : {}) as Record<string, unknown>;
   return seen;
 }
 

@@ -47,9 +47,9 @@ export interface PrunedRun {
   reprompted: string[];
 }
 
-/** True for a recorded forced-expansion warp run (its trajectory holds the engine's relabel marker). */
-export function isForcedExpansionRun(run: Pick<RecordedRun, "strategy" | "trajectory">): boolean {
-  return run.strategy === "warp" && run.trajectory.some(isEngineRelabel);
+/** True for a recorded forced-expansion warp run (drafts, and the engine's relabel marker in its trajectory). */
+export function isForcedExpansionRun(run: Pick<RecordedRun, "strategy" | "trajectory" | "drafts">): boolean {
+  return run.strategy === "warp" && run.drafts.length > 0 && run.trajectory.some(isEngineRelabel);
 }
 
 /** The accepted call of an action: its last call (re-asks come before it), when recorded. */
