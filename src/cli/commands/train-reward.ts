@@ -159,7 +159,10 @@ export function registerTrainReward(train: Command, io: CliIo): void {
   train
     .command("reward <dir>")
     .description("score a rollouts folder with one of the seeds' rewards, with each run's group advantage")
-    .option("--reward <name>", "smtl, warp, minddr-search, minddr-report or rubric (required)")
+    .option(
+      "--reward <name>",
+      "smtl, warp, warp-atomic (atomic-skill samples), minddr-search, minddr-report or rubric (required)",
+    )
     .option("--advantage <kind>", "group advantage: grpo or rloo", "grpo")
     .option("--dapo", "DAPO's dynamic-sampling filter: mark groups whose rewards are all equal as dropped")
     .option("--judge <provider:model>", "judge model (default: DOSSIER_MODEL_JUDGE, else DOSSIER_MODEL)")
