@@ -6,7 +6,7 @@
 
 import { z } from "zod";
 import { planChangesSchema, reviewPlanSchema } from "./review-plan.ts";
-import { usageTotalsSchema } from "./usage.ts";
+import { callUsageSchema, usageTotalsSchema } from "./usage.ts";
 
 const errorShape = z.object({
   code: z.string(),
@@ -28,7 +28,10 @@ export const eventPayloadSchemas = {
     journaledSteps: z.number().int(),
     /** Wall time the earlier attempts spent (counts against the budget). */
     previousWallMs: z.number(),
-    /** Model calls the earlier attempts paid for (answered, and lost), counted in this run's usage. */
+    /**
+     * Model calls the earlier attempts paid for (answered, failed requests the provider received,
+     * and lost), counted in this run's usage.
+     */
     earlierLlmCalls: z.number().int().optional(),
     /**
      * Of those, calls in flight when an attempt ended (no llm-end): counted as lost, at their
@@ -70,6 +73,11 @@ export const eventPayloadSchemas = {
     formatErrors: z.number().int(),
     retries: z.number().int(),
     error: errorShape.optional(),
+    /**
+     * A failed call (ok false): how its last request counts in the run's usage, one model call,
+     * when the provider received it (core/usage.ts: failedRequestUsage); absent when it was never sent.
+     */
+    request: callUsageSchema.optional(),
   }),
   "llm-retry": z.object({
     callId: z.string(),
@@ -78,6 +86,12 @@ export const eventPayloadSchemas = {
     attempt: z.number().int(),
     delayMs: z.number(),
     error: errorShape,
+    /**
+     * How the failed request counts in the run's usage, one model call, when the provider
+     * received it (a 429 or 500 answer: 0 tokens; no usable answer: its estimate); absent when
+     * it was never sent.
+     */
+    request: callUsageSchema.optional(),
   }),
   /** A structured answer rejected; `reask` when the model is asked again (not after the last attempt). */
   "format-error": z.object({

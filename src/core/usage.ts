@@ -1,6 +1,11 @@
 /**
  * Token and cost accounting. A count or price that is not known stays `null` — never 0 —
  * and a total that includes an unknown part is itself unknown.
+ *
+ * A model call is counted once per request the provider received: a call retried after a 429
+ * or a 500 is as many calls as requests were sent, and a call that failed counts its requests
+ * too (see {@link failedRequestUsage}); a request refused before it was sent (connection refused,
+ * host not found, the shared limiter unavailable, the budget) is not counted.
  */
 
 import { z } from "zod";
@@ -44,6 +49,30 @@ export function addCallUsage(totals: UsageTotals, call: CallUsage): UsageTotals 
     llmCalls: totals.llmCalls + 1,
     toolCalls: totals.toolCalls,
   };
+}
+
+/**
+ * How a request the provider received ended without a usable answer: an error answer (an HTTP
+ * error status such as 429 or 500), or no answer it could use (the call's time limit, a cancel,
+ * a connection dropped after sending, a body that does not parse).
+ */
+export type FailedRequest = "error-answer" | "no-answer";
+
+/**
+ * What a request that gave no usable answer counts as, one model call: an error answer carries
+ * no usage and is not billed, so 0 tokens at no cost; a request with no usable answer may have
+ * been processed in full, so its estimated input tokens and whole output cap, priced when the
+ * price is known (as a call lost in a crash).
+ */
+export function failedRequestUsage(
+  failed: FailedRequest,
+  request: { estimatedInputTokens: number; maxOutputTokens: number },
+  price: ModelPrice | null,
+): CallUsage {
+  if (failed === "error-answer") return { inputTokens: 0, outputTokens: 0, costUsd: 0 };
+  const inputTokens = Math.max(0, Math.ceil(request.estimatedInputTokens));
+  const outputTokens = Math.max(0, Math.floor(request.maxOutputTokens));
+  return { inputTokens, outputTokens, costUsd: costOf({ inputTokens, outputTokens }, price) };
 }
 
 /** Price of a model in USD per million tokens. */

@@ -1,7 +1,9 @@
 /**
  * The LLM client strategies use: every model call goes through it, so every call is budgeted,
  * retried with backoff that honours Retry-After, cancellable, journaled for resume, priced,
- * and recorded as llm-start / llm-end events.
+ * and recorded as llm-start / llm-end events. Every request the provider received is counted
+ * in the usage and the budget: a failed request (retried, or the last of a failed call) as one
+ * call at what core/usage.ts `failedRequestUsage` says, on its llm-retry or llm-end event.
  */
 
 import { createHash } from "node:crypto";
@@ -14,9 +16,9 @@ import { createSequentialIds, type IdGenerator } from "../core/ids.ts";
 import { type StepJournal, StepKeyer } from "../core/journal.ts";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, withRetry } from "../core/retry.ts";
 import { currentToolCall } from "../core/tool-context.ts";
-import { type CallUsage, callUsageSchema, costOf } from "../core/usage.ts";
+import { type CallUsage, callUsageSchema, costOf, failedRequestUsage } from "../core/usage.ts";
 import type { CallRecord, CallRecorder } from "./call-recorder.ts";
-import { classifyLlmError, toLlmError } from "./errors.ts";
+import { classifyLlmError, failedRequestOf, toLlmError } from "./errors.ts";
 import type { Role } from "./model-spec.ts";
 import { pricePerToken } from "./prices.ts";
 import { callProvider, type ProviderCallOutcome } from "./provider-call.ts";
@@ -231,6 +233,21 @@ export class LlmClient {
     const started = this.#clock.now();
     let retries = 0;
     emit?.({ type: "llm-start", ...base, attempt: 1, estimatedInputTokens, maxOutputTokens });
+    // The last failed request the provider received, until it is counted as a call of its own.
+    let failed: CallUsage | null = null;
+    const noteFailed = (error: unknown): never => {
+      const how = failedRequestOf(error);
+      failed = how && failedRequestUsage(how, { estimatedInputTokens, maxOutputTokens }, resolved.price);
+      throw error;
+    };
+    const countFailed = (): { request?: CallUsage } => {
+      const request = failed;
+      failed = null;
+      if (!request) return {};
+      budget?.recordLlm(request, 0);
+      this.options.onUsage?.(request, resolved.name);
+      return { request };
+    };
 
     let outcome: ProviderCallOutcome;
     try {
@@ -250,7 +267,7 @@ export class LlmClient {
             ...(this.options.tokens ? { captureTokens: true } : {}),
             timeoutMs: this.options.timeoutMs ?? 600_000,
             ...(signal ? { signal } : {}),
-          }),
+          }).catch(noteFailed),
         {
           policy: this.#policy,
           clock: this.#clock,
@@ -260,7 +277,14 @@ export class LlmClient {
           onRetry: ({ attempt, delayMs, error }) => {
             retries = attempt;
             const typed = toLlmError(error, { model: resolved.name, role: request.role }, this.#clock.now());
-            emit?.({ type: "llm-retry", ...base, attempt, delayMs, error: errorShape(typed) });
+            emit?.({
+              type: "llm-retry",
+              ...base,
+              attempt,
+              delayMs,
+              error: errorShape(typed),
+              ...countFailed(),
+            });
           },
         },
       );
@@ -281,6 +305,7 @@ export class LlmClient {
         formatErrors: 0,
         retries,
         error: errorShape(typed),
+        ...countFailed(),
       });
       this.#record(request, messages, base, started, {
         completion: "",

@@ -5,6 +5,7 @@
 import { APICallError } from "@ai-sdk/provider";
 import { DossierError } from "../core/errors.ts";
 import { parseRetryAfter, type RetryDecision } from "../core/retry.ts";
+import type { FailedRequest } from "../core/usage.ts";
 
 /** Marks an abort caused by the per-call time limit. */
 export class CallTimeout extends Error {
@@ -83,4 +84,37 @@ export function toLlmError(
     cause: e,
     details: context,
   });
+}
+
+/**
+ * Whether a failed attempt's request reached the provider, and how it ended (see
+ * core/usage.ts): an HTTP error status is an error answer; an answer that could not be read (a
+ * success status with a malformed or cut body), the call's time limit and a cancel are a request
+ * with no usable answer; null when no answer came back and the request cannot be known to have
+ * arrived — refused by Dossier itself (a DossierError: the shared limiter, the budget) or a
+ * connection that failed before any answer (refused, host not found, reset: an idle connection
+ * the server closed fails the same way, though the server never saw the request).
+ */
+export function failedRequestOf(error: unknown): FailedRequest | null {
+  const e = unwrap(error);
+  if (e instanceof DossierError) return null;
+  if (e instanceof CallTimeout || (e instanceof Error && e.name === "AbortError")) return "no-answer";
+  if (APICallError.isInstance(e)) {
+    if (e.statusCode === undefined) return null;
+    return e.statusCode >= 400 ? "error-answer" : "no-answer";
+  }
+  return networkFailure(e) ? null : "no-answer";
+}
+
+/** True when `error` (or its cause) is a connection failure: a system or fetch error code, or "fetch failed". */
+function networkFailure(error: unknown): boolean {
+  let e: unknown = error;
+  for (let depth = 0; e && depth < 8; depth++) {
+    if (typeof (e as { code?: unknown }).code === "string") return true;
+    const message = (e as { message?: unknown }).message;
+    if (typeof message === "string" && /^(fetch failed|bad port|terminated)$/i.test(message.trim()))
+      return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
 }

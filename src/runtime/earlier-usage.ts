@@ -1,6 +1,8 @@
 /**
  * What the earlier attempts of a resumed run paid for, read from its event log: every model call
- * that was answered (its llm-end, not a replay), and every call that was in flight when its
+ * that was answered (its llm-end, not a replay), every failed request the provider received (the
+ * `request` of an llm-retry, or of the llm-end of a failed call: a 429 or 500 answer, a time
+ * limit), and every call that was in flight when its
  * attempt ended (an llm-start with no llm-end in that attempt: a crash, a kill, a lost lease),
  * counted as lost at what it may have cost — its estimated input, its whole output cap, priced
  * when the model's price is known. A resumed or taken-over run reports and budgets the whole
@@ -30,7 +32,10 @@ export interface LostCall {
 
 /** The model calls earlier attempts paid for, as a resume hands them to the run. */
 export interface EarlierCalls {
-  /** Answered calls whose answers the journal does not hold (they will not be replayed). */
+  /**
+   * Calls the journal will not replay: answered calls whose answers it does not hold, and failed
+   * requests the provider received (each one call).
+   */
   unjournaled: CallUsage[];
   /** Answered calls whose answers the journal holds, by journal key. */
   journaled: Record<string, CallUsage>;
@@ -59,8 +64,11 @@ export function earlierCalls(events: readonly DossierEvent[], journaled: Readonl
   for (const event of events) {
     if (event.type === "run-start" || event.type === "run-resume") endAttempt();
     else if (event.type === "llm-start") open.set(event.callId, event);
-    else if (event.type === "llm-end") {
+    else if (event.type === "llm-retry") {
+      if (event.request) result.unjournaled.push(event.request);
+    } else if (event.type === "llm-end") {
       open.delete(event.callId);
+      if (!event.ok && event.request) result.unjournaled.push(event.request);
       if (!event.ok || event.replayed) continue;
       const usage = {
         inputTokens: event.inputTokens,
