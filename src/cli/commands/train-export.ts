@@ -33,6 +33,8 @@ export interface ExportFlags extends GlobalFlags {
   tokenizer?: string;
   retokenize?: boolean;
   policyVersion?: string;
+  /** False (`--no-prune`): forced-expansion warp runs exported as recorded, not pruned. */
+  prune?: boolean;
 }
 
 function number(flag: string, value: string | undefined, integer: boolean): number | undefined {
@@ -68,6 +70,8 @@ export async function runTrainExport(io: CliIo, folder: string, flags: ExportFla
   const minReward = number("--min-reward", flags.minReward, false);
   const margin = number("--margin", flags.margin, false);
   const out = resolve(io.cwd, flags.out);
+  if (flags.prune === false && format !== "sft" && format !== "rl")
+    throw new DossierError("INPUT_INVALID", "--no-prune applies to the sft and rl exports");
   if (format !== "tokens" && (flags.tokenizer || flags.retokenize || flags.policyVersion !== undefined))
     throw new DossierError(
       "INPUT_INVALID",
@@ -93,6 +97,7 @@ export async function runTrainExport(io: CliIo, folder: string, flags: ExportFla
     ...(margin === undefined ? {} : { margin }),
     ...(flags.advantage ? { advantage: flags.advantage as "grpo" } : {}),
     dropUniformGroups: flags.dapo === true,
+    ...(flags.prune === false ? { warpPruning: false } : {}),
     ...(format === "tokens"
       ? {
           tokens: {
@@ -138,6 +143,10 @@ export function registerTrainExport(train: Command, io: CliIo): void {
     .option("--margin <x>", "dpo: the smallest reward gap of a pair (default 0)")
     .option("--advantage <kind>", "rl: grpo (default) or rloo")
     .option("--dapo", "rl: skip groups whose rewards are all equal")
+    .option(
+      "--no-prune",
+      "sft and rl: export forced-expansion warp runs as recorded (default: pruned at the best draft, WARP's relabelled TERMINATE)",
+    )
     .option(
       "--tokenizer <dir>",
       "tokens: a checkpoint's tokenizer.json and tokenizer_config.json (its chat template), to re-tokenize calls the server returned no ids for",

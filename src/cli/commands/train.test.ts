@@ -403,6 +403,13 @@ describe("dossier train in the research world", () => {
     const terminates = sft.filter((r) => r.messages.at(-1)!.content === '{"name":"terminate"}');
     expect(terminates).toHaveLength(runs.length);
     for (const r of sft) expect(r.messages[0]!.content).not.toContain("You must expand");
+    // --no-prune: the forced trajectories as recorded, every accepted call, no TERMINATE.
+    await cli(world, ["train", "export", "ro", "--format", "sft", "--no-prune", "--out", "raw.jsonl"]);
+    const raw = lines(join(world.home, "raw.jsonl")).map((l) => sftRecordSchema.parse(l));
+    expect(raw.length).toBe(
+      runs.reduce((n, r) => n + r.calls.filter((c) => !c.error && !c.formatErrors.length).length, 0),
+    );
+    expect(raw.some((r) => r.messages.at(-1)!.content === '{"name":"terminate"}')).toBe(false);
     for (const run of runs) {
       expect(run.drafts.map((d) => d.expansions)).toEqual([0, 1, 2, 3]);
       expect(run.drafts.every((d) => typeof d.score === "number")).toBe(true);

@@ -55,6 +55,8 @@ export interface ExportRolloutsOptions {
   advantage?: "grpo" | "rloo";
   /** rl: DAPO's filter. */
   dropUniformGroups?: boolean;
+  /** sft and rl: forced-expansion warp runs pruned at their best draft (default true; trained-run.ts). */
+  warpPruning?: boolean;
   /** tokens: the checkpoint's tokenizer, for calls without server ids, and when to use it; the policy's version. */
   tokens?: Pick<TokensExportOptions, "tokenizer" | "retokenize" | "policyVersion"> & {
     /** Parquet bytes instead of JSON Lines (export/tokens-parquet.ts). */
@@ -130,6 +132,7 @@ export function exportRollouts(dir: string, options: ExportRolloutsOptions): Rol
     const result = sftRecords(chosen, {
       unit: options.unit === "trajectory" ? "trajectory" : "call",
       ...roles,
+      ...(options.warpPruning === false ? { warpPruning: false } : {}),
     });
     return {
       format,
@@ -172,6 +175,7 @@ export function exportRollouts(dir: string, options: ExportRolloutsOptions): Rol
       ...(estimator ? { advantage: estimator } : {}),
       dropUniformGroups: options.dropUniformGroups === true,
       ...roles,
+      ...(options.warpPruning === false ? { warpPruning: false } : {}),
     },
   );
   const advantageOf = new Map(kept.map(({ record }) => [record.runId, record.advantage]));
