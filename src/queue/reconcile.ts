@@ -65,7 +65,10 @@ export async function takeOverIfGone(
   if (!ownerGone(record, options.now, options.staleAfterMs)) return null;
   const jobId = takeoverJobId(record);
   const at = new Date(options.now).toISOString();
-  await queue.enqueue({ kind: "resume", runId: record.id, enqueuedAt: at, takeover: true }, { jobId });
+  await queue.enqueue(
+    { kind: "resume", runId: record.id, enqueuedAt: at, takeover: true },
+    { jobId, first: true },
+  );
   return { action: "taken-over", jobId };
 }
 
@@ -131,7 +134,10 @@ export async function reconcileRun(
       });
       return { action: "failed", reason };
     }
-    await queue.enqueue({ kind: "resume", runId: record.id, enqueuedAt: at, takeover: true }, { jobId });
+    await queue.enqueue(
+      { kind: "resume", runId: record.id, enqueuedAt: at, takeover: true },
+      { jobId, first: true },
+    );
     return { action: "taken-over", jobId };
   }
   return { action: "none" };

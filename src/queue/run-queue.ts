@@ -46,9 +46,10 @@ export interface RunQueue {
   readonly target: RedisTarget;
   /**
    * Enqueues a job; returns its id (a job already queued under that id, in any state, is left as
-   * it is). `jobId` overrides the default id (a new run's id; a resume's id and time).
+   * it is). `jobId` overrides the default id (a new run's id; a resume's id and time); `first`
+   * puts it before the jobs waiting (a run taken over goes on before new runs start).
    */
-  enqueue(job: RunJob, options?: { jobId?: string }): Promise<string>;
+  enqueue(job: RunJob, options?: { jobId?: string; first?: boolean }): Promise<string>;
   /** The state of a job (`waiting`, `active`, `completed`, `failed`…), or null when there is none. */
   jobState(jobId: string): Promise<string | null>;
   /**
@@ -106,6 +107,7 @@ export function openRunQueue(options: RunQueueOptions): RunQueue {
           backoff: { type: "exponential", delay: options.backoffMs ?? 1_000 },
           removeOnComplete: { age: 7 * 24 * 3600, count: 10_000 },
           removeOnFail: { age: 30 * 24 * 3600 },
+          ...(enqueueOptions.first ? { lifo: true } : {}),
         });
       } catch (cause) {
         throw unreachable(cause);

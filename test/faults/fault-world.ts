@@ -33,10 +33,13 @@ export interface FaultWorld {
   queue: RunQueue;
   /** The environment of a `dossier` process of this world. */
   env: Record<string, string>;
-  /** Starts `dossier worker --queue <url> --json [...args]`. */
-  startWorker(args?: readonly string[]): DossierProcess;
-  /** Starts `dossier <argv>` (with this world's environment). */
-  startCli(argv: readonly string[]): DossierProcess;
+  /**
+   * Starts `dossier worker --queue <url> --json [...args]`; `apiKey` is the model key it sends
+   * (the model server's requests tell the workers apart by it).
+   */
+  startWorker(args?: readonly string[], apiKey?: string): DossierProcess;
+  /** Starts `dossier <argv>` (with this world's environment, and `env` over it). */
+  startCli(argv: readonly string[], env?: Record<string, string>): DossierProcess;
   /** Terminates every connection of the `dossier` processes to PostgreSQL; how many. */
   terminateBackends(): Promise<number>;
   /** Chat requests the model server received. */
@@ -95,7 +98,8 @@ export async function startFaultWorld(
     DOSSIER_DATABASE_URL: databaseUrl,
     ...options.env,
   };
-  const startCli = (argv: readonly string[]) => startDossier(argv, { cwd: world.home, env }, cleanups);
+  const startCli = (argv: readonly string[], more: Record<string, string> = {}) =>
+    startDossier(argv, { cwd: world.home, env: { ...env, ...more } }, cleanups);
   return {
     world,
     redis,
@@ -107,7 +111,8 @@ export async function startFaultWorld(
     queue,
     env,
     startCli,
-    startWorker: (args = []) => startCli(["worker", "--queue", queueUrl, "--json", ...args]),
+    startWorker: (args = [], apiKey?: string) =>
+      startCli(["worker", "--queue", queueUrl, "--json", ...args], apiKey ? { DOSSIER_API_KEY: apiKey } : {}),
     async terminateBackends() {
       const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
       await admin.connect();

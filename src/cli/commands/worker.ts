@@ -134,7 +134,8 @@ export async function runWorker(io: CliIo, flags: WorkerFlags): Promise<number> 
     base: dossier,
     env: io.env,
     cwd: io.cwd,
-    ...(limiter ? { limiter } : {}),
+    // Their model requests pass the cancel gate too.
+    ...(limiter ? { limiter: cancelGate.wrap(limiter) } : {}),
   });
   const worker = startRunWorker({
     dossier,
