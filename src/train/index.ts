@@ -2,7 +2,7 @@
  * The training toolkit (`dossier/train`): the data model of recorded runs and calls (and their
  * decoding from a run's log), the seeds' rewards, group advantages, curation, training-data
  * exports and benchmark row readers — pure, judges and scorers injected — plus the learning
- * loop's runners: group rollouts, scoring a rollouts folder with judges behind a model, and
+ * loop's runners: group rollouts, atomic-skill rollouts, scoring a rollouts folder with judges behind a model, and
  * exporting it; see docs/training.md.
  */
 
@@ -12,6 +12,10 @@ import "../core/node-check.ts";
 export * from "./advantages/dapo-filter.ts";
 export * from "./advantages/grpo.ts";
 export * from "./advantages/rloo.ts";
+export * from "./atomic/atomic-actions.ts";
+export * from "./atomic/atomic-rollouts.ts";
+export * from "./atomic/call-sampler.ts";
+export * from "./atomic/teacher-states.ts";
 export * from "./calls-from-events.ts";
 export * from "./curation/action-balanced.ts";
 export * from "./curation/difficulty-scheduler.ts";
@@ -19,6 +23,8 @@ export * from "./curation/dpo-pairs.ts";
 export * from "./curation/scored-output.ts";
 export * from "./curation/self-sft.ts";
 export * from "./curation/smtl-filters.ts";
+export * from "./curation/unforced-decision.ts";
+export * from "./curation/warp-pruned-run.ts";
 export * from "./curation/warp-pruning.ts";
 export * from "./export/chat-format.ts";
 export * from "./export/dpo.ts";
@@ -28,6 +34,7 @@ export * from "./export/rl.ts";
 export * from "./export/sft.ts";
 export * from "./export/tokens.ts";
 export * from "./export/tokens-parquet.ts";
+export * from "./export/trained-run.ts";
 export * from "./export/verl.ts";
 export * from "./export/write.ts";
 export * from "./judges/llm-judges.ts";
@@ -48,6 +55,7 @@ export * from "./rewards/rubric-generator.ts";
 export * from "./rewards/smtl.ts";
 export * from "./rewards/warp.ts";
 export * from "./rewards/warp-atomic.ts";
+export * from "./rewards/warp-atomic-sample.ts";
 export * from "./rewards/warp-pipeline.ts";
 export * from "./rollouts/rollout-dir.ts";
 export * from "./rollouts/rollout-plan.ts";
