@@ -11,7 +11,7 @@
 
 import { afterEach, describe, expect, it } from "vitest";
 import { gate, gatedQueueWorld, REQUEST } from "../../test/queue/gated-world.ts";
-import { startOwnRedis } from "../../test/queue/own-redis.ts";
+import { redisServerProblem, startOwnRedis } from "../../test/queue/own-redis.ts";
 import { instantClock } from "../../test/scripted/clocks.ts";
 import { postgresProblem, redisProblem, servicesAnswer } from "../../test/services.ts";
 import { leaseEnd, runHeartbeatMs } from "../runtime/run-liveness.ts";
@@ -37,7 +37,7 @@ async function world() {
   return gatedQueueWorld(redis.url("lease"), cleanups);
 }
 
-if (servicesAnswer([await postgresProblem(), await redisProblem()])) {
+if (servicesAnswer([await postgresProblem(), await redisProblem(), await redisServerProblem()])) {
   describe("the lease of a running run", () => {
     it("is handed on at the first lease pass after heartbeat + lease, though its job is still queued", async () => {
       const { dossier, queue, startWorker } = await world();

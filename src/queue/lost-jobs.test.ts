@@ -13,7 +13,7 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { gate, gatedQueueWorld, REQUEST } from "../../test/queue/gated-world.ts";
-import { type OwnRedis, startOwnRedis } from "../../test/queue/own-redis.ts";
+import { type OwnRedis, redisServerProblem, startOwnRedis } from "../../test/queue/own-redis.ts";
 import { postgresProblem, redisProblem, servicesAnswer } from "../../test/services.ts";
 import { runBatch } from "../runtime/batch.ts";
 import { createServerApp } from "../server/app.ts";
@@ -33,7 +33,7 @@ async function ownRedis(): Promise<OwnRedis> {
   return redis;
 }
 
-if (servicesAnswer([await postgresProblem(), await redisProblem()])) {
+if (servicesAnswer([await postgresProblem(), await redisProblem(), await redisServerProblem()])) {
   describe("runs whose jobs the queue lost", () => {
     it("a batch ends when Redis is flushed mid-batch: every run ends completed, none left queued", async () => {
       const redis = await ownRedis();

@@ -11,6 +11,7 @@
 
 import { afterEach, describe, expect, it } from "vitest";
 import { queuedResearch } from "../../src/queue/queued-research.ts";
+import { redisServerProblem } from "../queue/own-redis.ts";
 import type { ChatBody } from "../research/model-script.ts";
 import { systemText } from "../research/replies.ts";
 import { postgresProblem, redisProblem, servicesAnswer } from "../services.ts";
@@ -22,7 +23,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-if (servicesAnswer([await postgresProblem(), await redisProblem()])) {
+if (servicesAnswer([await postgresProblem(), await redisProblem(), await redisServerProblem()])) {
   describe("cancelling a run on a worker process", () => {
     it("starts no model call after the cancel is recorded, though answers in flight arrive after it", async () => {
       // Sub-report requests are held until the test lets them go; the others are answered.

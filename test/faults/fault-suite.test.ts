@@ -22,6 +22,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { DossierEvent } from "../../src/core/events.ts";
 import type { RunRecord } from "../../src/core/run.ts";
+import { redisServerProblem } from "../queue/own-redis.ts";
 import { postgresProblem, redisProblem, servicesAnswer } from "../services.ts";
 import { until } from "./dossier-process.ts";
 import { startFaultWorld } from "./fault-world.ts";
@@ -56,7 +57,7 @@ function repaid(events: readonly DossierEvent[]): number {
   return again;
 }
 
-if (servicesAnswer([await postgresProblem(), await redisProblem()])) {
+if (servicesAnswer([await postgresProblem(), await redisProblem(), await redisServerProblem()])) {
   describe("a batch through worker processes under faults", () => {
     it("ends every run, none silently degraded, with every model call the server received reported", async () => {
       const started = Date.now();

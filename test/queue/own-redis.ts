@@ -49,6 +49,15 @@ function send(port: number, args: string[]): Promise<string> {
   });
 }
 
+/** Null when a `redis-server` can be started here (it is on the PATH), else why not. */
+export function redisServerProblem(): Promise<string | null> {
+  return new Promise((resolve) => {
+    const probe = spawn("redis-server", ["--version"], { stdio: "ignore" });
+    probe.once("error", () => resolve("redis-server is not installed (a test starts one of its own)"));
+    probe.once("exit", (code) => resolve(code === 0 ? null : `redis-server --version exited with ${code}`));
+  });
+}
+
 /** Starts a redis-server of the test's own; resolves once it answers PING. */
 export async function startOwnRedis(): Promise<OwnRedis> {
   const port = await freePort();

@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { until } from "../../../test/faults/dossier-process.ts";
 import { startFaultWorld } from "../../../test/faults/fault-world.ts";
+import { redisServerProblem } from "../../../test/queue/own-redis.ts";
 import { postgresProblem, redisProblem, servicesAnswer } from "../../../test/services.ts";
 import { STOP_GRACE_MS } from "./batch-stop.ts";
 
@@ -24,7 +25,7 @@ afterEach(async () => {
 
 const QUESTIONS = [1, 2, 3].map((i) => ({ id: `q${i}`, prompt: `How is topic ${i} adoption changing?` }));
 
-if (servicesAnswer([await postgresProblem(), await redisProblem()])) {
+if (servicesAnswer([await postgresProblem(), await redisProblem(), await redisServerProblem()])) {
   describe("dossier batch stopped with Ctrl-C", () => {
     it("cancels the queued runs at once, names the run still under way after the grace and exits 130", async () => {
       const fault = await startFaultWorld({ subtasks: 2, latencyMs: 400 }, cleanups);
