@@ -82,7 +82,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: "runs",
     args: "",
-    description: "list past runs, show one, print its event log, cancel or resume one",
+    description: "list past runs, show one, print its event log, cancel, review its plan or resume one",
     load: async () => (await import("./runs.ts")).registerRunsCommand,
   },
   {

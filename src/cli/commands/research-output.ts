@@ -8,8 +8,9 @@ import { claimSummaryLine } from "../../core/claim-verdicts.ts";
 import { reportStats } from "../../runtime/report-stats.ts";
 import type { ResearchResult } from "../../runtime/research-handle.ts";
 import type { CliIo } from "../io.ts";
+import { printAwaitingReview } from "./runs-review.ts";
 
-/** Prints the end of a run; resolves to the exit code (0, 1 failed, 130/143 cancelled). */
+/** Prints the end of a run; resolves to the exit code (0, also for a run awaiting review of its plan; 1 failed, 130/143 cancelled). */
 export function printRunResult(
   io: CliIo,
   result: ResearchResult,
@@ -36,8 +37,12 @@ export function printRunResult(
         wallMs: record.finishedAt ? Date.parse(record.finishedAt) - Date.parse(record.createdAt) : null,
         stopReason: record.stopReason,
         ...(record.error ? { error: record.error } : {}),
+        // Stopped for review: the plan to answer (dossier runs review).
+        ...(result.plan ? { plan: result.plan } : {}),
       })}\n`,
     );
+  } else if (record.status === "awaiting-review") {
+    printAwaitingReview(io, result);
   } else if (report) {
     const stats = reportStats(report);
     const grounded =

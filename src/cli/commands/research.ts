@@ -61,6 +61,10 @@ export interface ResearchFlags extends GlobalFlags {
   excludeDomains?: string;
   /** Only sources published since this day (YYYY-MM-DD). */
   since?: string;
+  /** Stop after the strategy's plan for review. */
+  reviewPlan?: boolean;
+  /** Minutes the plan waits for its review. */
+  reviewTimeout?: string;
 }
 
 const FILTER_FLAGS: Readonly<Record<string, string>> = {
@@ -173,6 +177,9 @@ export function requestFromFlags(
     );
   }
   const concurrency = number("--concurrency", flags.concurrency, true);
+  const reviewTimeout = number("--review-timeout", flags.reviewTimeout, false);
+  if (reviewTimeout !== undefined && !flags.reviewPlan)
+    throw new DossierError("INPUT_INVALID", "--review-timeout goes with --review-plan");
   const sourceFilter = sourceFilterFromFlags(flags);
   const maxSteps = flags.maxSteps === undefined ? undefined : Number(flags.maxSteps);
   const byOption = optionFlagValues(flags.option ?? [], optionsSchema);
@@ -209,6 +216,8 @@ export function requestFromFlags(
     ...(flags.recordCalls ? { recordCalls: true } : {}),
     ...(flags.verify ? { verify: flags.verify as VerifyMode } : {}),
     ...(flags.webhook?.length ? { webhooks: flags.webhook } : {}),
+    ...(flags.reviewPlan ? { reviewPlan: true } : {}),
+    ...(reviewTimeout === undefined ? {} : { reviewTimeoutMinutes: reviewTimeout }),
   };
 }
 
@@ -308,6 +317,27 @@ export async function runResearch(io: CliIo, question: string, flags: ResearchFl
     });
     const result = await handle.done;
     progress?.done();
+    if (result.status === "awaiting-review") {
+      // Stopped after its plan: asked now on a terminal; elsewhere the plan is printed, the run
+      // stays awaiting review and the command exits 0 (answer it with dossier runs review).
+      const review = await import("./runs-review.ts");
+      const answer =
+        io.isTty && process.stdin.isTTY && !machine && !toStdout && !flags.quiet
+          ? await review.askReview(io, result)
+          : null;
+      if (answer) {
+        return await review.answerAndFollow(io, dossier, result.runId, answer, {
+          json: false,
+          signal: interrupt.signal,
+          terminated: () => terminated,
+          ...(progress ? { onEvent: (e: DossierEvent) => progress.update(e) } : {}),
+        });
+      }
+      return printRunResult(toStdout ? stdio.summaryToStderr(io, false) : io, result, {
+        json: machine,
+        terminated,
+      });
+    }
     await settleWebhooks(dossier, result.runId, note);
 
     if (!toStdout) return printRunResult(io, result, { json: machine, terminated });
@@ -397,6 +427,14 @@ export function registerResearchCommand(program: Command, io: CliIo): void {
     .option(
       "--verify <mode>",
       "claim check after writing: check (default, lexical, no model call), judge (the judge model), rewrite (judge, then revise or drop unsupported claims), off",
+    )
+    .option(
+      "--review-plan",
+      "stop after the strategy's plan to approve, edit or reject it: asked now on a terminal, else the run waits (answer with dossier runs review <id>)",
+    )
+    .option(
+      "--review-timeout <minutes>",
+      "minutes the plan waits for its answer (default a day, reviewTimeoutMinutes); then the run fails, never approved",
     )
     .option("--estimate", "print the expected calls and cost, run nothing")
     .option(

@@ -1,7 +1,8 @@
 /**
- * `dossier runs list | show <id> | events <id> | cancel <id> | resume <id>`: the history of runs
- * (with what is queued and running, and with the run queue its depth and workers), their audit
- * trails, cancelling a queued or running run, and taking up a run that did not finish.
+ * `dossier runs list | show <id> | events <id> | cancel <id> | review <id> | resume <id>`: the
+ * history of runs (with what is queued and running, and with the run queue its depth and
+ * workers), their audit trails, cancelling a queued or running run, answering the review of a
+ * run's plan (runs-review.ts), and taking up a run that did not finish.
  */
 
 import type { Command } from "commander";
@@ -16,6 +17,7 @@ import type { GlobalFlags } from "../settings.ts";
 import { commandEntry } from "./catalog.ts";
 import { formatEvent } from "./event-line.ts";
 import { readQueueStatus } from "./queue-status.ts";
+import type { ReviewFlags } from "./runs-review.ts";
 
 export { formatEvent } from "./event-line.ts";
 
@@ -57,7 +59,7 @@ export function registerRunsCommand(program: Command, io: CliIo): void {
     .option("--limit <n>", "how many", "20")
     .option(
       "--status <status>",
-      "only runs with this status (queued, running, completed, failed, cancelled, interrupted)",
+      "only runs with this status (queued, running, completed, failed, cancelled, interrupted, awaiting-review)",
     )
     .option("--json", "print JSON")
     .action(async (opts: { limit: string; status?: string; json?: boolean }, cmd: Command) => {
@@ -110,6 +112,7 @@ export function registerRunsCommand(program: Command, io: CliIo): void {
         const versions = await versionsOf(services.dossier.runs, run);
         const { deliveryLines, deliveryView } = await import("../../webhooks/delivery-view.ts");
         const webhooks = (await services.store.deliveries.list(run.id)).map(deliveryView);
+        const review = await services.dossier.runs.plan(run.id);
         if (opts.json) {
           io.out(
             `${terminalJson({
@@ -121,6 +124,9 @@ export function registerRunsCommand(program: Command, io: CliIo): void {
                 : {}),
               ...(versions.length ? { versions } : {}),
               ...(webhooks.length ? { webhooks } : {}),
+              ...(review
+                ? { review: { stage: review.stage, deadline: review.deadline, plan: review.plan } }
+                : {}),
               ...(diff?.type === "report-diff"
                 ? { diff: { sectionsChanged: diff.sectionsChanged, paths: diff.paths } }
                 : {}),
@@ -139,6 +145,13 @@ export function registerRunsCommand(program: Command, io: CliIo): void {
           `events    ${lastSeq}`,
         ];
         if (run.error) lines.push(`error     [${run.error.code}] ${run.error.message}`);
+        if (review) {
+          const until =
+            review.stage === "pending" ? ` until ${review.deadline} (dossier runs review ${run.id})` : "";
+          lines.push(
+            `review    plan ${review.stage}: ${review.plan.items.length} ${review.plan.kind}${until}`,
+          );
+        }
         if (report?.type === "report-ready" && report.paths?.length)
           lines.push(`report    ${report.paths.join(", ")}`);
         if (diff?.type === "report-diff") {
@@ -228,6 +241,22 @@ export function registerRunsCommand(program: Command, io: CliIo): void {
       } finally {
         await services.close();
       }
+    });
+
+  runs
+    .command("review <id>")
+    .description(
+      "show the plan a run awaits review of (--json: as JSON, to edit), or answer it: --approve, --plan <edited.json> or --reject; an approved run goes on here (with a run queue, on a worker)",
+    )
+    .option("--approve", "run the plan as shown")
+    .option("--plan <file>", "run this edited plan (JSON: the plan as --json prints it, its items changed)")
+    .option("--reject", "reject the plan: the run ends cancelled")
+    .option("--reason <text>", "with --reject: why (recorded with the run)")
+    .option("--json", "print JSON: the review, or one summary line once an approved run ends")
+    .action(async (id: string, opts: ReviewFlags, cmd: Command) => {
+      const { reviewRun } = await import("./runs-review.ts");
+      const code = await reviewRun(io, id, { ...cmd.optsWithGlobals<GlobalFlags>(), ...opts });
+      if (code !== 0) throw new CliExit(code);
     });
 
   runs
