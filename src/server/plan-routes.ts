@@ -14,8 +14,12 @@ import type { ApiServices } from "./api-services.ts";
 import { Run, runIdParam } from "./components.ts";
 import { bodyRoute, createRouter, errorResponses, jsonResponse } from "./route-kit.ts";
 
-/** A plan as it is reviewed: items with id, title, description, sub-items and the strategy's extras. */
-export const PlanSchema = reviewPlanSchema.openapi("Plan", {
+/**
+ * A plan as it is reviewed: items with id, title, description, sub-items and the strategy's extras.
+ * Rebuilt from the core schema's shape with the OpenAPI-extended `z`: zod 4 gives a schema its
+ * `.openapi` when it is made, so the core's own schema has none when core loads first.
+ */
+export const PlanSchema = z.object(reviewPlanSchema.shape).openapi("Plan", {
   description:
     "a strategy's plan: ordered items (id, title, optional description, optional sub-items `children`, the strategy's own `extras`, shown but not edited) and the limits an edit must keep",
 });
@@ -41,7 +45,7 @@ export const PlanReview = z
   .openapi("PlanReview");
 
 /** POST /v1/runs/{id}/plan. */
-export const PlanAnswerBody = planAnswerSchema.openapi("PlanAnswer", {
+export const PlanAnswerBody = z.discriminatedUnion("action", planAnswerSchema.options).openapi("PlanAnswer", {
   description:
     'approve the plan as shown; edit: `plan.items` in the order to run them — an item with an id is the proposed item (reworded when its title or description changed; a description or sub-item list left out is kept), an item without one is added, a proposed item left out is removed; reject, with an optional reason (the run ends cancelled, stop reason "plan-rejected")',
 });
