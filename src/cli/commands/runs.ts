@@ -233,9 +233,11 @@ export function registerRunsCommand(program: Command, io: CliIo): void {
         }
         io.out(
           `${terminalLine(
-            record.status === "cancelled"
-              ? `run ${runId}: cancelled before it started`
-              : `run ${runId}: cancelling (its process stops it at its next heartbeat)`,
+            record.stopReason === "plan-rejected"
+              ? `run ${runId}: cancelled while awaiting review (its plan rejected)`
+              : record.status === "cancelled"
+                ? `run ${runId}: cancelled before it started`
+                : `run ${runId}: cancelling (its process stops it at its next heartbeat)`,
           )}\n`,
         );
       } finally {
