@@ -72,6 +72,8 @@ export const eventPayloadSchemas = {
     latencyMs: z.number(),
     formatErrors: z.number().int(),
     retries: z.number().int(),
+    /** Part of the latency spent waiting for a slot of the model provider's shared limiter. */
+    queueMs: z.number().optional(),
     error: errorShape.optional(),
     /**
      * A failed call (ok false): how its last request counts in the run's usage, one model call,

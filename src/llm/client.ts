@@ -17,6 +17,7 @@ import { type StepJournal, StepKeyer } from "../core/journal.ts";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, withRetry } from "../core/retry.ts";
 import { currentToolCall } from "../core/tool-context.ts";
 import { type CallUsage, callUsageSchema, costOf, failedRequestUsage } from "../core/usage.ts";
+import { reportingSlotWaits } from "../tools/slot-waits.ts";
 import type { CallRecord, CallRecorder } from "./call-recorder.ts";
 import { classifyLlmError, failedRequestOf, toLlmError } from "./errors.ts";
 import type { Role } from "./model-spec.ts";
@@ -249,25 +250,34 @@ export class LlmClient {
       return { request };
     };
 
+    // Waits for a slot of the provider's shared limiter (runtime/limited-models.ts), every attempt's.
+    let queueMs = 0;
+    const queued = (): { queueMs?: number } => (queueMs > 0 ? { queueMs } : {});
     let outcome: ProviderCallOutcome;
     try {
       outcome = await withRetry(
         () =>
-          callProvider({
-            telemetry: this.options.telemetry?.({ role: request.role, callId }),
-            resolved,
-            ...(request.system ? { system: request.system } : {}),
-            messages,
-            maxOutputTokens,
-            ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
-            ...(request.topP === undefined ? {} : { topP: request.topP }),
-            ...(request.responseSchema ? { responseSchema: request.responseSchema } : {}),
-            ...(request.sharedPrefix === undefined ? {} : { sharedPrefix: request.sharedPrefix }),
-            ...(this.options.seed === undefined ? {} : { seed: this.options.seed }),
-            ...(this.options.tokens ? { captureTokens: true } : {}),
-            timeoutMs: this.options.timeoutMs ?? 600_000,
-            ...(signal ? { signal } : {}),
-          }).catch(noteFailed),
+          reportingSlotWaits(
+            (_limiter, waitMs) => {
+              queueMs += waitMs;
+            },
+            () =>
+              callProvider({
+                telemetry: this.options.telemetry?.({ role: request.role, callId }),
+                resolved,
+                ...(request.system ? { system: request.system } : {}),
+                messages,
+                maxOutputTokens,
+                ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+                ...(request.topP === undefined ? {} : { topP: request.topP }),
+                ...(request.responseSchema ? { responseSchema: request.responseSchema } : {}),
+                ...(request.sharedPrefix === undefined ? {} : { sharedPrefix: request.sharedPrefix }),
+                ...(this.options.seed === undefined ? {} : { seed: this.options.seed }),
+                ...(this.options.tokens ? { captureTokens: true } : {}),
+                timeoutMs: this.options.timeoutMs ?? 600_000,
+                ...(signal ? { signal } : {}),
+              }),
+          ).catch(noteFailed),
         {
           policy: this.#policy,
           clock: this.#clock,
@@ -304,6 +314,7 @@ export class LlmClient {
         latencyMs: this.#clock.now() - started,
         formatErrors: 0,
         retries,
+        ...queued(),
         error: errorShape(typed),
         ...countFailed(),
       });
@@ -347,6 +358,7 @@ export class LlmClient {
       latencyMs: this.#clock.now() - started,
       formatErrors: formatError ? 1 : 0,
       retries,
+      ...queued(),
     });
     this.#record(request, messages, base, started, {
       completion: text,

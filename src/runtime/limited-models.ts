@@ -11,6 +11,7 @@ import type { LanguageModel, LanguageModelMiddleware } from "ai";
 import { wrapModel } from "../llm/lazy-model.ts";
 import type { ModelRegistry, ResolvedModel } from "../llm/registry.ts";
 import type { ProviderLimiter, ProviderLimits } from "../tools/provider-limiter.ts";
+import { reportSlotWait } from "../tools/slot-waits.ts";
 
 /** Requests in flight at once per model provider when nothing else is set. */
 export const DEFAULT_MODEL_LIMITS: ProviderLimits = { concurrency: 8 };
@@ -52,6 +53,14 @@ export function limitModels(registry: ModelRegistry, options: ModelLimitOptions)
   };
 }
 
+/** A slot of `key`, its wait told to the call it delays (tools/slot-waits.ts: llm-end's queueMs). */
+async function acquire(limiter: ProviderLimiter, key: string, limits: ProviderLimits, signal?: AbortSignal) {
+  const asked = Date.now();
+  const slot = await limiter.acquire(key, limits, signal);
+  reportSlotWait(key, Date.now() - asked);
+  return slot;
+}
+
 /** Middleware that holds a slot of `key` for each request (a stream's until it ends). */
 function slotMiddleware(
   limiter: ProviderLimiter,
@@ -60,7 +69,7 @@ function slotMiddleware(
 ): LanguageModelMiddleware {
   return {
     async wrapGenerate({ doGenerate, params }) {
-      const slot = await limiter.acquire(key, limits, params.abortSignal);
+      const slot = await acquire(limiter, key, limits, params.abortSignal);
       try {
         return await doGenerate();
       } finally {
@@ -68,7 +77,7 @@ function slotMiddleware(
       }
     },
     async wrapStream({ doStream, params }) {
-      const slot = await limiter.acquire(key, limits, params.abortSignal);
+      const slot = await acquire(limiter, key, limits, params.abortSignal);
       let result: Awaited<ReturnType<typeof doStream>>;
       try {
         result = await doStream();
