@@ -195,11 +195,14 @@ describe("dossier serve — OpenAPI", () => {
         "language",
         "question",
         "recordCalls",
+        "reviewPlan",
+        "reviewTimeoutMinutes",
         "sourceFilter",
         "sources",
         "strategy",
         "strategyOptions",
         "verify",
+        "webhooks",
       ].sort(),
     );
     for (const p of [
