@@ -85,11 +85,14 @@ export async function startFaultWorld(
   await dossier.store.ready();
   const queue = openRunQueue({ url: queueUrl, readyTimeoutMs: 2_000 });
   cleanups.push(async () => {
+    // Bounded: a test that failed while its Redis was stopped leaves nothing to remove there.
+    const bounded = (work: Promise<unknown>) =>
+      Promise.race([work.catch(() => {}), new Promise((resolve) => setTimeout(resolve, 3_000))]);
     const raw = new Queue(RUN_QUEUE, { connection: queue.target.connection, prefix: queue.target.prefix });
     raw.on("error", () => {});
-    await raw.obliterate({ force: true }).catch(() => {});
-    await raw.close().catch(() => {});
-    await queue.close();
+    await bounded(raw.obliterate({ force: true }));
+    await bounded(raw.close());
+    await bounded(queue.close());
   });
   const env = {
     ...worldEnv(world),
