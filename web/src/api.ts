@@ -56,7 +56,7 @@ export interface RunView {
   id: string;
   query: string;
   strategy: string;
-  status: "queued" | "running" | "completed" | "failed" | "cancelled" | "interrupted";
+  status: "queued" | "running" | "completed" | "failed" | "cancelled" | "interrupted" | "awaiting-review";
   createdAt: string;
   updatedAt?: string;
   finishedAt?: string | null;
@@ -100,4 +100,58 @@ export interface Estimate {
   costUsd: [number, number] | null;
   unpriced: string[];
   cappedBy: string[];
+}
+
+/** A sub-item of a plan under review (graph: a subtask serving a section; mams: a sub-step). */
+export interface PlanSubItem {
+  id: string;
+  title: string;
+  description?: string;
+  /** The strategy's own data of the item (seed queries, a node's type): shown, not edited. */
+  extras?: Record<string, unknown>;
+}
+
+/** An item of a plan under review, with its sub-items. */
+export interface PlanItem extends PlanSubItem {
+  children?: PlanSubItem[];
+}
+
+/** What an edit of a plan may do. */
+export interface PlanLimits {
+  minItems: number;
+  maxItems: number;
+  /** Sub-items of one item at most (0: the items have none). */
+  maxChildren: number;
+  /** What a sub-item is (`subtask`, `step`). */
+  childKind?: string;
+}
+
+/** A strategy's plan as it is reviewed (`GET /v1/runs/{id}/plan`). */
+export interface ReviewPlan {
+  strategy: string;
+  /** What the items are: subtasks, sections, steps, facets. */
+  kind: string;
+  title?: string;
+  items: PlanItem[];
+  limits: PlanLimits;
+}
+
+/** A run's plan review. */
+export interface PlanReview {
+  runId: string;
+  status: RunView["status"];
+  stage: "pending" | "approved" | "edited" | "rejected" | "timed-out";
+  plan: ReviewPlan;
+  proposed: ReviewPlan;
+  changes: {
+    added: string[];
+    removed: string[];
+    reworded: string[];
+    reordered: boolean;
+    retitled: boolean;
+  } | null;
+  requestedAt: string;
+  deadline: string;
+  answeredAt: string | null;
+  reason: string | null;
 }

@@ -1,6 +1,6 @@
 /**
- * The new-research form: question, strategy and its own options, sources, corpus, budgets,
- * formats, estimate.
+ * The new-research form: question, strategy and its own options, sources, corpus, whether to
+ * review the plan before research, budgets, formats, estimate.
  */
 
 import { useEffect, useState } from "preact/hooks";
@@ -34,6 +34,8 @@ interface FormValues {
   tokens: string;
   cost: string;
   formats: string[];
+  /** Stop after the plan until it is approved, edited or rejected on the run page. */
+  reviewPlan: boolean;
   /** The chosen strategy's option fields by name. */
   options: Record<string, string>;
 }
@@ -64,6 +66,7 @@ export function runBody(
     ...(v.corpus ? { corpus: v.corpus } : {}),
     ...(Object.keys(budget).length ? { budget } : {}),
     ...(v.formats.length ? { formats: v.formats } : {}),
+    ...(v.reviewPlan ? { reviewPlan: true } : {}),
   };
 }
 
@@ -83,6 +86,7 @@ export function NewResearch() {
     tokens: "",
     cost: "",
     formats: ["md", "html", "json"],
+    reviewPlan: false,
     options: {},
   });
   const [estimate, setEstimate] = useState<Estimate | null>(null);
@@ -193,6 +197,21 @@ export function NewResearch() {
           values={v.options}
           onChange={(options) => set({ options })}
         />
+        <div>
+          <label class="check">
+            <input
+              type="checkbox"
+              checked={v.reviewPlan}
+              aria-describedby="review-plan-hint"
+              onChange={(e) => set({ reviewPlan: e.currentTarget.checked })}
+            />{" "}
+            Review the plan before research
+          </label>
+          <p class="hint" id="review-plan-hint">
+            The run stops after planning; on its page you approve, edit or reject the plan before anything is
+            researched.
+          </p>
+        </div>
         <details class="strategies">
           <summary>About the strategies</summary>
           <dl>

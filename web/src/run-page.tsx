@@ -10,6 +10,7 @@ import { dagInput, layoutDag, NODE_H, NODE_W } from "./dag.ts";
 import { FollowUp } from "./follow-up.tsx";
 import { parentOf } from "./follow-up-logic.ts";
 import { budgetGauges } from "./gauges.ts";
+import { PlanReviewPanel, PlanReviewSummary } from "./plan-review.tsx";
 import { RefreshPanel } from "./refresh-panel.tsx";
 import { Report } from "./report.tsx";
 import { ReportProgress } from "./report-progress.tsx";
@@ -40,7 +41,12 @@ function useRunStream(runId: string, generation: number) {
       },
       stillLive: async () => {
         const { run } = await api<{ run: RunView }>(`/v1/runs/${encodeURIComponent(runId)}`);
-        return run.status === "running" || run.status === "queued";
+        // A run whose plan was just approved is taken up again (here, or by a worker) at once.
+        return (
+          run.status === "running" ||
+          run.status === "queued" ||
+          (run.status === "interrupted" && run.stopReason === APPROVED_STOP_REASON)
+        );
       },
       onConnection: setConnection,
       signal: controller.signal,
@@ -52,6 +58,9 @@ function useRunStream(runId: string, generation: number) {
   }, [runId, generation]);
   return { state: state.current, connection };
 }
+
+/** The stop reason of a run whose plan review was answered and that is about to go on. */
+const APPROVED_STOP_REASON = "plan approved: resuming";
 
 function useNow(active: boolean): number {
   const [now, setNow] = useState(Date.now());
@@ -174,7 +183,10 @@ export function RunPage(props: { runId: string }) {
   const status = run && !running ? run.status : state.count > 0 ? state.status : (run?.status ?? "queued");
   // A finished run's report loads at once, while its events are still being replayed.
   const settled = !running || (run !== null && run.status !== "running" && run.status !== "queued");
-  const canResume = status === "interrupted" || status === "cancelled" || status === "failed";
+  const canResume =
+    (status === "interrupted" && run?.stopReason !== APPROVED_STOP_REASON) ||
+    status === "cancelled" ||
+    status === "failed";
   const [reportNumbers, setReportNumbers] = useState<ReadonlySet<number>>(new Set());
   const parent = run ? parentOf(run) : null;
 
@@ -239,6 +251,19 @@ export function RunPage(props: { runId: string }) {
         </p>
       )}
       {state.stopReason && <p class="hint">Stop reason: {state.stopReason}</p>}
+
+      {status === "awaiting-review" && (
+        <PlanReviewPanel
+          key={state.review?.requestedAt ?? "plan"}
+          runId={props.runId}
+          onAnswered={(answered) => {
+            setRun(answered);
+            // The run goes on (or ended, rejected): follow its events again from the last one seen.
+            setGeneration((g) => g + 1);
+          }}
+        />
+      )}
+      {status !== "awaiting-review" && state.review?.answer && <PlanReviewSummary review={state.review} />}
 
       <section aria-labelledby="budget-h">
         <h2 id="budget-h">Budget</h2>

@@ -154,4 +154,50 @@ describe("run event reducer", () => {
     applyEvent(s, ev("llm-end", { inputTokens: 10, outputTokens: 2, costUsd: 0.02 }));
     expect(s.usage).toMatchObject({ tokens: 36, costUsd: null, llmCalls: 3 });
   });
+
+  it("folds a plan review: the plan shown, the pause, the answer and the run going on", () => {
+    seq = 0;
+    const s = emptyRunState();
+    const plan = (titles: string[]) => ({ items: titles.map((title, i) => ({ id: `T-${i + 1}`, title })) });
+    for (const e of [
+      ev("run-start", { query: "Q?", strategy: "minddr" }),
+      ev("plan-review", {
+        plan: plan(["A", "B"]),
+        deadline: "2026-01-02T00:00:00.000Z",
+        timeoutMinutes: 1440,
+      }),
+      ev("run-end", { status: "awaiting-review", stopReason: "awaiting-review" }),
+    ])
+      applyEvent(s, e);
+    expect(s.status).toBe("awaiting-review");
+    expect(isFinished(s)).toBe(true);
+    expect(progressOf(s)).toBeLessThan(0.1);
+    expect(s.review).toEqual({
+      requestedAt: "2026-01-01T00:00:00.000Z",
+      deadline: "2026-01-02T00:00:00.000Z",
+      proposed: ["A", "B"],
+      answer: null,
+    });
+    applyEvent(
+      s,
+      ev(
+        "plan-reviewed",
+        {
+          action: "edit",
+          plan: plan(["A", "C"]),
+          changes: { added: ["new-1"], removed: ["T-2"], reworded: [], reordered: false, retitled: false },
+        },
+        "2026-01-01T00:05:00.000Z",
+      ),
+    );
+    applyEvent(s, ev("run-resume", { previousStatus: "interrupted" }));
+    expect(s.status).toBe("running");
+    expect(s.review?.answer).toEqual({
+      action: "edit",
+      items: ["A", "C"],
+      changes: { added: ["new-1"], removed: ["T-2"], reworded: [], reordered: false },
+      reason: "",
+      at: "2026-01-01T00:05:00.000Z",
+    });
+  });
 });

@@ -58,6 +58,23 @@ export interface Limits {
   maxCostUsd?: number;
 }
 
+/** The plan review of a run started with `reviewPlan`, as its events tell it. */
+export interface PlanReviewState {
+  /** When the plan was shown for review, and until when it waits. */
+  requestedAt: string;
+  deadline: string;
+  /** What the strategy proposed: its item titles, in order. */
+  proposed: string[];
+  /** The answer, once given: the plan run (its item titles) and what the edit changed. */
+  answer: {
+    action: string;
+    items: string[] | null;
+    changes: { added: string[]; removed: string[]; reworded: string[]; reordered: boolean } | null;
+    reason: string;
+    at: string;
+  } | null;
+}
+
 /** The folded state. */
 export interface RunState {
   /** The highest `seq` applied. */
@@ -89,6 +106,8 @@ export interface RunState {
   steps: { label: string; seq: number }[];
   gates: { nodeId: string; verdict: string; feedback: string; seq: number }[];
   reportFormats: string[];
+  /** The plan review, once the run stopped for one (the latest, when it stopped again). */
+  review: PlanReviewState | null;
   /** Last events for the timeline (newest last). */
   timeline: RunEvent[];
 }
@@ -121,6 +140,7 @@ export function emptyRunState(): RunState {
     steps: [],
     gates: [],
     reportFormats: [],
+    review: null,
     timeline: [],
   };
 }
@@ -150,6 +170,14 @@ function planOf(graph: unknown, previous: PlanNodeView[]): PlanNodeView[] {
     };
   });
 }
+
+/** The item titles of a plan in an event (empty when it has none). */
+function planTitles(plan: unknown): string[] {
+  const items = (plan as { items?: unknown } | null | undefined)?.items;
+  return Array.isArray(items) ? items.map((i: { title?: unknown }) => str(i?.title)) : [];
+}
+
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x) => typeof x === "string") : []);
 
 /** The run's own usage figures from run-end, when it carries them. */
 function usageOf(raw: unknown): RunState["usage"] | null {
@@ -330,6 +358,36 @@ export function applyEvent(state: RunState, event: RunEvent): boolean {
         { label: `Plan refined at step ${num(e.step)}${e.forced ? " (forced)" : ""}`, seq: event.seq },
       ];
       break;
+    case "plan-review":
+      state.review = {
+        requestedAt: event.ts,
+        deadline: str(e.deadline),
+        proposed: planTitles(e.plan),
+        answer: null,
+      };
+      break;
+    case "plan-reviewed": {
+      if (!state.review) break;
+      const c = e.changes as Record<string, unknown> | undefined;
+      state.review = {
+        ...state.review,
+        answer: {
+          action: str(e.action),
+          items: e.plan ? planTitles(e.plan) : null,
+          changes: c
+            ? {
+                added: strings(c.added),
+                removed: strings(c.removed),
+                reworded: strings(c.reworded),
+                reordered: c.reordered === true,
+              }
+            : null,
+          reason: str(e.reason),
+          at: event.ts,
+        },
+      };
+      break;
+    }
     case "report-ready":
       state.reportFormats = Array.isArray(e.formats) ? e.formats.filter((f) => typeof f === "string") : [];
       break;
@@ -347,6 +405,8 @@ export function applyEvent(state: RunState, event: RunEvent): boolean {
 
 /** Fraction of the run done, 0–1: plan nodes settled, else the phase. */
 export function progressOf(state: RunState): number {
+  // Stopped after its plan: nothing researched yet.
+  if (state.status === "awaiting-review") return 0.05;
   if (state.status !== "running") return 1;
   const live = state.plan.filter((n) => n.status !== "pruned");
   if (live.length > 0) {

@@ -11,7 +11,15 @@ import { Link, navigate } from "./router.tsx";
 import { refreshOf, versionOf } from "./versions.ts";
 import { REFRESH_MS, WorkersPanel } from "./workers-panel.tsx";
 
-const STATUSES = ["queued", "running", "completed", "failed", "cancelled", "interrupted"] as const;
+const STATUSES = [
+  "queued",
+  "running",
+  "awaiting-review",
+  "completed",
+  "failed",
+  "cancelled",
+  "interrupted",
+] as const;
 const PAGE = 25;
 
 /** Duration of a run as text. */
