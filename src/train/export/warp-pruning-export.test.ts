@@ -22,6 +22,7 @@ import {
 import { prunedRun } from "../curation/warp-pruned-run.ts";
 import type { RecordedRun } from "../recorded-run.ts";
 import { recordedRunFromEvents } from "../run-from-events.ts";
+import { dpoRecords } from "./dpo.ts";
 import { rlRecords } from "./rl.ts";
 import { sftRecords } from "./sft.ts";
 
@@ -144,6 +145,14 @@ describe("WARP pruning in the training exports", () => {
     ).records.filter((r) => r.run_id === run.runId);
     expect(trajectory.filter((r) => r.relabelled).map((r) => r.completion)).toEqual([TERMINATE]);
     expect(trajectory.map((r) => r.completion).join("\n")).not.toContain("S2.1:");
+
+    // dpo pairs runs' outputs: a forced run's is its report, the best draft — nothing after the cut.
+    const [pair] = dpoRecords([
+      { input: "q1", chosen: run, rejected: { ...run, runId: "r2" }, chosenReward: 1, rejectedReward: 0 },
+    ]).records;
+    const chosen = (pair!.chosen as { content: string }[])[0]!.content;
+    expect(chosen).toContain("S1.1:");
+    expect(chosen).not.toContain("S2.1:");
 
     // Without pruning the forced trajectory is exported as recorded: later calls, no TERMINATE.
     const raw = sftRecords([run], { warpPruning: false }).records.map((r) => r.messages.at(-1)!.content);
