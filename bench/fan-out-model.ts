@@ -269,7 +269,14 @@ export function fanOutAnswers(seed: number): (body: ChatBody) => Reply {
   return (body) => {
     // Digits left out: ids, figures and the servers' ports differ with the order concurrent calls
     // end in and from run to run; the answer's shape should not.
-    const text = body.messages.map((m) => contentText(m.content).replace(/\d+/g, "")).join("\u0000");
+    // So is what other agents had written when a step began (minddr's team memory).
+    const text = body.messages
+      .map((m) =>
+        contentText(m.content)
+          .replace(/<team-memory>[\s\S]*?<\/team-memory>/g, "")
+          .replace(/\d+/g, ""),
+      )
+      .join("\u0000");
     const random = seededRandom(hash(seed, text));
     const content = new FanOutContent(random, requestContext(userText(body)));
     const schema = requestedSchema(body);

@@ -1,40 +1,39 @@
 /**
- * When this process's event loop was busy (running code, not waiting for I/O or timers), for the
- * orchestration benchmark: a timer every millisecond reads the loop's utilisation since its last
- * tick, so a span of wall time can be told how much of it was CPU work in this process — the
- * engine's, and the loopback servers' (which work only while a call is in flight).
+ * When this process was working, for the orchestration benchmark: a timer every millisecond reads
+ * the CPU time the process used since its last tick (`process.cpuUsage`: every thread of it), so
+ * a span of wall time can be told how much CPU work this process did in it — the engine's, and
+ * the loopback servers' (which work only while a call is in flight). On a loaded machine a span
+ * takes longer than the CPU work in it: the process waited for a core.
  */
-
-import { performance } from "node:perf_hooks";
 
 /** A running sampler. */
 export interface LoopBusy {
-  /** Busy milliseconds within [from, to] (ms since the epoch). */
+  /** CPU milliseconds this process used within [from, to] (ms since the epoch). */
   busyBetween(from: number, to: number): number;
   stop(): void;
 }
 
 /** Starts sampling. */
 export function sampleLoopBusy(): LoopBusy {
-  // Each tick: [start, end, busy ms in between].
+  // Each tick: [start, end, CPU ms in between].
   const ticks: [number, number, number][] = [];
-  let last = performance.eventLoopUtilization();
+  let last = process.cpuUsage();
   let lastAt = Date.now();
   const timer = setInterval(() => {
     const now = Date.now();
-    const elu = performance.eventLoopUtilization(last);
-    last = performance.eventLoopUtilization();
-    ticks.push([lastAt, now, elu.active]);
+    const used = process.cpuUsage(last);
+    last = process.cpuUsage();
+    ticks.push([lastAt, now, (used.user + used.system) / 1000]);
     lastAt = now;
   }, 1);
   timer.unref();
   return {
     busyBetween(from, to) {
       let busy = 0;
-      for (const [s, e, active] of ticks) {
+      for (const [s, e, cpu] of ticks) {
         if (e <= from || s >= to) continue;
         const span = Math.max(1, e - s);
-        busy += (active * (Math.min(to, e) - Math.max(from, s))) / span;
+        busy += (cpu * (Math.min(to, e) - Math.max(from, s))) / span;
       }
       return busy;
     },

@@ -9,7 +9,8 @@
  * where "slower than nominal" is the chain's service time beyond what the world charges (HTTP,
  * parsing, page extraction inside a crawl), and the parallel slack is how much the chain's own
  * nominal time falls short of the bound (time the chain's waste hid behind a longer parallel
- * branch). The CPU figure is this process's busy time within the chain's gaps (loop-busy.ts).
+ * branch). The CPU figures are this process's CPU time (loop-busy.ts) over the run and within
+ * the chain's gaps: on a loaded machine a gap lasts longer than the CPU work done in it.
  * Input tokens per unit of research: per search step (the model steps of searching agents) and
  * per written section, by role.
  */
@@ -29,8 +30,12 @@ export interface Waste {
   heldMs: number;
   idleMs: number;
   idleSteps: IdleStep[];
+  /** This process's CPU time in the gaps before each step's calls, by step (null without a sampler). */
+  stepCpuMs: Record<string, number> | null;
   /** CPU time of this process within the chain's gaps (null without a sampler). */
   gapCpuMs: number | null;
+  /** CPU time of this process over the run (null without a sampler). */
+  runCpuMs: number | null;
   slackMs: number;
   /** Calls and model calls on the chain. */
   chainCalls: number;
@@ -48,16 +53,23 @@ export function wasteOf(
   let nominalMs = 0;
   let serviceMs = 0;
   let gapCpuMs = busy ? 0 : null;
+  const stepCpuMs: Record<string, number> | null = busy ? {} : null;
+  const gapCpu = (from: number, to: number, step: string) => {
+    if (!busy || gapCpuMs === null || !stepCpuMs) return;
+    const cpu = busy.busyBetween(from, Math.max(from, to));
+    gapCpuMs += cpu;
+    stepCpuMs[step] = (stepCpuMs[step] ?? 0) + cpu;
+  };
   let previousEnd = Date.parse(events.find((e) => e.type === "run-start")!.ts);
   for (const l of chain.links) {
     nominalMs += nominalOf(l.call, nominal);
     serviceMs += l.serviceMs;
-    if (busy && gapCpuMs !== null)
-      gapCpuMs += busy.busyBetween(previousEnd, Math.max(previousEnd, l.call.start));
+    gapCpu(previousEnd, l.call.start, l.step);
     previousEnd = Math.max(previousEnd, l.call.end);
   }
-  if (busy && gapCpuMs !== null)
-    gapCpuMs += busy.busyBetween(previousEnd, Date.parse(events.findLast((e) => e.type === "run-end")!.ts));
+  const runEnd = Date.parse(events.findLast((e) => e.type === "run-end")!.ts);
+  const tail = chain.idleSteps.find((s) => s.step.endsWith("→ end"))?.step ?? "end";
+  gapCpu(previousEnd, runEnd, tail);
   return {
     waits: chain.waits,
     retryMs: chain.retryMs,
@@ -65,7 +77,11 @@ export function wasteOf(
     heldMs: chain.heldMs,
     idleMs: chain.idleMs,
     idleSteps: chain.idleSteps,
+    stepCpuMs,
     gapCpuMs,
+    runCpuMs: busy
+      ? busy.busyBetween(Date.parse(events.find((e) => e.type === "run-start")!.ts), runEnd)
+      : null,
     slackMs: boundMs - nominalMs,
     chainCalls: chain.calls,
   };
@@ -88,7 +104,10 @@ export function formatWaste(
   for (const x of w)
     for (const s of x.idleSteps) steps.set(s.step, (steps.get(s.step) ?? 0) + s.ms / w.length);
   const topSteps = [...steps.entries()].sort((a, b) => b[1] - a[1]).slice(0, 4);
+  const stepCpu = (step: string) =>
+    w.every((x) => x.stepCpuMs) ? ` (CPU ${ms(mean(w.map((x) => x.stepCpuMs![step] ?? 0)))})` : "";
   const cpu = w.every((x) => x.gapCpuMs !== null) ? mean(w.map((x) => x.gapCpuMs!)) : null;
+  const runCpu = w.every((x) => x.runCpuMs !== null) ? mean(w.map((x) => x.runCpuMs!)) : null;
   const above = mean(runs.map((r) => r.wallMs - r.boundMs));
   return [
     `${label}: wall above the bound ${ms(above)} ms (mean of ${runs.length} run(s)) = limiter waits ${ms(waitTotal)}${
@@ -99,8 +118,8 @@ export function formatWaste(
             .join(", ")})`
         : ""
     } + retries ${ms(mean(w.map((x) => x.retryMs)))} + calls slower than nominal ${ms(mean(w.map((x) => x.slowerMs)))} + held behind other calls ${ms(mean(w.map((x) => x.heldMs)))} + no call in flight ${ms(mean(w.map((x) => x.idleMs)))} − parallel slack ${ms(mean(w.map((x) => x.slackMs)))}`,
-    `  engine CPU in the chain's gaps ${cpu === null ? "not sampled" : `${ms(cpu)} ms`}; no call in flight, by step: ${
-      topSteps.length ? topSteps.map(([s, v]) => `${s} ${ms(v)}`).join("; ") : "none"
+    `  this process's CPU ${runCpu === null || cpu === null ? "not sampled" : `${ms(runCpu)} ms over the run, ${ms(cpu)} ms in the chain's gaps`}; no call in flight, by step: ${
+      topSteps.length ? topSteps.map(([s, v]) => `${s} ${ms(v)}${stepCpu(s)}`).join("; ") : "none"
     }`,
   ];
 }

@@ -20,6 +20,8 @@ import { dependencyRule, lastAttempt, type TimedCall, timedCalls } from "./timed
 /** One call of the chain and the time before it. */
 export interface ChainLink {
   call: TimedCall;
+  /** The code step before it: `<phase>: <call before> → <this call>`. */
+  step: string;
   /** The gap before it (since the previous link's answer, or the run's start): behind other calls. */
   heldMs: number;
   /** The gap before it with no call in flight. */
@@ -153,7 +155,7 @@ export function criticalChain(log: readonly DossierEvent[]): ChainBreakdown | nu
     if (waitMs < Object.values(waits).reduce((s, x) => s + x, 0)) scaleTo(waits, waitMs);
     const nestedRetry = call.nested.reduce((s, n) => s + n.retryMs, 0);
     const retryMs = Math.min(duration - waitMs, call.retryMs + nestedRetry);
-    links.push({ call, ...g, waits, retryMs, serviceMs: duration - waitMs - retryMs });
+    links.push({ call, step, ...g, waits, retryMs, serviceMs: duration - waitMs - retryMs });
     previous = call;
   }
   const tail = gap(
