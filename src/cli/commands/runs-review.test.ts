@@ -9,8 +9,12 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import { type CliOutcome, runCliInProcess } from "../../../test/cli-io.ts";
+import { type CliOutcome, recordingIo, runCliInProcess } from "../../../test/cli-io.ts";
+import type { ReviewPlan } from "../../core/review-plan.ts";
+import type { ResearchResult } from "../../runtime/research-handle.ts";
+import { askReview } from "./runs-review.ts";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -127,4 +131,64 @@ describe("dossier research --review-plan and dossier runs review (not on a termi
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain("--review-timeout goes with --review-plan");
   });
+});
+
+describe("the terminal's review prompt", () => {
+  const paused = async (root: string) => {
+    const started = await dossier(root, ["research", QUESTION, "--docs", "notes", "--review-plan", "--json"]);
+    const summary = JSON.parse(started.stdout.trim().split("\n").at(-1)!) as { runId: string };
+    const { createDossier } = await import("../../runtime/dossier.ts");
+    const d = createDossier({ env: { DOSSIER_HOME: join(root, ".dossier") }, cwd: root });
+    const plan = (await d.runs.plan(summary.runId))!.plan;
+    await d.close();
+    return { runId: summary.runId, plan };
+  };
+  const lines = (...text: string[]) => {
+    const input = new PassThrough();
+    input.end(`${text.join("\n")}\n`);
+    return input;
+  };
+  const resultOf = (runId: string, plan: ReviewPlan) =>
+    ({ runId, plan, record: { strategy: "offline" } }) as unknown as ResearchResult;
+
+  it("asks again after an unknown answer or a bad file, then takes an edited file", async () => {
+    const root = project();
+    const { runId, plan } = await paused(root);
+    writeFileSync(join(root, "bad.json"), JSON.stringify({ items: [{ id: "F42", title: "x" }] }));
+    writeFileSync(join(root, "good.json"), JSON.stringify({ items: [{ title: "controls" }] }));
+    const io = recordingIo({ cwd: root });
+    const answer = await askReview(
+      io,
+      resultOf(runId, plan),
+      lines("maybe", "f missing.json", "f bad.json", "f good.json"),
+    );
+    expect(answer).toEqual({ action: "edit", plan: { items: [{ title: "controls" }] } });
+    expect(io.stderr).toContain("answer a, e, f <file>, r or l");
+    expect(io.stderr).toContain("cannot read the plan file missing.json");
+    expect(io.stderr).toContain('the proposed plan has no item "F42"');
+  }, 60_000);
+
+  it("edits the plan in $EDITOR, rejects with a reason, or leaves it for later", async () => {
+    const root = project();
+    const { runId, plan } = await paused(root);
+    // An editor that keeps the first item only and adds one.
+    const script = join(root, "edit.mjs");
+    writeFileSync(
+      script,
+      'import { readFileSync, writeFileSync } from "node:fs"; const f = process.argv[2]; const p = JSON.parse(readFileSync(f, "utf8")); p.items = [...p.items.slice(0, 1), { title: "noise" }]; writeFileSync(f, JSON.stringify(p));',
+    );
+    const io = recordingIo({ cwd: root, env: { EDITOR: `"${process.execPath}" "${script}"` } });
+    const edited = await askReview(io, resultOf(runId, plan), lines("e"));
+    expect(edited).toMatchObject({
+      action: "edit",
+      plan: {
+        items: [...plan.items.slice(0, 1).map((i) => ({ id: i.id, title: i.title })), { title: "noise" }],
+      },
+    });
+    expect(await askReview(io, resultOf(runId, plan), lines("r", "too narrow"))).toEqual({
+      action: "reject",
+      reason: "too narrow",
+    });
+    expect(await askReview(io, resultOf(runId, plan), lines("l"))).toBeNull();
+  }, 60_000);
 });

@@ -91,7 +91,7 @@ function editInEditor(io: CliIo, plan: ReviewPlan): PlanEdit {
   try {
     writeFileSync(file, `${JSON.stringify(plan, null, 2)}\n`);
     const editor = io.env.VISUAL || io.env.EDITOR || "vi";
-    const ran = spawnSync(editor, [file], { stdio: "inherit", shell: true });
+    const ran = spawnSync(`${editor} "${file}"`, { stdio: "inherit", shell: true });
     if (ran.status !== 0)
       throw new DossierError("INPUT_INVALID", `the editor (${editor}) exited with ${ran.status}`);
     const edit = readPlanFile(file, io.cwd);
@@ -102,58 +102,81 @@ function editInEditor(io: CliIo, plan: ReviewPlan): PlanEdit {
   }
 }
 
-/** Asks on the terminal how to answer the review; null leaves it for later. */
-export async function askReview(io: CliIo, result: ResearchResult): Promise<PlanAnswer | null> {
+/**
+ * Asks on the terminal (`input`, default standard input) how to answer the review; null leaves it
+ * for later. A bad edit is explained and asked again; nothing is answered until a valid one.
+ */
+export async function askReview(
+  io: CliIo,
+  result: ResearchResult,
+  input: NodeJS.ReadableStream = process.stdin,
+): Promise<PlanAnswer | null> {
   const plan = result.plan!;
-  const { createInterface } = await import("node:readline/promises");
+  const { createInterface } = await import("node:readline");
   io.err(
     `\nThe ${result.record.strategy} strategy's plan (${plan.items.length} ${plan.kind}):\n${formatPlan(plan)}\n\n`,
   );
-  for (;;) {
-    const rl = createInterface({ input: process.stdin, output: process.stderr });
-    let choice: string;
-    try {
-      choice = (
-        await rl.question("[a]pprove, [e]dit in $EDITOR, [f]ile <edited.json>, [r]eject, or [l]ater? ")
-      ).trim();
-    } finally {
-      rl.close();
-    }
-    try {
-      const [word, ...rest] = choice.split(/\s+/);
-      switch ((word ?? "").toLowerCase()) {
-        case "a":
-        case "approve":
-          return { action: "approve" };
-        case "e":
-        case "edit":
-          return { action: "edit", plan: editInEditor(io, plan) };
-        case "f":
-        case "file": {
-          const edit = readPlanFile(rest.join(" "), io.cwd);
-          applyPlanEdit(plan, edit);
-          return { action: "edit", plan: edit };
-        }
-        case "r":
-        case "reject": {
-          const reasons = createInterface({ input: process.stdin, output: process.stderr });
-          try {
-            const reason = (await reasons.question("Why (optional)? ")).trim();
-            return { action: "reject", ...(reason ? { reason } : {}) };
-          } finally {
-            reasons.close();
+  const rl = createInterface({
+    input,
+    output: process.stderr,
+    terminal: (input as { isTTY?: boolean }).isTTY === true,
+  });
+  let ended = false;
+  rl.once("close", () => {
+    ended = true;
+  });
+  // Lines are read in order, whether typed after the question or already waiting.
+  const typed = rl[Symbol.asyncIterator]();
+  const ask = async (question: string): Promise<string | null> => {
+    io.err(question);
+    const next = await typed.next();
+    return next.done ? null : String(next.value).trim();
+  };
+  try {
+    for (;;) {
+      const choice = await ask("[a]pprove, [e]dit in $EDITOR, [f]ile <edited.json>, [r]eject, or [l]ater? ");
+      // The end of the input leaves the review for later.
+      if (choice === null) return null;
+      try {
+        const [word, ...rest] = choice.split(/\s+/);
+        switch ((word ?? "").toLowerCase()) {
+          case "a":
+          case "approve":
+            return { action: "approve" };
+          case "e":
+          case "edit": {
+            // The editor has the terminal to itself meanwhile.
+            if (!ended) rl.pause();
+            try {
+              return { action: "edit", plan: editInEditor(io, plan) };
+            } finally {
+              if (!ended) rl.resume();
+            }
           }
+          case "f":
+          case "file": {
+            const edit = readPlanFile(rest.join(" "), io.cwd);
+            applyPlanEdit(plan, edit);
+            return { action: "edit", plan: edit };
+          }
+          case "r":
+          case "reject": {
+            const reason = (await ask("Why (optional)? ")) ?? "";
+            return { action: "reject", ...(reason ? { reason } : {}) };
+          }
+          case "l":
+          case "later":
+            return null;
+          default:
+            io.err("answer a, e, f <file>, r or l\n");
         }
-        case "l":
-        case "later":
-          return null;
-        default:
-          io.err("answer a, e, f <file>, r or l\n");
+      } catch (error) {
+        // A bad edit changes nothing: say why and ask again.
+        io.err(`dossier: ${(error as Error).message}\n`);
       }
-    } catch (error) {
-      // A bad edit changes nothing: say why and ask again.
-      io.err(`dossier: ${(error as Error).message}\n`);
     }
+  } finally {
+    rl.close();
   }
 }
 
