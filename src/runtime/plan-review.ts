@@ -100,7 +100,7 @@ function reviewOf(
 /** The review of a run that is awaiting it; CONFLICT when it is not (or timed out now: it is ended first). */
 async function pendingReview(env: ReviewEnv, runId: string): Promise<PlanReviewView> {
   const view = await readPlanReview(env.store, runId);
-  if (!view || view.status !== "awaiting-review" || view.stage !== "pending") {
+  if (view?.status !== "awaiting-review" || view.stage !== "pending") {
     const status = view?.status ?? (await env.store.runs.get(runId))?.status;
     throw new DossierError(
       "CONFLICT",
@@ -197,7 +197,7 @@ export async function expireDueReviews(env: ReviewEnv): Promise<string[]> {
   const expired: string[] = [];
   for (const run of await env.store.runs.list({ status: "awaiting-review", limit: 1000 })) {
     const view = await readPlanReview(env.store, run.id).catch(() => null);
-    if (!view || view.stage !== "pending" || env.clock.now() < Date.parse(view.deadline)) continue;
+    if (view?.stage !== "pending" || env.clock.now() < Date.parse(view.deadline)) continue;
     if (await expireReview(env, view)) expired.push(run.id);
   }
   return expired;

@@ -96,7 +96,7 @@ export function runsApi(
   const current = async (record: RunRecord | undefined): Promise<RunRecord | undefined> => {
     if (record?.status !== "awaiting-review") return record;
     const view = await readPlanReview(store, record.id);
-    if (!view || view.stage !== "pending" || clock.now() < Date.parse(view.deadline)) return record;
+    if (view?.stage !== "pending" || clock.now() < Date.parse(view.deadline)) return record;
     await expireReview(reviews, view);
     return store.runs.get(record.id);
   };
