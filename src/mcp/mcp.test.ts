@@ -64,6 +64,7 @@ describe("dossier mcp — stdio", () => {
       "refresh_start",
       "research_cancel",
       "research_result",
+      "research_review",
       "research_start",
       "research_status",
       "search",

@@ -32,11 +32,37 @@ export const reportOutputSchema = z.object({
 /** A finished report as structured content. */
 export type ReportOutput = z.infer<typeof reportOutputSchema>;
 
-/** A run's status (`research_start`, `research_status`, `research_cancel`). */
+const planSubItemOutput = z.object({
+  id: z.string().describe("the item's id: keep it in an edit to keep the item"),
+  title: z.string(),
+  description: z.string().optional(),
+  extras: z.record(z.string(), z.unknown()).optional().describe("the strategy's own data: shown, not edited"),
+});
+
+/** The plan a run awaits review of (`research_status` while `awaiting-review`). */
+export const planReviewOutputSchema = z.object({
+  stage: z.enum(["pending", "approved", "edited", "rejected", "timed-out"]),
+  deadline: z
+    .string()
+    .describe("unanswered by then, the run fails (REVIEW_TIMEOUT); it is never approved by itself"),
+  kind: z.string().describe("what the items are: subtasks, sections, steps, facets"),
+  title: z.string().optional().describe("the report's working title"),
+  items: z.array(planSubItemOutput.extend({ children: z.array(planSubItemOutput).optional() })),
+  limits: z.object({
+    minItems: z.number().int(),
+    maxItems: z.number().int(),
+    maxChildren: z.number().int().describe("sub-items an item may have (0: none)"),
+    childKind: z.string().optional(),
+  }),
+});
+/** A plan awaiting review as structured content. */
+export type PlanReviewOutput = z.infer<typeof planReviewOutputSchema>;
+
+/** A run's status (`research_start`, `research_status`, `research_cancel`, `research_review`). */
 export const runStatusOutputSchema = z.object({
   runId: z.string(),
   status: runStatusSchema.or(z.literal("cancelling")),
-  /** True once the run has ended: completed, failed, cancelled or interrupted. */
+  /** True once the run has ended: completed, failed, cancelled or interrupted (not while awaiting review). */
   done: z.boolean(),
   question: z.string(),
   strategy: z.string(),
@@ -49,6 +75,9 @@ export const runStatusOutputSchema = z.object({
     })
     .describe("where the run is"),
   usage: usageTotalsSchema.nullable(),
+  review: planReviewOutputSchema
+    .optional()
+    .describe("the plan awaiting review (status awaiting-review): answer it with research_review"),
   next: z.string().describe("what to call next"),
 });
 /** A run's status as structured content. */

@@ -34,12 +34,23 @@ export function progressMessage(event: DossierEvent): string | null {
       return `warning: ${event.message}`;
     case "report-ready":
       return "report ready";
+    case "plan-review":
+      return `plan ready for review: ${event.plan.items.length} ${event.plan.kind}, answer by ${event.deadline}`;
+    case "plan-reviewed":
+      return `plan ${REVIEW_ACTIONS[event.action]}`;
     case "run-end":
       return `run ${event.status} (${event.stopReason})`;
     default:
       return null;
   }
 }
+
+const REVIEW_ACTIONS = {
+  approve: "approved",
+  edit: "edited and approved",
+  reject: "rejected",
+  timeout: "review timed out",
+} as const;
 
 /** One progress notification's fields. */
 export interface ProgressUpdate {
@@ -64,6 +75,8 @@ export interface ProgressTracker {
   snapshot(): { progress: number; message: string | null; steps: number; updatedAt: number | null };
   /** Stops the heartbeat. */
   stop(): void;
+  /** Starts the heartbeat again (a run going on after its plan review, or waiting for it). */
+  resume(): void;
 }
 
 /** Tracks a run's events into progress messages and sends them, with a heartbeat in between. */
@@ -118,6 +131,11 @@ export function createProgressTracker(options: ProgressTrackerOptions = {}): Pro
     stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
+    },
+    resume() {
+      if (!stopped) return;
+      stopped = false;
+      arm();
     },
   };
 }

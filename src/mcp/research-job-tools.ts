@@ -7,12 +7,16 @@
  * back, from another session too, with the run id.
  */
 
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { refreshMaxSearchesSchema } from "../runtime/refresh-definition.ts";
 import { structuredResult } from "./context.ts";
-import { type RunStatusOutput, reportOutputSchema, runStatusOutputSchema } from "./output-schemas.ts";
+import { reportOutputSchema, runStatusOutputSchema } from "./output-schemas.ts";
 import type { ResearchJobs } from "./research-jobs.ts";
 import { deepResearchInputSchema } from "./research-tool.ts";
+import { askInBackground } from "./review-ask.ts";
+import { followThroughReview } from "./review-flow.ts";
+import { statusText } from "./review-tool.ts";
 import { defineTool, type ToolDefinition } from "./tool-dispatch.ts";
 
 const runIdInput = z.strictObject({
@@ -26,15 +30,8 @@ const runIdInput = z.strictObject({
 
 const refreshInput = runIdInput.extend({ maxSearches: refreshMaxSearchesSchema.optional() });
 
-/** The text of a status: one line, then what to do next. */
-function statusText(status: RunStatusOutput): string {
-  const step = status.progress.message ? ` — ${status.progress.message}` : "";
-  const error = status.error ? ` [${status.error.code}] ${status.error.message}` : "";
-  return `run ${status.runId} ${status.status}${step}${error}\n${status.next}`;
-}
-
-/** The start, status, result and cancel tools over `jobs`. */
-export function researchJobTools(jobs: ResearchJobs): ToolDefinition[] {
+/** The start, status, result and cancel tools over `jobs` (`server`: the session that asks plan reviews). */
+export function researchJobTools(server: McpServer, jobs: ResearchJobs): ToolDefinition[] {
   return [
     defineTool({
       name: "research_start",
@@ -46,6 +43,9 @@ export function researchJobTools(jobs: ResearchJobs): ToolDefinition[] {
       annotations: { readOnlyHint: true, openWorldHint: true },
       async call(args) {
         const job = await jobs.start(args);
+        // A plan to review is asked of the user through elicitation, where the client takes it.
+        const ask = args.reviewPlan ? askInBackground(server) : null;
+        if (ask) void followThroughReview(jobs, job, { question: args.question, ask }).catch(() => {});
         const status = await jobs.status(job.runId);
         return structuredResult(status, statusText(status));
       },
@@ -70,7 +70,7 @@ export function researchJobTools(jobs: ResearchJobs): ToolDefinition[] {
       name: "research_status",
       title: "Research status",
       description:
-        "Where a research run is: its status (running, completed, failed, cancelled, interrupted), its last step, usage so far, and what to call next. Answers at once.",
+        "Where a research run is: its status (running, awaiting-review, completed, failed, cancelled, interrupted), its last step, usage so far, and what to call next. A run started with reviewPlan that stopped after planning (awaiting-review) shows its plan (review: items with their ids, deadline): answer it with research_review. Answers at once.",
       inputSchema: runIdInput,
       outputSchema: runStatusOutputSchema,
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -103,7 +103,7 @@ export function researchJobTools(jobs: ResearchJobs): ToolDefinition[] {
       name: "research_cancel",
       title: "Cancel research",
       description:
-        "Cancel a research run under way. It is recorded as cancelled with its events and can be resumed later. Answers at once.",
+        "Cancel a research run under way. It is recorded as cancelled with its events and can be resumed later (a run awaiting review of its plan has its plan rejected). Answers at once.",
       inputSchema: runIdInput,
       outputSchema: runStatusOutputSchema,
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },

@@ -12,6 +12,10 @@
  *
  * In both, a client that goes away (its connection or session closes) leaves the run running:
  * the report is written as usual and `research_result` reads it later.
+ *
+ * With `reviewPlan` the run stops after its plan: where the client takes elicitation requests,
+ * the user is asked to approve, edit or reject it (review-flow.ts) and the call goes on with the
+ * run; otherwise the call ends with the plan awaiting review, for research_review.
  */
 
 import { setImmediate } from "node:timers";
@@ -23,7 +27,10 @@ import { createRunBodySchema } from "../server/schemas.ts";
 import { textResult } from "./context.ts";
 import { reportOutputSchema } from "./output-schemas.ts";
 import { PROGRESS_SETTLE_MS, progressTo } from "./progress.ts";
-import { type ResearchJobs, reportOutput } from "./research-jobs.ts";
+import { type ResearchJob, type ResearchJobs, reportOutput } from "./research-jobs.ts";
+import { askInBackground, askInRequest } from "./review-ask.ts";
+import { followThroughReview, type ReviewFlowOutcome } from "./review-flow.ts";
+import { statusText } from "./review-tool.ts";
 import { TASK_POLL_MS, TASK_TTL_MS } from "./task-store.ts";
 import { defineTool, type ToolDefinition } from "./tool-dispatch.ts";
 
@@ -52,6 +59,29 @@ export function reportResult(result: ResearchResult, question: string): CallTool
   };
 }
 
+/** The answer of a run followed through its plan review: its report, or why there is none yet. */
+export function outcomeResult(outcome: ReviewFlowOutcome, question: string): CallToolResult {
+  if (outcome.kind === "ended") return reportResult(outcome.result, question);
+  const { status } = outcome;
+  if (outcome.kind === "awaiting") {
+    return textResult(
+      `run ${status.runId} awaits review of its plan (${outcome.why}).\n${statusText(status)}`,
+      true,
+    );
+  }
+  const why = status.error ? `[${status.error.code}] ${status.error.message}` : (status.stopReason ?? "");
+  return textResult(`run ${status.runId} ${status.status}: ${why}`, true);
+}
+
+/** Cancels the run `job` follows, as it is now: under way, or awaiting review (its plan rejected). */
+function cancelRun(jobs: ResearchJobs, job: ResearchJob, reason: string): void {
+  (jobs.latest(job.runId) ?? job).handle.cancel(reason);
+  void jobs
+    .status(job.runId)
+    .then((s) => (s.status === "awaiting-review" ? jobs.cancel(job.runId, reason) : undefined))
+    .catch(() => {});
+}
+
 /** The `deep_research` tool over `jobs`. */
 export function deepResearchTool(server: McpServer, jobs: ResearchJobs): ToolDefinition {
   return defineTool({
@@ -69,17 +99,21 @@ export function deepResearchTool(server: McpServer, jobs: ResearchJobs): ToolDef
       // closes aborts the request too (the SDK aborts every handler), but only after it is gone.
       const onAbort = () =>
         setImmediate(() => {
-          if (server.isConnected()) job.handle.cancel("the MCP client cancelled the request");
+          if (server.isConnected()) cancelRun(jobs, job, "the MCP client cancelled the request");
         });
       extra.signal.addEventListener("abort", onAbort, { once: true });
       try {
-        const result = await job.done;
+        const outcome = await followThroughReview(jobs, job, {
+          question: args.question,
+          ask: args.reviewPlan ? askInRequest(server, extra) : null,
+          ...(onProgress ? { onProgress } : {}),
+        });
         // Clients dispatch notifications a microtask late: a result read in the same chunk as
         // the last progress notifications would drop them, so let those go out on their own.
         if (onProgress) await delay(PROGRESS_SETTLE_MS);
-        return reportResult(result, args.question);
+        return outcomeResult(outcome, args.question);
       } finally {
-        job.unfollow();
+        (jobs.latest(job.runId) ?? job).unfollow();
         extra.signal.removeEventListener("abort", onAbort);
       }
     },
@@ -90,25 +124,31 @@ export function deepResearchTool(server: McpServer, jobs: ResearchJobs): ToolDef
       // Progress of a task goes out on its own (not as part of the request, which is answered).
       const notify = progressTo(extra, (n) => server.server.notification(n));
       let taskId: string | null = null;
-      const job = await jobs.start(args, {
-        onProgress: (update) => {
-          notify?.(update);
-          if (taskId !== null && !update.message.startsWith("working"))
-            void jobs.tasks.note(taskId, update.message, sessionId).catch(() => {});
-        },
-      });
+      const onProgress = (update: { progress: number; message: string }) => {
+        notify?.(update);
+        if (taskId !== null && !update.message.startsWith("working"))
+          void jobs.tasks.note(taskId, update.message, sessionId).catch(() => {});
+      };
+      const job = await jobs.start(args, { onProgress });
       const task = await store.createTask({ ttl: TASK_TTL_MS, pollInterval: TASK_POLL_MS });
       taskId = task.taskId;
-      jobs.tasks.onCancel(task.taskId, (reason) => job.handle.cancel(reason));
+      jobs.tasks.onCancel(task.taskId, (reason) => cancelRun(jobs, job, reason));
       const finish = async (status: "completed" | "failed", result: CallToolResult) => {
         jobs.tasks.ended(task.taskId);
-        job.unfollow();
+        (jobs.latest(job.runId) ?? job).unfollow();
         // A cancelled task is already ended; a gone session cannot be told: the result is kept.
         await store.storeTaskResult(task.taskId, status, result).catch(() => {});
       };
-      void job.done.then(
-        (result) =>
-          finish(result.status === "completed" ? "completed" : "failed", reportResult(result, args.question)),
+      void followThroughReview(jobs, job, {
+        question: args.question,
+        ask: args.reviewPlan ? askInBackground(server) : null,
+        onProgress,
+      }).then(
+        (outcome) =>
+          finish(
+            outcome.kind === "ended" && outcome.result.status === "completed" ? "completed" : "failed",
+            outcomeResult(outcome, args.question),
+          ),
         (error: unknown) => finish("failed", textResult(`run ${job.runId} failed: ${String(error)}`, true)),
       );
       return { task };

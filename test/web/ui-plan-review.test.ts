@@ -8,8 +8,6 @@
  * edited one.
  */
 
-// The server's modules load first: their OpenAPI schemas extend zod as they load.
-import "../../src/server/listen.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EventOf } from "../../src/core/events.ts";
 import { createDossier, type Dossier } from "../../src/runtime/dossier.ts";
