@@ -19,16 +19,19 @@ export function sampleLoopBusy(): LoopBusy {
   const ticks: [number, number, number][] = [];
   let last = process.cpuUsage();
   let lastAt = Date.now();
-  const timer = setInterval(() => {
+  const tick = () => {
     const now = Date.now();
     const used = process.cpuUsage(last);
     last = process.cpuUsage();
     ticks.push([lastAt, now, (used.user + used.system) / 1000]);
     lastAt = now;
-  }, 1);
+  };
+  const timer = setInterval(tick, 1);
   timer.unref();
   return {
     busyBetween(from, to) {
+      // What ran since the last tick (the loop may not have been free to tick since).
+      tick();
       let busy = 0;
       for (const [s, e, cpu] of ticks) {
         if (e <= from || s >= to) continue;

@@ -58,6 +58,8 @@ export const eventPayloadSchemas = {
     estimatedInputTokens: z.number(),
     /** The output cap sent (what a call lost in a crash is counted at). */
     maxOutputTokens: z.number().int().optional(),
+    /** The tool call this call serves (a page reader's summary inside its crawl): the engine's work. */
+    parentCallId: z.string().optional(),
   }),
   "llm-end": z.object({
     callId: z.string(),

@@ -233,7 +233,15 @@ export class LlmClient {
     const maxOutputTokens = reservation?.maxOutputTokens ?? wanted;
     const started = this.#clock.now();
     let retries = 0;
-    emit?.({ type: "llm-start", ...base, attempt: 1, estimatedInputTokens, maxOutputTokens });
+    const parentCallId = currentToolCall();
+    emit?.({
+      type: "llm-start",
+      ...base,
+      attempt: 1,
+      estimatedInputTokens,
+      maxOutputTokens,
+      ...(parentCallId ? { parentCallId } : {}),
+    });
     // The last failed request the provider received, until it is counted as a call of its own.
     let failed: CallUsage | null = null;
     const noteFailed = (error: unknown): never => {

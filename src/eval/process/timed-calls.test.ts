@@ -54,7 +54,7 @@ const shape = (events: DossierEvent[]) =>
   timedCalls(events).map((c) => [c.callId, c.nested.map((n) => n.callId)]);
 
 describe("timedCalls", () => {
-  it("folds each page's fetch and read into its own crawl when a step crawls pages at once", () => {
+  it("folds each page's fetch and read into the crawl they name when a step crawls pages at once", () => {
     const events = log([
       start("C1", "crawl_page"),
       start("C2", "crawl_page"),
@@ -62,9 +62,10 @@ describe("timedCalls", () => {
       start("F2", "fetch_page", "C2"),
       // The second page answers first, and its read starts; then the first page's.
       end("F2", "fetch_page"),
-      ...read("R2").slice(0, 1),
+      // The reads name their crawl; the second page's is asked first, after the first's fetch.
       end("F1", "fetch_page"),
-      ...read("R1").slice(0, 1),
+      { ...read("R2")[0]!, parentCallId: "C2" },
+      { ...read("R1")[0]!, parentCallId: "C1" },
       read("R2")[1]!,
       end("C2", "crawl_page"),
       read("R1")[1]!,
@@ -76,7 +77,7 @@ describe("timedCalls", () => {
     ]);
   });
 
-  it("without the fetch's crawl in the log, gives each enclosing crawl one fetch and the read to the crawl just fetched", () => {
+  it("without the crawl named in the log, gives each enclosing crawl one fetch and the read to the crawl just fetched", () => {
     const events = log([
       start("C1", "crawl_page"),
       start("C2", "crawl_page"),

@@ -40,11 +40,10 @@ export const isUnitScope = (scope: string | undefined): boolean => scope?.includ
 const modelProvider = (model: string) => (model.includes(":") ? model.slice(0, model.indexOf(":")) : model);
 
 /**
- * The crawl a page fetch or a page read belongs to, among the crawls under way around it: a
- * fetch names its crawl (`parentCallId`); a read is the one of the enclosing crawl whose fetch
- * was answered last before it (several crawls of one step run at once), else of the latest
- * enclosing crawl without a read. (Logs written before fetches named their crawl: the latest
- * enclosing crawl without a fetch.)
+ * The crawl a page fetch or a page read belongs to: the one it names (`parentCallId` on its
+ * tool-start or llm-start). Logs written before calls named it: among the crawls of its scope
+ * under way around it, a fetch's is the latest without a fetch, a read's the one whose fetch was
+ * answered last before it (several crawls of one step run at once), else the latest without one.
  */
 function crawlOf(
   c: TimedCall,
@@ -89,7 +88,7 @@ export function timedCalls(events: readonly DossierEvent[]): TimedCall[] {
   for (const e of events) {
     if (e.type === "llm-start" || e.type === "tool-start") {
       starts.set(e.callId, e);
-      if (e.type === "tool-start" && e.parentCallId) parents.set(e.callId, e.parentCallId);
+      if (e.parentCallId) parents.set(e.callId, e.parentCallId);
     } else if (e.type === "llm-retry") retries.set(e.callId, e);
     else if (e.type === "llm-end" || e.type === "tool-end") {
       const s = starts.get(e.callId);
