@@ -32,7 +32,8 @@ describe("usage counts every request the provider received", () => {
   it("a retried request is a call, and a failed call's requests are calls", { timeout: 60_000 }, async () => {
     const seen: Partial<Record<ScriptRole, number>> = {};
     const override = (role: ScriptRole, body: ChatBody): Reply | undefined => {
-      const n = (seen[role] = (seen[role] ?? 0) + 1);
+      const n = (seen[role] ?? 0) + 1;
+      seen[role] = n;
       if (role === "outline" && n === 1) return failWith(429);
       if (role === "section" && n === 1) return failWith(500);
       if (role === "coherence") return failWith(500);
