@@ -15,7 +15,7 @@ export function registerProcessEval(evalCommand: Command, io: CliIo): void {
   evalCommand
     .command("process <runId>")
     .description(
-      "process metrics of a run from its event log: reflection turns, query repetition, tool share and failures, outline misses, heading/temporal/table checks, tokens, cost, wall time, tool calls per step (— = not in the log)",
+      "process metrics of a run from its event log: reflection turns, query repetition, tool share and failures, outline misses, heading/temporal/table checks, tokens, cost, wall time, tool calls per step, and where the wall time went on the chain of calls that decided the end (— = not in the log)",
     )
     .option("--json", "print the metrics as one JSON line")
     .option("--out <file>", "write the metrics and one line per tool as JSON Lines")
