@@ -275,7 +275,7 @@ const searxng = defineSearchProvider({
   results: ({ results }) =>
     results.map((r) => ({ title: r.title, url: r.url, snippet: r.content, published: r.publishedDate })),
   misconfigured: { 403: "enable the json format in the instance's settings.yml (search.formats)" },
-  policy: { concurrency: 8, maxConcurrency: 32 },
+  policy: { concurrency: 16, maxConcurrency: 64 },
 });
 
 /**
