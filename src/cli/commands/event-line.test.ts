@@ -6,7 +6,29 @@ const stamp = (e: EventInput, seq = 7): DossierEvent =>
   ({ ...e, runId: "r-1", seq, ts: "2026-11-24T10:11:12.345Z", scope: "search:T-2" }) as DossierEvent;
 
 /** One event of each type, as a strategy would emit it. */
+const REVIEW_PLAN = {
+  strategy: "minddr",
+  kind: "subtasks",
+  limits: { minItems: 1, maxItems: 12, maxChildren: 0, textExtras: [] },
+  items: [
+    { id: "T-1", title: "Battery prices" },
+    { id: "T-2", title: "Grid storage" },
+  ],
+};
+
 const SAMPLES: Record<string, EventInput> = {
+  "plan-review": {
+    type: "plan-review",
+    plan: REVIEW_PLAN,
+    deadline: "2026-01-02T10:00:00.000Z",
+    timeoutMinutes: 1440,
+  },
+  "plan-reviewed": {
+    type: "plan-reviewed",
+    action: "edit",
+    plan: REVIEW_PLAN,
+    changes: { added: ["T-3"], removed: ["T-4"], reworded: [], reordered: true, retitled: false },
+  },
   "run-resume": {
     type: "run-resume",
     previousStatus: "interrupted",
@@ -124,6 +146,8 @@ const SAMPLES: Record<string, EventInput> = {
 };
 
 const EXPECTED: Record<string, string> = {
+  "plan-review": "2 subtasks of minddr awaiting review until 2026-01-02T10:00:00.000Z",
+  "plan-reviewed": "edit: +1 -1, 0 reworded, reordered → 2 subtasks",
   "format-repair": "planner attempt 1: malformed JSON repaired",
   "llm-call": "c5 planner step 3: 1 new messages, 42 chars format-errors=1",
   "claims-verified": "check: 8 claims (0 judged), supported 50%, partial 13%, unsupported 13%, unchecked 25%",

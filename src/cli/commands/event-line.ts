@@ -111,6 +111,10 @@ function describeEvent(e: DossierEvent): string {
       return `${head} draft ${e.index} by ${e.scorer}: ${e.score ?? "no score"}`;
     case "answer-ready":
       return `${head} ${e.verified ? "verified" : "unverified"}, ${e.evidence.length} evidence, ${e.steps} steps: ${excerpt(e.answer, 100)}`;
+    case "plan-review":
+      return `${head} ${e.plan.items.length} ${e.plan.kind} of ${e.plan.strategy} awaiting review until ${e.deadline}`;
+    case "plan-reviewed":
+      return `${head} ${reviewedLine(e)}`;
     case "report-ready":
       return `${head} ${e.formats.join(", ")}${e.paths?.length ? ` → ${e.paths.join(", ")}` : ""}`;
     default: {
@@ -119,4 +123,17 @@ function describeEvent(e: DossierEvent): string {
       return `${head} ${JSON.stringify({ ...other, runId: undefined, seq: undefined, ts: undefined, type: undefined }).slice(0, 140)}`;
     }
   }
+}
+
+/** A plan review's answer in a few words: what an edit changed, a rejection's reason. */
+function reviewedLine(e: Extract<DossierEvent, { type: "plan-reviewed" }>): string {
+  if (e.action === "edit" && e.changes) {
+    const c = e.changes;
+    const moved = c.reordered ? ", reordered" : "";
+    const retitled = c.retitled ? ", retitled" : "";
+    const items = e.plan ? ` → ${e.plan.items.length} ${e.plan.kind}` : "";
+    return `edit: +${c.added.length} -${c.removed.length}, ${c.reworded.length} reworded${moved}${retitled}${items}`;
+  }
+  if (e.reason) return `${e.action}: ${excerpt(e.reason, 100)}`;
+  return e.action;
 }
