@@ -228,12 +228,16 @@ function untilFinished(queue: Queue, listener: QueueEvents, jobId: string): Prom
     };
     events.on(completed, onCompleted);
     events.on(failed, onFailed);
-    // The job may have finished before the listener was ready: its state says so.
+    // The job may have finished before the listener was ready: its state says so. The state is
+    // read first and the job after it, so a job that finished between the two reads is read with
+    // its return value (a job read while still active carries none).
     (async () => {
+      const state = await queue.getJobState(jobId);
+      if (state !== "completed" && state !== "failed") return;
       const job = (await queue.getJob(jobId)) as Job | undefined;
-      const state = await job?.getState();
-      if (state === "completed") onCompleted({ returnvalue: job!.returnvalue });
-      else if (state === "failed") onFailed({ failedReason: job!.failedReason });
+      if (!job) return;
+      if (state === "completed") onCompleted({ returnvalue: job.returnvalue });
+      else onFailed({ failedReason: job.failedReason });
     })().catch((error: unknown) => {
       cleanup();
       reject(error);
