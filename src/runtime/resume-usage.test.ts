@@ -73,8 +73,16 @@ describe("usage of a resumed run", () => {
     const answered = Object.values(world.script.counts).reduce((a, b) => a + b, 0);
     const lost = lostStarts(run.events);
     expect(received - answered, "requests held unanswered at the kills").toBeGreaterThan(0);
-    expect(lost.length).toBe(received - answered);
-    expect(record.usage?.llmCalls, "model calls reported = chat requests received").toBe(received);
+    // A call started just before a kill may not have reached the server yet: the run cannot tell
+    // it from one held there, so it is lost too (counted at its estimate, never left out).
+    expect(lost.length).toBeGreaterThanOrEqual(received - answered);
+    expect(
+      lost.length - (received - answered),
+      "started calls killed before their request left",
+    ).toBeLessThanOrEqual(3);
+    expect(record.usage?.llmCalls, "model calls reported = calls answered + calls lost").toBe(
+      answered + lost.length,
+    );
 
     const resumes = run.events.filter((e) => e.type === "run-resume");
     expect(resumes.at(-1)).toMatchObject({ lostCalls: lost.length, earlierLlmCalls: expect.any(Number) });
