@@ -78,8 +78,8 @@ describe("usage of a resumed run", () => {
     expect(lost.length).toBeGreaterThanOrEqual(received - answered);
     expect(
       lost.length - (received - answered),
-      "started calls killed before their request left",
-    ).toBeLessThanOrEqual(3);
+      "started calls killed before their request left (at most 3 in flight × 3 kills)",
+    ).toBeLessThanOrEqual(9);
     expect(record.usage?.llmCalls, "model calls reported = calls answered + calls lost").toBe(
       answered + lost.length,
     );
