@@ -5,89 +5,44 @@
  * `bench/mutation-equivalent.json` (each with the reason it behaves the same) are left out of the
  * score; every other survivor is printed with its place, so it can be killed by a sharper test.
  *
- * Run: npm run bench:mutation [-- --modules src/core/citations.ts,src/core/budget.ts] [--concurrency 2]
- *      [--tests <test files>] (the chosen modules against other test files)
+ * The modules are listed by group in `bench/mutation/<group>.ts`: the invariants (citations,
+ * budget, plan graph, …) and the seams where the system meets trainers, models, queues and
+ * receivers (rewards, advantages and exports, protocol codecs, refresh change detection, the
+ * queue's sweeper, the webhook signer). Each group's equivalent survivors are in
+ * `bench/mutation/<group>-equivalent.json`.
+ *
+ * Run: npm run bench:mutation [-- --group rewards-report,training] [--modules src/core/citations.ts]
+ *      [--concurrency 2] [--tests <test files>] (the chosen modules against other test files)
  * Not part of `npm test` or CI: it takes minutes.
  */
 
-import { readFileSync } from "node:fs";
+/** Every group, in the order the tables list them. */
+export const GROUPS: readonly MutationGroup[] = [
+  invariants,
+  rewardsReport,
+  rewardsPolicy,
+  training,
+  codecsWarp,
+  codecsSmtlMams,
+  refresh,
+  queueWebhooks,
+];
+
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Stryker } from "@stryker-mutator/core";
+import { codecsSmtlMams } from "./mutation/codecs-smtl-mams.ts";
+import { codecsWarp } from "./mutation/codecs-warp.ts";
+import { invariants } from "./mutation/invariants.ts";
+import type { MutationGroup, MutationModule } from "./mutation/module.ts";
+import { queueWebhooks } from "./mutation/queue-webhooks.ts";
+import { refresh } from "./mutation/refresh.ts";
+import { rewardsPolicy } from "./mutation/rewards-policy.ts";
+import { rewardsReport } from "./mutation/rewards-report.ts";
+import { training } from "./mutation/training.ts";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-
-/** One module to mutate and the test files that may kill its mutants. */
-export interface MutationModule {
-  file: string;
-  /**
-   * The module's own unit tests (fast, beside it): every mutant is run against the tests among
-   * these that cover it. End-to-end files are left out where focused tests pin the same rules,
-   * so that the whole benchmark stays within minutes.
-   */
-  tests: readonly string[];
-  /**
-   * Extra time a mutant's test run may take before it counts as a timeout (Stryker's
-   * `timeoutMS`, added to 1.5 × the run's normal time). Pure modules need little; a hung
-   * mutant then costs seconds, not the default 20.
-   */
-  timeoutMs?: number;
-}
-
-/** The invariant modules, in the order the table lists them. */
-export const INVARIANT_MODULES: readonly MutationModule[] = [
-  {
-    file: "src/core/citations.ts",
-    tests: ["src/core/citations.test.ts", "src/core/citations-edges.test.ts"],
-    timeoutMs: 5000,
-  },
-  { file: "src/core/budget.ts", tests: ["src/core/budget.test.ts"], timeoutMs: 5000 },
-  {
-    file: "src/core/plan-graph-legality.ts",
-    tests: ["src/core/plan-graph-legality.test.ts", "src/core/plan-graph.test.ts"],
-    timeoutMs: 5000,
-  },
-  {
-    file: "src/core/plan-graph.ts",
-    tests: ["src/core/plan-graph.test.ts", "src/core/plan-graph-ops.test.ts"],
-    timeoutMs: 5000,
-  },
-  {
-    file: "src/core/evidence-registry.ts",
-    tests: ["src/core/evidence-registry.test.ts"],
-    timeoutMs: 5000,
-  },
-  { file: "src/tools/fetch/ssrf-guard.ts", tests: ["src/tools/fetch/ssrf-guard.test.ts"], timeoutMs: 5000 },
-  { file: "src/core/journal.ts", tests: ["src/core/journal.test.ts"], timeoutMs: 5000 },
-  // The plan loop runs the whole strategy in the research world (loopback model, search and
-  // web servers): its three files pin the loop's stops, choices and options.
-  {
-    file: "src/strategies/graph/run.ts",
-    tests: [
-      "src/strategies/graph/coarse.test.ts",
-      "src/strategies/graph/loop.test.ts",
-      "src/strategies/graph/run.test.ts",
-      "src/strategies/graph/plan-in-force.test.ts",
-      "src/strategies/graph/no-research.test.ts",
-      "src/strategies/graph/first-actions.test.ts",
-      "src/strategies/graph/survey.test.ts",
-    ],
-  },
-  { file: "src/strategies/graph/cycle.ts", tests: ["src/strategies/graph/cycle.test.ts"], timeoutMs: 5000 },
-  {
-    file: "src/strategies/graph/readiness.ts",
-    tests: ["src/strategies/graph/readiness.test.ts"],
-    timeoutMs: 5000,
-  },
-  // The report assembly: the citation pass run over the written parts, the title and body made
-  // safe, References appended, and the report checks' figures.
-  { file: "src/kit/report-assembly.ts", tests: ["src/kit/report-assembly.test.ts"], timeoutMs: 5000 },
-  // The server's body limit and UTF-8/JSON body checks, and its Host/Origin checks, against their
-  // tests on a bare app (the loopback-server files, which pin the same rules on every route
-  // family, cost about seven times as long a run and kill no more).
-  { file: "src/server/body.ts", tests: ["src/server/body.test.ts"], timeoutMs: 5000 },
-  { file: "src/server/host-guard.ts", tests: ["src/server/host-policy.test.ts"], timeoutMs: 5000 },
-];
 
 /** A survivor judged equivalent: the same behaviour by another path. */
 interface Equivalent {
@@ -106,6 +61,7 @@ interface Equivalent {
 }
 
 interface Row {
+  group: string;
   file: string;
   mutants: number;
   killed: number;
@@ -124,14 +80,16 @@ const arg = (name: string): string | undefined => {
 };
 
 function loadEquivalents(): Equivalent[] {
-  const raw = JSON.parse(readFileSync(join(root, "bench", "mutation-equivalent.json"), "utf8")) as {
-    equivalents: Equivalent[];
-  };
-  return raw.equivalents;
+  return GROUPS.flatMap((g) => {
+    const path = join(root, "bench", "mutation", `${g.name}-equivalent.json`);
+    if (!existsSync(path)) return [];
+    return (JSON.parse(readFileSync(path, "utf8")) as { equivalents: Equivalent[] }).equivalents;
+  });
 }
 
 async function mutate(
   { file, tests, timeoutMs }: MutationModule,
+  group: string,
   concurrency: number,
   equivalents: readonly Equivalent[],
 ) {
@@ -154,7 +112,8 @@ async function mutate(
     },
     logLevel: (process.env.STRYKER_LOG ?? "error") as never,
     fileLogLevel: "off" as never,
-    tempDirName: ".stryker-tmp",
+    // STRYKER_TMP names the sandbox folder, so that two runs at once do not share (and clean) one.
+    tempDirName: process.env.STRYKER_TMP ?? ".stryker-tmp",
     // TypeScript 7 has no JavaScript API for Stryker to rewrite tsconfig.json with; nothing needs
     // rewriting (no project references), so point it at no file.
     tsconfigFile: "tsconfig.none.json",
@@ -174,15 +133,17 @@ async function mutate(
   });
   // The module's text as the run copies it: equivalents are matched against the lines Stryker
   // mutated, even when the working tree changes while the run goes on.
-  const source = readFileSync(join(root, file), "utf8").split("\n");
+  const path = file.replace(/:\d+-\d+$/, "");
+  const source = readFileSync(join(root, path), "utf8").split("\n");
   const results = await stryker.runMutationTest();
-  if (readFileSync(join(root, file), "utf8") !== source.join("\n")) {
+  if (readFileSync(join(root, path), "utf8") !== source.join("\n")) {
     console.warn(
       `${file} changed during its run: survivors are placed in the text it had when the run began`,
     );
   }
   const survivors: string[] = [];
   const row: Row = {
+    group,
     file,
     mutants: 0,
     killed: 0,
@@ -204,7 +165,7 @@ async function mutate(
     }
     const equivalent = equivalents.some(
       (e) =>
-        e.file === file &&
+        e.file === path &&
         e.code === code &&
         (e.column === undefined || e.column === column) &&
         (e.endColumn === undefined || e.endColumn === m.location.end.column) &&
@@ -229,42 +190,63 @@ async function mutate(
   return { row, survivors };
 }
 
+const groupNames = arg("group")?.split(",");
+const unknown = groupNames?.filter((n) => !GROUPS.some((g) => g.name === n)) ?? [];
+if (unknown.length > 0) {
+  console.error(`unknown group ${unknown.join(", ")}: one of ${GROUPS.map((g) => g.name).join(", ")}`);
+  process.exit(2);
+}
 const only = arg("modules")?.split(",");
 // --tests a,b: run the chosen module(s) against these test files instead (e.g. an older suite).
 const tests = arg("tests")?.split(",");
-const modules = (only ? INVARIANT_MODULES.filter((m) => only.includes(m.file)) : INVARIANT_MODULES).map(
-  (m) => (tests ? { ...m, tests } : m),
+const chosen = GROUPS.filter((g) => !groupNames || groupNames.includes(g.name)).flatMap((g) =>
+  g.modules
+    .filter((m) => !only || only.includes(m.file))
+    .map((m) => ({ group: g.name, module: tests ? { ...m, tests } : m })),
 );
+if (chosen.length === 0) {
+  console.error("no module chosen: --modules names files listed in bench/mutation/<group>.ts");
+  process.exit(2);
+}
 const concurrency = Number(arg("concurrency") ?? 2);
 const equivalents = loadEquivalents();
 const rows: Row[] = [];
 const started = Date.now();
-for (const module of modules) {
+for (const { group, module } of chosen) {
   const t0 = Date.now();
-  const file = module.file;
-  const { row, survivors } = await mutate(module, concurrency, equivalents);
+  const { row, survivors } = await mutate(module, group, concurrency, equivalents);
   row.seconds = (Date.now() - t0) / 1000;
   rows.push(row);
   console.log(
-    `${file}: ${(row.score * 100).toFixed(1)}% (${row.killed}/${row.mutants}), ${row.seconds.toFixed(0)} s`,
+    `${module.file}: ${(row.score * 100).toFixed(1)}% (${row.killed}/${row.mutants}), ${row.seconds.toFixed(0)} s`,
   );
   for (const s of survivors) console.log(s);
 }
 
-// The table in Markdown, as the quality notes quote it (each module's wall time is printed above).
+const percent = (killed: number, mutants: number) =>
+  `${mutants === 0 ? "100.0" : ((killed / mutants) * 100).toFixed(1)}%`;
+// The table in Markdown, as the quality notes quote it, with a line per group.
 console.log("");
-console.log("| module | mutants | killed + timeout | survived | no coverage | equivalent | score |");
-console.log("|---|---|---|---|---|---|---|");
+console.log(
+  "| group | module | mutants | killed + timeout | survived | no coverage | equivalent | score | s |",
+);
+console.log("|---|---|---|---|---|---|---|---|---|");
 for (const r of rows) {
   console.log(
-    `| ${r.file.replace(/^src\//, "")} | ${r.mutants} | ${r.killed} | ${r.survived} | ${r.noCoverage} | ${r.equivalent} | ${(r.score * 100).toFixed(1)}% |`,
+    `| ${r.group} | ${r.file.replace(/^src\//, "")} | ${r.mutants} | ${r.killed} | ${r.survived} | ${r.noCoverage} | ${r.equivalent} | ${percent(r.killed, r.mutants)} | ${r.seconds.toFixed(0)} |`,
   );
 }
-const total = rows.reduce((acc, r) => ({ killed: acc.killed + r.killed, mutants: acc.mutants + r.mutants }), {
-  killed: 0,
-  mutants: 0,
-});
+const sum = (rs: readonly Row[]) =>
+  rs.reduce((acc, r) => ({ killed: acc.killed + r.killed, mutants: acc.mutants + r.mutants }), {
+    killed: 0,
+    mutants: 0,
+  });
+for (const g of GROUPS) {
+  const of = rows.filter((r) => r.group === g.name);
+  if (of.length === 0) continue;
+  const t = sum(of);
+  console.log(`group ${g.name}: ${percent(t.killed, t.mutants)} (${t.killed}/${t.mutants})`);
+}
+const total = sum(rows);
 console.log(`(${((Date.now() - started) / 60000).toFixed(1)} min)`);
-console.log(
-  `mutation score ${total.mutants === 0 ? 100 : ((total.killed / total.mutants) * 100).toFixed(1)}%`,
-);
+console.log(`mutation score ${percent(total.killed, total.mutants)}`);
