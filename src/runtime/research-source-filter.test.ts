@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { type FakeSearch, type FakeSearchResult, startFakeSearch } from "../../test/fake-search/index.ts";
 import { type FakeWeb, startFakeWeb } from "../../test/fake-web/index.ts";
 import { instantClock } from "../../test/scripted/clocks.ts";
-import { sourceFilterFromFlags } from "../cli/commands/research.ts";
+import { sourceFilterFromFlags } from "../cli/commands/research-flags.ts";
 import type { LlmClient } from "../llm/client.ts";
 import { deepResearchInputSchema } from "../mcp/research-tool.ts";
 import { createRunBodySchema } from "../server/schemas.ts";

@@ -10,7 +10,7 @@ import { terminalJson, terminalLine } from "../../core/terminal-text.ts";
 import type { FollowUpResult } from "../../runtime/ask-about.ts";
 import type { CliIo } from "../io.ts";
 import type { AskFlags } from "./ask.ts";
-import type { ResearchFlags } from "./research.ts";
+import type { ResearchFlags } from "./research-flags.ts";
 
 /** Flags `--about` does not take (they shape a deep-search run). */
 const NOT_WITH_ABOUT: [keyof AskFlags, string][] = [
@@ -66,11 +66,11 @@ export async function runAskAbout(io: CliIo, question: string, flags: AskFlags):
   }
   const [{ createDossierForCli }, { budgetFromFlags }, { askAbout }] = await Promise.all([
     import("../dossier-cli.ts"),
-    import("./research.ts"),
+    import("./research-flags.ts"),
     import("../../runtime/ask-about.ts"),
   ]);
   // The follow-up keeps its run's source filter; each filter flag replaces that part.
-  const sourceFilter = (await import("./research.ts")).sourceFilterFromFlags(flags);
+  const sourceFilter = (await import("./research-flags.ts")).sourceFilterFromFlags(flags);
   const dossier = createDossierForCli(io, flags);
   try {
     const budget = budgetFromFlags(dossier.config.budget, flags as ResearchFlags);

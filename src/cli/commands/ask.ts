@@ -16,7 +16,7 @@ import { CliExit } from "../errors.ts";
 import type { CliIo } from "../io.ts";
 import type { GlobalFlags } from "../settings.ts";
 import { commandEntry } from "./catalog.ts";
-import type { ResearchFlags } from "./research.ts";
+import type { ResearchFlags } from "./research-flags.ts";
 
 /** Flags of `dossier ask`. */
 export interface AskFlags extends GlobalFlags {
@@ -127,7 +127,7 @@ export async function runAsk(io: CliIo, question: string, flags: AskFlags): Prom
     return runAskAbout(io, question, flags);
   }
   const [{ createDossierForCli }, { budgetFromFlags, sourceFilterFromFlags }, { createProgressLine }] =
-    await Promise.all([import("../dossier-cli.ts"), import("./research.ts"), import("../progress.ts")]);
+    await Promise.all([import("../dossier-cli.ts"), import("./research-flags.ts"), import("../progress.ts")]);
   if (flags.sources && !["web", "local", "both", "local-only"].includes(flags.sources)) {
     throw new DossierError(
       "INPUT_INVALID",

@@ -19,7 +19,7 @@ import type { CliIo } from "../io.ts";
 import type { GlobalFlags } from "../settings.ts";
 import { STOP_GRACE_MS, trackedResearcher, untilStoppedOr } from "./batch-stop.ts";
 import { commandEntry } from "./catalog.ts";
-import type { ResearchFlags } from "./research.ts";
+import type { ResearchFlags } from "./research-flags.ts";
 
 /** Flags of `dossier batch`. */
 export interface BatchFlags extends GlobalFlags {
@@ -61,7 +61,7 @@ export function progressText(p: BatchProgress): string {
 export async function runBatchCommand(io: CliIo, file: string, flags: BatchFlags): Promise<number> {
   const [{ createDossierForCli }, { budgetFromFlags }, batch] = await Promise.all([
     import("../dossier-cli.ts"),
-    import("./research.ts"),
+    import("./research-flags.ts"),
     import("../../runtime/batch.ts"),
   ]);
   if (flags.sources && !["web", "local", "both", "local-only"].includes(flags.sources))

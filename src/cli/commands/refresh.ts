@@ -17,7 +17,7 @@ import { CliExit } from "../errors.ts";
 import type { CliIo } from "../io.ts";
 import type { GlobalFlags } from "../settings.ts";
 import { commandEntry } from "./catalog.ts";
-import type { ResearchFlags } from "./research.ts";
+import type { ResearchFlags } from "./research-flags.ts";
 
 /** Flags of `dossier refresh`. */
 export interface RefreshFlags extends GlobalFlags {
@@ -104,7 +104,7 @@ export async function runRefresh(io: CliIo, runId: string, flags: RefreshFlags):
   const formats = formatsOf(flags.format);
   const [{ createDossierForCli }, { budgetFromFlags, sourceFilterFromFlags }] = await Promise.all([
     import("../dossier-cli.ts"),
-    import("./research.ts"),
+    import("./research-flags.ts"),
   ]);
   // Checked before anything is opened: INPUT_INVALID naming the flag.
   const sourceFilter = sourceFilterFromFlags(flags);

@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { type CliOutcome, runCliInProcess } from "../../../test/cli-io.ts";
 import { type ResearchWorld, startResearchWorld } from "../../../test/research/world.ts";
-import { requestFromFlags } from "./research.ts";
+import { requestFromFlags } from "./research-flags.ts";
 
 let world: ResearchWorld | undefined;
 afterEach(async () => {

@@ -58,7 +58,7 @@ export async function sourceFilterOfFlags(
   const given =
     flags.domains === undefined && flags.excludeDomains === undefined && flags.since === undefined
       ? undefined
-      : (await import("./research.ts")).sourceFilterFromFlags(flags);
+      : (await import("./research-flags.ts")).sourceFilterFromFlags(flags);
   const filter = given ?? fallback;
   return isActiveFilter(filter) ? filter : undefined;
 }

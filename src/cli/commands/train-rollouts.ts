@@ -19,7 +19,7 @@ import { createStrategyRegistry } from "../../strategies/registry.ts";
 import { CliExit } from "../errors.ts";
 import type { CliIo } from "../io.ts";
 import type { GlobalFlags } from "../settings.ts";
-import type { ResearchFlags } from "./research.ts";
+import type { ResearchFlags } from "./research-flags.ts";
 import { collectOption, OPTION_FLAG_HELP, optionFlagValues, refuseTwice } from "./strategy-option-flags.ts";
 
 /** Flags of `dossier train rollouts`. */
@@ -113,7 +113,7 @@ export async function runTrainRollouts(io: CliIo, file: string, flags: RolloutFl
   const [{ createDossierForCli }, { budgetFromFlags }, { progressText }, rowsFile, plan, rollouts] =
     await Promise.all([
       import("../dossier-cli.ts"),
-      import("./research.ts"),
+      import("./research-flags.ts"),
       import("./batch.ts"),
       import("../../train/rows/rows-file.ts"),
       import("../../train/rollouts/rollout-plan.ts"),
