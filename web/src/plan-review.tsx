@@ -18,9 +18,7 @@ import {
   draftProblems,
   editOf,
   editRow,
-  extrasLines,
   isEdited,
-  MAX_DESCRIPTION,
   MAX_TITLE,
   moveRow,
   type PlanDraft,
@@ -29,17 +27,9 @@ import {
   retitle,
   timeLeft,
 } from "./plan-draft.ts";
+import { Row, singular } from "./plan-review-row.tsx";
 import type { PlanReviewState } from "./run-state.ts";
 import "./plan-review.css";
-
-/** "subtasks" → "Subtask". */
-function singular(kind: string): string {
-  const one = kind.endsWith("s") ? kind.slice(0, -1) : kind;
-  return one ? one[0]!.toUpperCase() + one.slice(1) : "Item";
-}
-
-const rowName = (noun: string, at: RowAt) =>
-  at.child === undefined ? `${noun} ${at.item + 1}` : `${noun} ${at.item + 1}.${at.child + 1}`;
 
 function useNow(): number {
   const [now, setNow] = useState(Date.now());
@@ -48,84 +38,6 @@ function useNow(): number {
     return () => clearInterval(t);
   }, []);
   return now;
-}
-
-/** One editable row: its text, its description, the strategy's data, and its buttons. */
-function Row(props: {
-  row: DraftSub;
-  at: RowAt;
-  noun: string;
-  count: number;
-  onEdit(patch: Partial<Pick<DraftSub, "title" | "description">>): void;
-  onMove(delta: -1 | 1): void;
-  onRemove(): void;
-}) {
-  const { row, at, noun } = props;
-  const name = rowName(noun, at);
-  const index = at.child ?? at.item;
-  const id = `pr-${row.key}`;
-  const extras = extrasLines(row.extras);
-  return (
-    <div class="pr-row">
-      <label for={`${id}-title`}>{name}</label>
-      <input
-        id={`${id}-title`}
-        type="text"
-        value={row.title}
-        maxLength={MAX_TITLE}
-        required
-        onInput={(e) => props.onEdit({ title: e.currentTarget.value })}
-      />
-      <label for={`${id}-desc`} class="pr-desc-label">
-        {name} description <span class="hint">(optional)</span>
-      </label>
-      <textarea
-        id={`${id}-desc`}
-        rows={2}
-        value={row.description}
-        maxLength={MAX_DESCRIPTION}
-        onInput={(e) => props.onEdit({ description: e.currentTarget.value })}
-      />
-      {extras.length > 0 && (
-        <ul class="pr-extras hint">
-          {extras.map((line) => (
-            <li key={line}>{line}</li>
-          ))}
-        </ul>
-      )}
-      {/* biome-ignore lint/a11y/useSemanticElements: a group of buttons, not a form section */}
-      <div class="pr-actions" role="group" aria-label={`${name} actions`}>
-        <button
-          type="button"
-          class="secondary"
-          id={`${id}-up`}
-          aria-label={`Move ${name.toLowerCase()} up`}
-          disabled={index === 0}
-          onClick={() => props.onMove(-1)}
-        >
-          Up
-        </button>
-        <button
-          type="button"
-          class="secondary"
-          id={`${id}-down`}
-          aria-label={`Move ${name.toLowerCase()} down`}
-          disabled={index === props.count - 1}
-          onClick={() => props.onMove(1)}
-        >
-          Down
-        </button>
-        <button
-          type="button"
-          class="secondary"
-          aria-label={`Remove ${name.toLowerCase()}`}
-          onClick={props.onRemove}
-        >
-          Remove
-        </button>
-      </div>
-    </div>
-  );
 }
 
 /** Props of {@link PlanReviewPanel}. */
