@@ -34,6 +34,8 @@ export interface DelivererOptions {
   dispatcher?: Dispatcher;
   /** Told of an outbox that could not be read or written (the deliverer keeps going). */
   onError?: (error: unknown) => void;
+  /** Run before each poll of a started deliverer (catching up on missed announcements). */
+  beforePoll?: () => Promise<void>;
 }
 
 /** A deliverer. */
@@ -149,8 +151,9 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
   const poll = () => {
     timer = null;
     if (closed) return;
+    const before = options.beforePoll?.().catch(report) ?? Promise.resolve();
     track(
-      deliverDue().finally(() => {
+      before.then(() => deliverDue()).finally(() => {
         if (!closed) {
           timer = setTimeout(poll, pollMs);
           timer.unref();

@@ -6,11 +6,17 @@
 import type { Dispatcher } from "undici";
 import type { Store } from "../store/types.ts";
 import type { GuardOptions } from "../tools/fetch/ssrf-guard.ts";
+import { announceMissed } from "./catch-up.ts";
 import type { WebhookConfig } from "./config-schema.ts";
 import { createDeliverer, type Deliverer } from "./deliverer.ts";
 import { announce } from "./outbox.ts";
 import { secretKey } from "./secret.ts";
 import { watchRunStatuses } from "./status-watch.ts";
+
+/** How often a started deliverer catches up on announcements a killed process missed (ms). */
+export const CATCH_UP_MS = 60_000;
+/** How far back the first catch-up looks (ms); later ones look back ten periods. */
+const FIRST_CATCH_UP_WINDOW_MS = 24 * 60 * 60_000;
 
 /** Options of {@link createWebhooks}. */
 export interface WebhooksOptions<S extends Store> {
@@ -49,7 +55,19 @@ export function createWebhooks<S extends Store>(options: WebhooksOptions<S>): We
     },
     options.onError,
   );
+  // A started deliverer (server, worker) puts in the outbox what a process killed between a
+  // status write and its outbox rows left out: at its first poll for the last day, then every
+  // minute for the last ten.
+  let caughtUpAt: number | null = null;
+  const catchUp = async () => {
+    const at = now();
+    if (caughtUpAt !== null && at - caughtUpAt < CATCH_UP_MS) return;
+    const windowMs = caughtUpAt === null ? FIRST_CATCH_UP_WINDOW_MS : CATCH_UP_MS * 10;
+    caughtUpAt = at;
+    await announceMissed(options.store, { now: at, maxAttempts: config.maxAttempts, windowMs });
+  };
   deliverer = createDeliverer({
+    beforePoll: catchUp,
     store: options.store,
     settings: config,
     key,
