@@ -24,7 +24,7 @@
  */
 
 import type { DossierEvent } from "../src/core/events.ts";
-import { dependencyRule, type TimedCall, timedCalls } from "../src/eval/process/timed-calls.ts";
+import { dependencyRule, isUnitScope, type TimedCall, timedCalls } from "../src/eval/process/timed-calls.ts";
 
 /** Nominal latencies of the world (ms). */
 export interface Nominal {
@@ -39,6 +39,8 @@ export interface Nominal {
 /** The bound and the longest chain behind it. */
 export interface CriticalPath {
   boundMs: number;
+  /** For each call of the chain, the call before it on the chain (undefined for the first). */
+  after: (c: TimedCall) => TimedCall | undefined;
   /** Calls on the longest chain (nested calls not counted apart). */
   depth: number;
   /** Model calls on the longest chain. */
@@ -85,8 +87,47 @@ export function criticalPath(events: readonly DossierEvent[], nominal: Nominal):
   for (let c = last; c; c = via.get(c)) chain.unshift(c);
   return {
     boundMs: last ? finish.get(last)! : 0,
+    after: (c) => via.get(c),
     depth: chain.length,
     llmDepth: chain.filter((c) => c.kind === "llm").length,
     chain,
   };
+}
+
+/** What an event of the log says, in a few words (`llm-end planner`, `phase outline`). */
+function describe(e: DossierEvent): string {
+  const x = e as unknown as Record<string, unknown>;
+  const what = x.role ?? x.tool ?? x.phase ?? x.nodeId ?? x.kind ?? "";
+  return `${e.type}${what ? ` ${what}` : ""}${e.scope ? `@${e.scope}` : ""}`;
+}
+
+/**
+ * The chain of a run step by step, one line a call: its role or tool and scope, its nominal cost,
+ * and what it waited for — the call before it on the chain and why it depends on it: a call of
+ * its own scope, a main-line call issued after it, or a unit's call issued after the main line's
+ * last word (named) that came after it.
+ */
+export function explainChain(
+  events: readonly DossierEvent[],
+  path: CriticalPath,
+  nominal: Nominal,
+): string[] {
+  const mainLine = events.filter((e) => !isUnitScope(e.scope));
+  const label = (c: TimedCall) =>
+    `${c.kind === "llm" ? c.name : `${c.name}${c.nested.length ? `(${c.nested.map((n) => n.name).join("+")})` : ""}`}@${c.scope ?? "-"}`;
+  let at = 0;
+  return path.chain.map((c, i) => {
+    const before = path.after(c);
+    at += nominalOf(c, nominal);
+    let why = "first";
+    if (before) {
+      if (before.scope === c.scope && before.endSeq < c.startSeq) why = "its scope's earlier call";
+      else if (!isUnitScope(c.scope)) why = "main line: issued after it ended";
+      else {
+        const word = mainLine.findLast((e) => e.seq < c.startSeq);
+        why = `unit issued after the main line's ${word ? describe(word) : "start"}`;
+      }
+    }
+    return `${String(i + 1).padStart(3)}. ${label(c).padEnd(44)} +${String(nominalOf(c, nominal)).padStart(4)} =${String(at).padStart(6)} ms  after ${before ? label(before) : "-"} (${why})`;
+  });
 }

@@ -24,7 +24,8 @@
  *
  * With `--runs N` each strategy runs N times per latency (in the real worlds, over N questions):
  * every figure shown is the median of the N runs, and the last column gives the lowest and
- * highest ratio. `--chain` prints the critical chain of each strategy's first run.
+ * highest ratio. `--chain` prints the critical chain of every run step by step: each call's role or
+ * tool and scope, its nominal cost, the running total, and what it waited for (critical-path.ts).
  *
  * Besides the table: input tokens per unit of research (per search step and per written section,
  * by role), and the wall time above the bound cause by cause (waste-figures.ts): limiter waits per
@@ -36,7 +37,7 @@ import { availableParallelism, loadavg } from "node:os";
 import type { DossierEvent } from "../src/core/events.ts";
 import { type TimedCall, timedCalls } from "../src/eval/process/timed-calls.ts";
 import { startResearchWorld } from "../test/research/world.ts";
-import { criticalPath } from "./critical-path.ts";
+import { criticalPath, explainChain } from "./critical-path.ts";
 import { loadRealPages } from "./drb-pages.ts";
 import { fanOutAnswers } from "./fan-out-model.ts";
 import { sampleLoopBusy } from "./loop-busy.ts";
@@ -98,6 +99,9 @@ interface Row {
   output: number | null;
   prompts: PromptFigures;
   chain: TimedCall[];
+  /** The chain step by step (explainChain). */
+  chainLines: string[];
+  seed: number;
   status: string;
   waste: Waste;
   units: UnitTokens;
@@ -178,6 +182,8 @@ async function run(strategy: string, latencyMs: number, seed: number, world = wo
       output: u.outputTokens,
       prompts,
       chain: path.chain,
+      chainLines: showChain ? explainChain(events, path, nominal) : [],
+      seed,
       status: result.record.status,
       waste: wasteOf(events, nominal, path.boundMs, busy),
       units: unitTokens(
@@ -319,9 +325,12 @@ for (const sample of samples) {
   );
   for (const line of formatWaste(`  ${r0.strategy} @ ${r0.latencyMs} ms`, sample)) console.log(line);
   if (showChain)
-    console.log(
-      `  chain: ${r0.chain.map((c) => (c.kind === "llm" ? `${c.name}@${c.scope ?? "-"}` : c.name)).join(" → ")}`,
-    );
+    for (const r of sample) {
+      console.log(
+        `  chain of ${r.strategy}, run ${r.seed}: depth ${r.depth} (${r.llmDepth} model calls), bound ${r.boundMs} ms = ${(r.boundMs / r.latencyMs).toFixed(1)} × ${r.latencyMs} ms`,
+      );
+      for (const line of r.chainLines) console.log(`    ${line}`);
+    }
 }
 for (const s of strategies)
   if (SEQUENTIAL_BY_SEED[s] && samples.some((x) => x[0]!.strategy === s))
