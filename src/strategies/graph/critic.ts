@@ -7,7 +7,10 @@
  * cannot answer, the pending actions pass (warning `gate-skipped`); when the revision fails,
  * the actions run as they were (warning `REVISION_FAILED`). Each action is cleared as soon as
  * its own verdict lets it run (`onCleared`): an action approved in the first round does not wait
- * for the revision of another (the gate stands before each action's tools, §2.2.1).
+ * for the revision of another (the gate stands before each action's tools, §2.2.1). An action in
+ * its last revision runs whatever the critic says of it next (the rounds are spent: Algorithm 2,
+ * line 8), so it is cleared as soon as that revision is made; the critic's verdict on it is still
+ * asked, alongside its first calls, and recorded.
  */
 
 import { z } from "zod";
@@ -69,11 +72,18 @@ export async function reflectionGate(ctx: RunContext, input: GateInput): Promise
   let pending = [...input.actions];
   const approved: PlanNode[] = [];
   const revised = new Map<string, PlanNode>();
+  /** Ids already told to `onCleared` (an action in its last revision, before its last verdict). */
+  const cleared = new Set<string>();
+  const clear = (node: PlanNode) => {
+    if (cleared.has(node.id)) return;
+    cleared.add(node.id);
+    input.onCleared?.(node);
+  };
   const pass = (nodes: PlanNode[], round: number, verdict: "approve" | "run-revised", feedback: string) => {
     for (const node of nodes) {
       approved.push(node);
       ctx.emit({ type: "gate-verdict", nodeId: node.id, verdict, round, feedback });
-      input.onCleared?.(node);
+      clear(node);
     }
   };
   for (let round = 1; pending.length > 0; round++) {
@@ -136,6 +146,8 @@ export async function reflectionGate(ctx: RunContext, input: GateInput): Promise
       break;
     }
     pending = next;
+    // The rounds are spent: the next verdict cannot send these back, so they run from now on.
+    if (round >= input.maxRounds) for (const node of next) clear(node);
   }
   return { approved, revised: [...revised.values()] };
 }

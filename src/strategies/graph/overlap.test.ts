@@ -192,25 +192,50 @@ describe("graph's reflection gate alongside the actions' first model calls", () 
       (r) => r.system.includes(REVISE),
       (r) => /^Subtask T-6: /m.test(r.user) && r.user.includes("Plan round 2 of"),
     );
+    // After the second (last) revision the critic cannot send T-5 back: its verdict on the last
+    // revision is answered only once T-5 has asked for its second round's plan — after the first
+    // round of the revised node planned and its tools ran. A node that waited for that verdict
+    // would still be waiting while it is held.
+    let criticsOfRevisedT5 = 0;
+    const lastRevisionRuns = heldUntil(
+      (r) =>
+        r.system.includes(CRITIC) && r.user.includes("revised goal of T-5") && ++criticsOfRevisedT5 === 2,
+      (r) => /^Subtask T-5: Revised T-5 — revised goal/m.test(r.user) && r.user.includes("Plan round 2 of"),
+    );
     world = await startResearchWorld({
-      hold: holdAll(approvedRuns),
+      hold: holdAll(approvedRuns, lastRevisionRuns),
       criticRejects: ["T-5"],
       expectCalls: { ...DEFAULT_GRAPH_CALLS, critic: 4, revision: 2, "inner-step": 5 },
     });
     const result = await world.research({ query: "How is topic adoption changing?" });
     expect(result.record.status).toBe("completed");
     expect(approvedRuns.timedOut).toBe(false);
+    expect(lastRevisionRuns.timedOut).toBe(false);
 
     const events = result.events;
     const verdicts = events.filter((e) => e.type === "gate-verdict");
     const t6Approved = verdicts.find((e) => e.nodeId === "T-6" && e.verdict === "approve")!;
     const t5Cleared = verdicts.find((e) => e.nodeId === "T-5" && e.verdict === "run-revised")!;
+    expect(t5Cleared).toMatchObject({ round: 3 });
     const t6Tools = callsOf(events, "search:T-6").filter((c) => c.type === "tool-start");
     const t5Tools = callsOf(events, "search:T-5").filter((c) => c.type === "tool-start");
-    // T-6's tools ran between its own verdict and T-5's last one; T-5's only after its own.
+    // T-6's tools ran between its own verdict and T-5's last one.
     expect(t6Tools[0]!.seq).toBeGreaterThan(t6Approved.seq);
     expect(t6Tools[0]!.seq).toBeLessThan(t5Cleared.seq);
-    for (const t of t5Tools) expect(t.seq).toBeGreaterThan(t5Cleared.seq);
+    // T-5's ran once its last revision was answered — not before, and without its last verdict.
+    const revisions = events.filter(
+      (e): e is Extract<DossierEvent, { type: "llm-start" }> =>
+        e.type === "llm-start" && e.role === "planner" && e.scope === "gate",
+    );
+    expect(revisions).toHaveLength(2);
+    const lastRevised = endOf(events, revisions[1]!.callId);
+    const critics = events.filter(
+      (e): e is Extract<DossierEvent, { type: "llm-start" }> => e.type === "llm-start" && e.role === "critic",
+    );
+    const lastCritic = critics.find((c) => c.seq > lastRevised)!;
+    expect(t5Tools.length).toBeGreaterThan(0);
+    for (const t of t5Tools) expect(t.seq).toBeGreaterThan(lastRevised);
+    expect(t5Tools[0]!.seq).toBeLessThan(endOf(events, lastCritic.callId));
     expect(JSON.stringify(t5Tools[0])).toContain("revised goal of T-5 with metric");
   }, 90_000);
 });

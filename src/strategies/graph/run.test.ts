@@ -232,29 +232,34 @@ describe("graph strategy", () => {
     ).toMatchObject({ title: "Revised T-5" });
     const t5Tools = events.filter((e) => e.type === "tool-start" && e.scope === "search:T-5");
     expect(t5Tools.length).toBeGreaterThan(0);
-    // The plan with the revision, T-5 running, and the research phase come before its tools;
-    // T-6, approved in the first round, has run since its own verdict (it may be done by then).
-    expect(afterGate!.seq).toBeLessThan(t5Tools[0]!.seq);
+    // The plan after the gate shows T-5 running or done and T-6, approved in the first round,
+    // too (each has run since it was cleared).
     const statusOf = (id: string) =>
       (afterGate as { graph: { nodes: { id: string; status: string }[] } }).graph.nodes.find(
         (n) => n.id === id,
       )?.status;
-    expect(statusOf("T-5")).toBe("running");
+    expect(["running", "done"]).toContain(statusOf("T-5"));
     expect(["running", "done"]).toContain(statusOf("T-6"));
     const researching = events.find(
       (e) => e.type === "phase" && e.phase === "researching" && e.seq > lastVerdict,
     );
     expect(researching).toMatchObject({ detail: "iteration 1: 2 nodes" });
-    expect(researching!.seq).toBeLessThan(t5Tools[0]!.seq);
-    // No tool ran before the gate's verdict, and none for the discarded plan.
-    for (const t of t5Tools) expect(t.seq).toBeGreaterThan(lastVerdict);
+    // No tool ran before T-5's last revision was answered (the rounds were then spent: the
+    // critic's last verdict could not send it back), and none for the discarded plan.
+    const revisions = events.filter(
+      (e): e is Extract<DossierEvent, { type: "llm-start" }> =>
+        e.type === "llm-start" && e.role === "planner" && e.scope === "gate",
+    );
+    expect(revisions).toHaveLength(2);
+    const lastRevised = seqOf(events, (e) => e.type === "llm-end" && e.callId === revisions[1]!.callId);
+    for (const t of t5Tools) expect(t.seq).toBeGreaterThan(lastRevised);
     expect(t5Tools[0]).toMatchObject({ tool: "web_search" });
     expect(JSON.stringify(t5Tools[0])).toContain("revised goal of T-5 with metric");
     // The plan drafted for the node as it was is discarded, saying so, and made again.
     const discarded = events.filter((e) => e.type === "warning" && e.code === "DRAFT_DISCARDED");
     expect(discarded).toHaveLength(1);
     expect(discarded[0]).toMatchObject({ scope: "search:T-5" });
-    expect(discarded[0]!.seq).toBeGreaterThan(lastVerdict);
+    expect(discarded[0]!.seq).toBeGreaterThan(lastRevised);
     const t5Steps = world.script.prompts["inner-step"].filter((p) => /^Subtask T-5:/m.test(p));
     expect(t5Steps).toHaveLength(3);
     expect(t5Steps[0]).not.toContain("revised goal of T-5");
@@ -289,8 +294,15 @@ describe("graph strategy", () => {
     expect(notes[1]).toContain("revised goal of T-7 with metric and period");
     const end = events.find((e) => e.type === "node-end" && e.nodeId === "T-7");
     expect(end).toMatchObject({ status: "done" });
-    const lastVerdict = events.findLast((e) => e.type === "gate-verdict" && e.nodeId === "T-7")!.seq;
-    expect(discarded[0]!.seq).toBeGreaterThan(lastVerdict);
+    // Discarded once its last revision was answered (its last verdict cannot send it back).
+    const revisions = events.filter(
+      (e): e is Extract<DossierEvent, { type: "llm-start" }> =>
+        e.type === "llm-start" && e.role === "planner" && e.scope === "gate",
+    );
+    expect(revisions).toHaveLength(2);
+    expect(discarded[0]!.seq).toBeGreaterThan(
+      seqOf(events, (e) => e.type === "llm-end" && e.callId === revisions[1]!.callId),
+    );
     // The gaps were checked again once the revision's note was done, and the next turn read those.
     const gapChecks = events.filter(
       (e): e is Extract<DossierEvent, { type: "llm-start" }> =>
