@@ -68,14 +68,13 @@ export async function warpAtomicSampleReward(
   run: RecordedRun,
   judges: WarpJudges = {},
 ): Promise<WarpAtomicSampleReward> {
-  const [action] = run.trajectory;
-  const parsed = atomicState.safeParse(action?.state);
-  if (!action || !parsed.success || run.calls.length !== 1)
+  if (!isAtomicSample(run) || run.calls.length !== 1)
     throw new DossierError(
       "INPUT_INVALID",
       `run ${run.runId} is not an atomic sample (train rollouts --atomic)`,
     );
-  const { atomic, passages } = parsed.data;
+  const action = run.trajectory[0]!;
+  const { atomic, passages } = atomicState.parse(action.state);
   const teacher = { runId: atomic.teacherRunId, step: atomic.teacherStep };
   const empty = {
     basic: null,
