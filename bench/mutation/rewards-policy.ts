@@ -1,5 +1,5 @@
 /**
- * The rewards of policies and rubrics: the rubric reward and its generator, SMTL's reward, WARP's pipeline and atomic-skill rewards.
+ * The rewards of policies and rubrics: the rubric reward and its generator, SMTL's reward, WARP's pipeline and atomic-skill rewards, and the registry that picks a reward by name.
  */
 
 import type { MutationGroup } from "./module.ts";
@@ -22,13 +22,14 @@ export const rewardsPolicy: MutationGroup = {
     },
     {
       file: "src/train/rewards/warp-atomic.ts",
-      tests: ["src/train/rewards/warp-atomic.test.ts"],
+      tests: ["src/train/rewards/warp-atomic.test.ts", "src/train/rewards/warp-atomic-actions.test.ts"],
       timeoutMs: 5000,
     },
     {
       file: "src/train/rewards/warp-atomic-sample.ts",
-      tests: ["src/train/rewards/warp-atomic.test.ts"],
+      tests: ["src/train/rewards/warp-atomic-sample.test.ts"],
       timeoutMs: 5000,
     },
+    { file: "src/train/rewards/registry.ts", tests: ["src/train/rewards/registry.test.ts"], timeoutMs: 5000 },
   ],
 };

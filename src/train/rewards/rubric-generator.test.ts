@@ -64,3 +64,63 @@ describe("rubric-generator: R_total = λ_pref R_pref + λ_llm R_llm + R_fmt (Eq.
     expect(parseRubricCandidate(six)).toEqual({ items: RUBRIC_ITEMS.slice(0, 6) });
   });
 });
+
+describe("rubric-generator: what a trainer sees at the edges", () => {
+  it("asks the meta-judge about the query and the parsed items, and reports no problem for a valid rubric", async () => {
+    const judge = quality(3);
+    const r = await rubricGeneratorReward(completion, row, { rate: rate(), quality: judge });
+    expect(judge).toHaveBeenCalledWith({ query: row.query, items: RUBRIC_ITEMS });
+    expect(r.problems).toEqual([]);
+    expect(r.lambdas).toEqual({ pref: 1, llm: 1 });
+  });
+
+  it("says why a rubric is malformed: the item's path, or the whole rubric, or the missing JSON", () => {
+    const noJson = parseRubricCandidate("not json");
+    expect(noJson).toEqual({ problems: ["no JSON object or array found in the answer"] });
+    const stringWeight = parseRubricCandidate(JSON.stringify([{ ...RUBRIC_ITEMS[0], weight: "5" }]));
+    expect(stringWeight).toEqual({ problems: [expect.stringMatching(/^0\.weight: /)] });
+    const empty = parseRubricCandidate("[]");
+    expect(empty).toEqual({ problems: [expect.stringMatching(/^rubric: \S/)] });
+  });
+
+  it("refuses a blank title or description: the schema wants text in both", async () => {
+    for (const blank of [
+      [{ ...RUBRIC_ITEMS[0], title: "   " }],
+      [{ ...RUBRIC_ITEMS[0], description: "\n" }],
+    ]) {
+      const r = await rubricGeneratorReward(JSON.stringify(blank), row, {
+        rate: rate(),
+        quality: quality(4),
+      });
+      expect([r.components.fmt, r.reward]).toEqual([-1, -2]);
+    }
+  });
+
+  it("takes a reward of −λ_pref − 1 for a malformed rubric, whatever λ_llm", async () => {
+    const r = await rubricGeneratorReward(
+      "[]",
+      row,
+      { rate: rate(), quality: quality(4) },
+      { lambdaPref: 3, lambdaLlm: 5 },
+    );
+    expect(r.reward).toBe(-4);
+    expect(r.scores).toBeNull();
+  });
+
+  it("does not count a ranking as correct when either report could not be rated at all", async () => {
+    // accepted unrated, rejected rated low: S(r_rej) = −(1 + 2)/12 < 0
+    const rejectedLow = vi.fn<RubricItemRater>(async ({ item, report }) =>
+      report === ACCEPTED ? null : item.weight < 0 ? 10 : 1,
+    );
+    const a = await rubricGeneratorReward(completion, row, { rate: rejectedLow, quality: quality(1) });
+    expect(a.scores).toEqual({ accepted: null, rejected: -0.25 });
+    expect([a.components.pref, a.reward]).toEqual([-1, 0]);
+    // rejected unrated, accepted rated well: S(r_acc) = 11/12 > 0
+    const acceptedOnly = vi.fn<RubricItemRater>(async ({ item, report }) =>
+      report === REJECTED ? null : RATINGS[ACCEPTED]![RUBRIC_ITEMS.findIndex((i) => i.title === item.title)]!,
+    );
+    const b = await rubricGeneratorReward(completion, row, { rate: acceptedOnly, quality: quality(1) });
+    expect(b.scores!.rejected).toBeNull();
+    expect([b.components.pref, b.reward]).toEqual([-1, 0]);
+  });
+});

@@ -71,3 +71,57 @@ describe("smtl: 1 when the judge finds the answer correct, else 0; 0 when a tool
     );
   });
 });
+
+describe("smtl: what a trainer sees at the edges", () => {
+  it("names each format break by the call or tool call that made it", async () => {
+    const broken = {
+      ...run,
+      calls: [
+        ...run.calls,
+        fixtureCall({ callId: "L3", step: 3, formatErrors: ["not JSON", "no tool name"] }),
+      ],
+      toolCalls: [
+        ...run.toolCalls,
+        fixtureTool({ callId: "T2", ok: false, error: { code: "INPUT_INVALID", message: "bad args" } }),
+      ],
+    };
+    expect((await smtlReward(broken, { judge: judge(true) })).formatBreaks).toEqual([
+      "L3: not JSON",
+      "T2: INPUT_INVALID",
+    ]);
+  });
+
+  it("does not count a successful tool call as a format break", async () => {
+    const ok = { ...run, toolCalls: [...run.toolCalls, fixtureTool({ callId: "T3", scope: "smtl" })] };
+    expect((await smtlReward(ok, { judge: judge(true) })).reward).toBe(1);
+  });
+
+  it("hands the scope filter an empty scope for unscoped calls, which a filter on smtl leaves out", async () => {
+    const unscoped = {
+      ...run,
+      calls: [...run.calls, fixtureCall({ callId: "L4", step: 4, formatErrors: ["x"] })],
+      toolCalls: [fixtureTool({ callId: "T4", ok: false, error: { code: "INPUT_INVALID", message: "x" } })],
+    };
+    const seen: string[] = [];
+    const scope = (s: string) => {
+      seen.push(s);
+      return s.startsWith("smtl");
+    };
+    expect((await smtlReward(unscoped, { judge: judge(true) }, { scope })).reward).toBe(1);
+    expect(seen).toContain("");
+  });
+
+  it("scores a blank answer 0 without asking the judge, and judges the report when there is no short answer", async () => {
+    const yes = judge(true);
+    expect((await smtlReward({ ...run, answer: " \n " }, { judge: yes })).reward).toBe(0);
+    expect(yes).not.toHaveBeenCalled();
+    expect((await smtlReward({ ...run, answer: null, report: "# Turin" }, { judge: yes })).reward).toBe(1);
+    expect(yes).toHaveBeenCalledWith(expect.objectContaining({ response: "# Turin" }));
+  });
+
+  it("names the row when the reference answer is missing", async () => {
+    await expect(
+      smtlReward({ ...run, row: fixtureRow({ id: "q9" }) }, { judge: judge(true) }),
+    ).rejects.toThrow(/row q9: .*reference answer/);
+  });
+});

@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import {
   citationPrecision,
   citedIds,
+  mostlyCjk,
   paragraphBasic,
   planBasic,
   retrievalRecall,
@@ -131,5 +132,42 @@ describe("WARP action rewards", () => {
     });
     expect([stop.ability, stop.reward]).toEqual(["decision-making", 1]);
     expect((await warpActionReward({ question: Q, action: "terminate" })).reward).toBeNull();
+  });
+});
+
+describe("WARP basic properties at their bounds", () => {
+  it("reads the script from the letters only: a tie counts as CJK, digits and punctuation do not count", () => {
+    expect(mostlyCjk("装机容量")).toBe(true);
+    expect(mostlyCjk("装机ab")).toBe(true); // 2 of 4 letters
+    expect(mostlyCjk("装ab")).toBe(false); // 1 of 3
+    expect(mostlyCjk("装机 and more")).toBe(false); // 2 of 9 letters, however many spaces
+    expect(mostlyCjk("2024 — 56%")).toBe(false); // no letters at all
+    expect(sameScript(Q, "2024 — 56%")).toBe(true);
+  });
+
+  it("includes both ends of every bound", () => {
+    expect(planBasic(Q, [section("A"), section("B")])).toBe(1);
+    expect(
+      planBasic(
+        Q,
+        Array.from({ length: 7 }, (_, i) => section(`Part ${i}`)),
+      ),
+    ).toBe(1);
+    const twelve = Array.from({ length: 12 }, (_, i) => `[E${i + 1}]`).join("");
+    // 6000 characters = 2000 estimated tokens, twelve citations
+    const longest = `${"a".repeat(6000 - twelve.length)}${twelve}`;
+    expect(citedIds(longest)).toHaveLength(12);
+    expect(paragraphBasic(Q, longest)).toBe(1);
+    expect(paragraphBasic(Q, `${longest}a`)).toBeCloseTo(2 / 3, 12);
+  });
+
+  it("cites only bracketed parts that are whole evidence ids", () => {
+    expect(citedIds("[xE1] [E1x] [E2;E3] [E0] [E04]")).toEqual(["E2", "E3"]);
+  });
+
+  it("citation precision: citing anything when nothing is golden scores 0; F1 is the harmonic mean", () => {
+    expect(citationPrecision(["E1"], ["E1"], [])).toBe(0);
+    // P = 1, R = 1/2 → F1 = 2/3
+    expect(citationPrecision(["E1"], ["E1", "E2"], ["E1", "E2"])).toBeCloseTo(2 / 3, 12);
   });
 });

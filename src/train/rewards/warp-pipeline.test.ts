@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { isDossierError } from "../../core/errors.ts";
 import { fixtureRow } from "../test-fixtures.ts";
 import { pipelineScore, pipelineWeights } from "./warp-pipeline.ts";
 
@@ -29,5 +30,27 @@ describe("WARP's pipeline reward (A.6.2)", () => {
     expect(pipelineWeights(race({ other: 1 }))).toEqual(pipelineWeights(fixtureRow()));
     const { readability: _, ...three } = scores;
     expect(() => pipelineScore(three as typeof scores, pipelineWeights(fixtureRow()))).toThrow(/readability/);
+  });
+});
+
+describe("WARP's pipeline reward: the combination a trainer sees", () => {
+  it("divides by the sum of the weights when they do not sum to 1", () => {
+    const weights = pipelineWeights(race({ comprehensiveness: 2, insight: 1, instruction_following: 1 }));
+    expect(weights).toEqual({ comprehensiveness: 2, insight: 1, instruction_following: 1, readability: 0 });
+    // (2·0.5 + 0.6 + 0.7) / 4 = 0.575
+    expect(pipelineScore(scores, weights)).toBeCloseTo(0.575, 12);
+  });
+
+  it("refuses a score that is not a finite number as the judge's fault", () => {
+    const equal = pipelineWeights(fixtureRow());
+    for (const bad of [Number.NaN, Number.POSITIVE_INFINITY, "0.8"]) {
+      try {
+        pipelineScore({ ...scores, insight: bad as number }, equal);
+        expect.unreachable();
+      } catch (error) {
+        expect(isDossierError(error, "INPUT_INVALID")).toBe(true);
+        expect((error as Error).message).toMatch(/insight/);
+      }
+    }
   });
 });

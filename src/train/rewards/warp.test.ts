@@ -137,3 +137,86 @@ describe("warp over a recorded run", () => {
     expect(pipeline).not.toHaveBeenCalled();
   });
 });
+
+describe("warp: reading malformed and partial trajectories", () => {
+  const step = (
+    n: number,
+    action: string,
+    answer: unknown,
+    state: unknown = {},
+    toolCallIds: string[] = [],
+  ) => ({
+    step: n,
+    action,
+    state,
+    answer,
+    toolCallIds,
+  });
+
+  it("keeps the planned sections as written", () => {
+    const [, init, , , expand] = warpActionSamples(run);
+    expect(init!.plan).toEqual([
+      { title: "Capacity", plan: "p" },
+      { title: "Output", plan: "p" },
+      { title: "Policy", plan: "p" },
+    ]);
+    expect(expand!.plan).toEqual([
+      { title: "North", plan: "p" },
+      { title: "South", plan: "p" },
+    ]);
+  });
+
+  it("gives a malformed answer or state no plan, paragraph or evidence, and scores it as nothing computable", async () => {
+    const malformed = {
+      ...run,
+      trajectory: [
+        step(1, "initialize", { sections: [{ title: "Capacity" }] }),
+        step(2, "expand", null),
+        step(3, "write", { text: "no content field" }, { passages: "E1" }),
+      ],
+    };
+    const samples = warpActionSamples(malformed);
+    expect(samples).toEqual([
+      { step: 1, question: Q, action: "initialize", reference: null },
+      { step: 2, question: Q, action: "expand", reference: null },
+      { step: 3, question: Q, action: "write", reference: null },
+    ]);
+    const pipeline = vi.fn<PipelineJudge>(async () => scores);
+    const r = await warpReward(malformed, { pipeline });
+    expect(r.steps.map((s) => s.reward)).toEqual([null, null, null]);
+    expect(r.components.atomicMean).toBeNull();
+  });
+
+  it("keeps the ids a WRITE was given but only the passages the run recorded", () => {
+    const partial = {
+      ...run,
+      trajectory: [step(1, "write", { content: PARAGRAPH }, { passages: ["E2", "E9"] })],
+    };
+    expect(warpActionSamples(partial)[0]).toMatchObject({
+      given: ["E2", "E9"],
+      passages: ["second passage"],
+    });
+  });
+
+  it("retrieves documents for SEARCH only, skipping evidence whose source the run lost", () => {
+    const lost = {
+      ...run,
+      evidence: [
+        ...run.evidence,
+        { id: "E3", sourceId: "S9", text: "orphan", retrievedBy: { tool: "web_search", callId: "T1" } },
+        { id: "E4", sourceId: "S1", text: "again", retrievedBy: { tool: "web_search", callId: "T1" } },
+      ],
+      trajectory: [step(1, "search", {}, {}, ["T1"]), step(2, "terminate", {}, {}, ["T1"])],
+    };
+    const [search, stop] = warpActionSamples(lost);
+    expect(search!.retrieved).toEqual(["https://a.example/1"]);
+    expect(stop).toEqual({ step: 2, question: Q, action: "terminate", reference: null });
+  });
+
+  it("has no atomic mean for a run without actions, while the pipeline reward stands", async () => {
+    const r = await warpReward({ ...run, trajectory: [] }, { pipeline: async () => scores });
+    expect(r.steps).toEqual([]);
+    expect(r.components).toEqual({ pipeline: r.reward, atomicMean: null });
+    expect(r.reward).toBeCloseTo(0.65, 12);
+  });
+});
