@@ -33,7 +33,7 @@ export interface ExportFlags extends GlobalFlags {
   tokenizer?: string;
   retokenize?: boolean;
   policyVersion?: string;
-  /** False (`--no-prune`): forced-expansion warp runs exported as recorded, not pruned. */
+  /** False (`--no-prune`): forced-expansion warp runs exported as recorded, not pruned (sft, rl, tokens). */
   prune?: boolean;
 }
 
@@ -70,8 +70,8 @@ export async function runTrainExport(io: CliIo, folder: string, flags: ExportFla
   const minReward = number("--min-reward", flags.minReward, false);
   const margin = number("--margin", flags.margin, false);
   const out = resolve(io.cwd, flags.out);
-  if (flags.prune === false && format !== "sft" && format !== "rl")
-    throw new DossierError("INPUT_INVALID", "--no-prune applies to the sft and rl exports");
+  if (flags.prune === false && format !== "sft" && format !== "rl" && format !== "tokens")
+    throw new DossierError("INPUT_INVALID", "--no-prune applies to the sft, rl and tokens exports");
   if (format !== "tokens" && (flags.tokenizer || flags.retokenize || flags.policyVersion !== undefined))
     throw new DossierError(
       "INPUT_INVALID",
@@ -145,7 +145,7 @@ export function registerTrainExport(train: Command, io: CliIo): void {
     .option("--dapo", "rl: skip groups whose rewards are all equal")
     .option(
       "--no-prune",
-      "sft and rl: export forced-expansion warp runs as recorded (default: pruned at the best draft, WARP's relabelled TERMINATE)",
+      "sft, rl and tokens: export forced-expansion warp runs as recorded (default: pruned at the best draft, WARP's relabelled TERMINATE)",
     )
     .option(
       "--tokenizer <dir>",

@@ -55,7 +55,7 @@ export interface ExportRolloutsOptions {
   advantage?: "grpo" | "rloo";
   /** rl: DAPO's filter. */
   dropUniformGroups?: boolean;
-  /** sft and rl: forced-expansion warp runs pruned at their best draft (default true; trained-run.ts). */
+  /** sft, rl and tokens: forced-expansion warp runs pruned at their best draft (default true; trained-run.ts). */
   warpPruning?: boolean;
   /** tokens: the checkpoint's tokenizer, for calls without server ids, and when to use it; the policy's version. */
   tokens?: Pick<TokensExportOptions, "tokenizer" | "retokenize" | "policyVersion"> & {
@@ -96,6 +96,7 @@ export function exportRollouts(dir: string, options: ExportRolloutsOptions): Rol
       ...options.tokens,
       ...(options.reward ? { reward: options.reward } : {}),
       ...(options.roles ? { roles: options.roles } : {}),
+      ...(options.warpPruning === undefined ? {} : { warpPruning: options.warpPruning }),
     });
     return {
       format,

@@ -36,7 +36,7 @@ const list = (name: string, element: SchemaElement, r: Repetition = "REQUIRED"):
 
 /** The Parquet schema of a `tokens` file. */
 export const TOKENS_PARQUET_SCHEMA: readonly SchemaElement[] = [
-  { name: "root", num_children: 33 },
+  { name: "root", num_children: 34 },
   text("id"),
   text("unit"),
   text("run_id"),
@@ -67,6 +67,7 @@ export const TOKENS_PARQUET_SCHEMA: readonly SchemaElement[] = [
   text("token_source"),
   ...list("constrained_call_ids", text("element")),
   ...list("rejected_call_ids", text("element")),
+  ...list("relabelled_call_ids", text("element")),
   ...list("format_errors", text("element")),
   text("finish_reason", "OPTIONAL"),
   text("policy"),
@@ -124,6 +125,7 @@ export function tokensParquet(records: readonly TokenRecord[]): Uint8Array {
           "token_source",
           "constrained_call_ids",
           "rejected_call_ids",
+          "relabelled_call_ids",
           "format_errors",
           "finish_reason",
           "policy",

@@ -3,7 +3,10 @@
  * rollout's model calls as token sequences with masks and log-probs (train/tokens/), one JSON
  * line each, with the run's reward and advantage when the folder has rewards (the named reward,
  * else its only rewards file; without one, `reward` and `advantage` are null). A run of a group
- * that `train reward`'s DAPO filter dropped is left out, as in `rl`.
+ * that `train reward`'s DAPO filter dropped is left out, as in `rl`. A forced-expansion warp run
+ * is read pruned at its best draft as `rl` reads it (export/trained-run.ts): its calls up to that
+ * draft with the ids the server gave, then the relabelled TERMINATE (never sampled: tokenized
+ * with the checkpoint's tokenizer, else skipped with the reason), no later call.
  */
 
 import type { Role } from "../../llm/model-spec.ts";
@@ -13,6 +16,7 @@ import { folderRewards, joinRewards, rewardNamesIn } from "../score/reward-file.
 import type { CheckpointTokenizer } from "../tokens/checkpoint-tokenizer.ts";
 import { type TokenRecord, type TokenRun, tokenRecords } from "../tokens/token-record.ts";
 import type { ExportResult, ExportSkip } from "./export-result.ts";
+import { trainedRun } from "./trained-run.ts";
 
 /** Options of {@link tokensExport}. */
 export interface TokensExportOptions {
@@ -23,6 +27,8 @@ export interface TokensExportOptions {
   tokenizer?: CheckpointTokenizer;
   retokenize?: "missing" | "always";
   policyVersion?: string;
+  /** Forced-expansion warp runs pruned at their best draft (default true; trained-run.ts). */
+  warpPruning?: boolean;
 }
 
 /** The folder's token records, and the reward used (null without one). */
@@ -55,7 +61,12 @@ export function tokensExport(
       });
     }
   }
-  const result = tokenRecords(inputs, {
+  const trained: TokenRun[] = [];
+  for (const input of inputs) {
+    const t = trainedRun(input.run, { pruning: options.warpPruning, reprompt: false }, skipped);
+    if (t) trained.push({ ...input, run: t.run, relabelled: t.pruned?.terminate.callId ?? null });
+  }
+  const result = tokenRecords(trained, {
     ...(options.tokenizer ? { tokenizer: options.tokenizer } : {}),
     ...(options.retokenize ? { retokenize: options.retokenize } : {}),
     ...(options.policyVersion !== undefined ? { policyVersion: options.policyVersion } : {}),

@@ -68,6 +68,11 @@ export const tokenRecordSchema = z
     constrained_call_ids: z.array(z.string()),
     /** Calls whose reply the strategy refused (their turns have `loss_mask` 0). */
     rejected_call_ids: z.array(z.string()),
+    /**
+     * Calls the policy never sampled: a pruned forced-expansion warp run's relabelled TERMINATE
+     * (its ids from the checkpoint's tokenizer, `loss_mask` 1, as the `rl` export's `relabelled`).
+     */
+    relabelled_call_ids: z.array(z.string()),
     format_errors: z.array(z.string()),
     /** The last turn's finish reason. */
     finish_reason: z.string().nullable(),
@@ -103,6 +108,8 @@ export interface TokenRun {
   run: RecordedRun;
   reward: { reward: number; components: Record<string, unknown> } | null;
   advantage: number | null;
+  /** The id of the run's relabelled TERMINATE, when the run was pruned (export/trained-run.ts). */
+  relabelled?: string | null;
 }
 
 /** Options of {@link tokenRecords}. */
@@ -119,12 +126,17 @@ export interface TokenRecordsOptions {
 
 /** The ids of a call, or why it has none. */
 function tokenize(
-  run: RecordedRun,
+  tr: TokenRun,
   call: RecordedRun["calls"][number],
   options: TokenRecordsOptions,
 ): TokenizedCall | ExportSkip {
+  const { run } = tr;
   const skip = (reason: string): ExportSkip => ({ runId: run.runId, callId: call.callId, reason });
   if (call.error) return skip(`the call failed (${call.error.code})`);
+  if (call.callId === tr.relabelled && !options.tokenizer)
+    return skip(
+      "the relabelled TERMINATE of WARP pruning was never sampled, so no server gave its ids: give the checkpoint's tokenizer folder to tokenize it",
+    );
   const server = call.tokens?.promptIds && call.tokens.completionIds ? call.tokens : null;
   let tokens: CallTokens;
   let source: TokenizedCall["source"];
@@ -180,6 +192,7 @@ function record(tr: TokenRun, s: TokenSegment, options: TokenRecordsOptions): To
     token_source: sources.size > 1 ? "mixed" : [...sources][0]!,
     constrained_call_ids: s.calls.filter((c) => c.constrained).map((c) => c.call.callId),
     rejected_call_ids: s.calls.filter((c) => c.call.formatErrors.length > 0).map((c) => c.call.callId),
+    relabelled_call_ids: s.calls.filter((c) => c.call.callId === tr.relabelled).map((c) => c.call.callId),
     format_errors: s.calls.flatMap((c) => c.call.formatErrors),
     finish_reason: last.finishReason ?? null,
     policy: first.model,
@@ -203,7 +216,7 @@ export function tokenRecords(
     const calls: TokenizedCall[] = [];
     for (const call of tr.run.calls) {
       if (options.roles && !options.roles.includes(call.role)) continue;
-      const t = tokenize(tr.run, call, options);
+      const t = tokenize(tr, call, options);
       if ("reason" in t) skipped.push(t);
       else calls.push(t);
     }
