@@ -153,12 +153,14 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
     if (closed) return;
     const before = options.beforePoll?.().catch(report) ?? Promise.resolve();
     track(
-      before.then(() => deliverDue()).finally(() => {
-        if (!closed) {
-          timer = setTimeout(poll, pollMs);
-          timer.unref();
-        }
-      }),
+      before
+        .then(() => deliverDue())
+        .finally(() => {
+          if (!closed) {
+            timer = setTimeout(poll, pollMs);
+            timer.unref();
+          }
+        }),
     );
   };
 
