@@ -277,6 +277,52 @@ describe("planCycle: a changed plan", () => {
     expect(warnings(events)).toEqual(["PLAN_ILLEGAL"]);
   });
 
+  it("repairs without re-asking a plan that breaks only the depth rule and the report's dependencies", async () => {
+    // T-5 depends on T-3 (depth 2) at depth 2, and the report does not depend on it.
+    const misnumbered = [
+      ...graph.nodes.slice(0, 3).map(proposal),
+      proposal(node("T-5", 2, ["T-3"], { sections: ["2"] })),
+      proposal(node("T-4", 3, ["T-1", "T-2", "T-3"], { type: "report" })),
+    ];
+    const { ctx, events, prompts } = scripted([change(misnumbered)]);
+    const step = await planCycle(ctx, input());
+    if ("stop" in step) throw new Error("unexpected stop");
+    expect(prompts).toHaveLength(1);
+    expect(warnings(events)).toEqual(["PLAN_REPAIRED"]);
+    expect(events.find((e) => e.type === "warning")).toMatchObject({
+      message: expect.stringMatching(/^plan repaired without re-asking: DEP_DEPTH, REPORT_DEPS; /),
+    });
+    // Every node and dependency the planner proposed is kept; only the numbers and the report move.
+    expect(step.graph.nodes.map((n) => [n.id, n.depth, n.deps])).toEqual([
+      ["T-1", 1, []],
+      ["T-2", 1, []],
+      ["T-3", 2, ["T-1"]],
+      ["T-4", 4, ["T-1", "T-2", "T-3", "T-5"]],
+      ["T-5", 3, ["T-3"]],
+    ]);
+    expect(step).toMatchObject({ actions: ["T-5"], synthesize: false });
+    expect(decisions(events)).toEqual(["plan changed (new-gap, conflict): swap T-3 for T-5"]);
+  });
+
+  it("re-asks a plan whose repair would drop a dependency or break the depth limit", async () => {
+    // T-5 depends on a node that does not exist: repairing would drop what the planner asked for.
+    const missing = [...revised.slice(0, 2), proposal(node("T-5", 1, ["T-1", "T-9"])), revised[3]!];
+    const first = scripted([change(missing), change(revised)]);
+    await planCycle(first.ctx, input());
+    expect(first.prompts).toHaveLength(2);
+    expect(warnings(first.events)).toEqual(["PLAN_ILLEGAL"]);
+    // At a limit of 3 the repaired report would sit at depth 3, no deeper than T-5.
+    const deep = [
+      ...graph.nodes.slice(0, 3).map(proposal),
+      proposal(node("T-5", 2, ["T-3"])),
+      proposal(node("T-4", 3, ["T-1", "T-2", "T-3", "T-5"], { type: "report" })),
+    ];
+    const second = scripted([change(deep), change(revised)]);
+    await planCycle(second.ctx, input({ maxDepth: 3 }));
+    expect(second.prompts).toHaveLength(2);
+    expect(warnings(second.events)).toEqual(["PLAN_ILLEGAL"]);
+  });
+
   it("names a violation without a node plainly", async () => {
     const noReport = graph.nodes.slice(0, 3).map(proposal);
     const { ctx, events } = scripted([change(noReport), change(revised)]);

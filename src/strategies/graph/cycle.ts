@@ -12,7 +12,7 @@ import type { RunContext } from "../../kit/run-context.ts";
 import type { NodeResult } from "./execute.ts";
 import { failureOf, fallback } from "./fallbacks.ts";
 import { evidenceBySection } from "./gap-evidence.ts";
-import { mergeProposal, repairGraph } from "./plan.ts";
+import { type MergeResult, mergeProposal, repairGraph } from "./plan.ts";
 import { planNextCycle } from "./planner.ts";
 import { recordPlannerPrunes } from "./readiness.ts";
 import { type EphemeralRubric, ephemeralRubric, ephemeralRubricText } from "./rubricer.ts";
@@ -83,6 +83,15 @@ export async function planCycle(
     return { graph: input.graph, actions: decision.actions, synthesize: decision.synthesize };
   }
   let merged = mergeProposal(input.graph, decision.plan, input.maxDepth);
+  const kept = repairedWithoutAsking(merged, input.maxDepth);
+  if (kept) {
+    ctx.emit({
+      type: "warning",
+      code: "PLAN_REPAIRED",
+      message: `plan repaired without re-asking: ${[...new Set(merged.violations.map((v) => v.code))].join(", ")}; depths set below each node's dependencies and the report node's dependencies fixed, every node and dependency proposed kept`,
+    });
+    merged = kept;
+  }
   if (merged.violations.length > 0) {
     const problems = merged.violations.map(
       (v) => `${v.code}${v.nodeId ? ` (${v.nodeId})` : ""}: ${v.message}`,
@@ -133,6 +142,27 @@ export async function planCycle(
   );
   ctx.emit({ type: "plan-update", iteration: input.iteration, graph, diff: merged.diff });
   return { graph, actions: decision.actions, synthesize: decision.synthesize };
+}
+
+/**
+ * Violations the deterministic repair fixes without changing what the planner proposed: a depth
+ * number not below a dependency's (the dependencies say where the node belongs) and the report
+ * node's dependencies (it must depend on every live node). Dossier's own legality rules, so a
+ * plan that breaks only these is repaired rather than re-asked.
+ */
+const REPAIRED_WITHOUT_ASKING: ReadonlySet<string> = new Set(["DEP_DEPTH", "REPORT_DEPS"]);
+
+/**
+ * The merged plan repaired without a call, when every violation is one the repair fixes without
+ * dropping a node or a dependency and the repaired plan is legal; else null (the planner is
+ * re-asked).
+ */
+function repairedWithoutAsking(merged: MergeResult, maxDepth: number): MergeResult | null {
+  if (merged.violations.length === 0) return null;
+  if (!merged.violations.every((v) => REPAIRED_WITHOUT_ASKING.has(v.code))) return null;
+  const candidate = repairGraph(merged.graph, maxDepth);
+  if (checkLegality(candidate, { maxDepth }).length > 0) return null;
+  return { graph: candidate, diff: merged.diff, violations: [] };
 }
 
 /**
