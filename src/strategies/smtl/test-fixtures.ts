@@ -13,6 +13,7 @@ import { DossierError } from "../../core/errors.ts";
 import type { EventInput } from "../../core/events.ts";
 import { EvidenceRegistry } from "../../core/evidence-registry.ts";
 import { createSequentialIds } from "../../core/ids.ts";
+import { runOptionsSchema } from "../../core/run-options.ts";
 import { type ResearchToolName, type ResearchTools, unavailable } from "../../kit/research-tools.ts";
 import type { RunContext } from "../../kit/run-context.ts";
 import type { GenerateRequest, GenerateResult } from "../../llm/client.ts";
@@ -65,6 +66,7 @@ export function fakeRun(script: ScriptedAnswer[], options: FakeRunOptions = {}):
     runId: "run-smtl",
     query: options.query ?? "Which architect designed station 3?",
     currentDate: "2026-03-01",
+    options: runOptionsSchema.parse({ strategy: "smtl" }),
     clock: systemClock,
     ids,
     signal: new AbortController().signal,
