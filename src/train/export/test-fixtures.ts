@@ -146,3 +146,83 @@ export const SECRET_PATTERNS: readonly RegExp[] = [
 export function secretLike(text: string): string[] {
   return SECRET_PATTERNS.flatMap((p) => text.match(p) ?? []).map((m) => m.slice(0, 12));
 }
+
+/** TERMINATE as the native protocol's decision reply. */
+export const TERMINATE_REPLY = '{"name":"terminate"}';
+
+/** A forced decision's state: the unforced request (native protocol) the policy would have had. */
+function forcedState(draft: number) {
+  return {
+    forced: true,
+    unforced: {
+      protocol: "native",
+      messages: [{ role: "user", content: `Draft ${draft}: expand a section or terminate?` }],
+      terminate: TERMINATE_REPLY,
+    },
+  };
+}
+
+/**
+ * A forced-expansion warp run written by hand: draft 0 (score 4), a forced EXPAND (D1), draft 1
+ * (score 9, the best), a forced EXPAND (D2), draft 2 (score 5). Pruned, it keeps W1, D1 and W2
+ * and ends with `D2:terminate` (D2's unforced request answered {@link TERMINATE_REPLY}); D2 and
+ * W3 are left out.
+ */
+export function forcedWarpRun(runId = "run-w"): RecordedRun {
+  const call = (
+    callId: string,
+    role: "writer" | "planner",
+    step: number,
+    prompt: string,
+    completion: string,
+  ) =>
+    fixtureCall({
+      runId,
+      callId,
+      role,
+      scope: role === "writer" ? "draft" : "deepen",
+      step,
+      messages: [{ role: "user", content: prompt }],
+      completion,
+    });
+  const action = (step: number, name: string, callId: string, state: unknown = null) => ({
+    step,
+    action: name,
+    state,
+    answer: null,
+    ...(name === "expand" ? { scope: "deepen" } : {}),
+    toolCallIds: [],
+    callIds: [callId],
+  });
+  const draft = (index: number, step: number, lastCallId: string, score: number) => ({
+    index,
+    step,
+    expansions: index,
+    markdown: `# Draft ${index}`,
+    score,
+    lastCallId,
+  });
+  return fixtureRun({
+    runId,
+    strategy: "warp",
+    row: ROW,
+    group: { id: "q1", index: 0 },
+    calls: [
+      call("W1", "writer", 1, "Write the first draft.", "# Draft 0"),
+      call("D1", "planner", 1, "Draft 0: you must expand a section now.", '{"name":"expand","section":"s1"}'),
+      call("W2", "writer", 2, "Write section s1.", "# Draft 1"),
+      call("D2", "planner", 2, "Draft 1: you must expand a section now.", '{"name":"expand","section":"s2"}'),
+      call("W3", "writer", 3, "Write section s2.", "# Draft 2"),
+    ],
+    trajectory: [
+      action(1, "write", "W1"),
+      action(2, "expand", "D1", forcedState(0)),
+      action(3, "write", "W2"),
+      action(4, "expand", "D2", forcedState(1)),
+      action(5, "write", "W3"),
+      { step: 6, action: "terminate", state: { relabelled: true }, answer: null, toolCallIds: [] },
+    ],
+    drafts: [draft(0, 1, "W1", 4), draft(1, 3, "W2", 9), draft(2, 5, "W3", 5)],
+    report: "# Draft 2",
+  });
+}
