@@ -8,6 +8,7 @@
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { jsonInstruction } from "../../llm/structured.ts";
+import { subtaskRefineSchema } from "./json-research-refine.ts";
 import {
   callNames,
   callSchemaFor,
@@ -308,5 +309,31 @@ describe("the bounds of the research mode's replies", () => {
   it("the report is not empty", () => {
     expect(ok(researchReportSchema, { report: "" })).toBe(false);
     expect(ok(researchReportSchema, { report: "# R" })).toBe(true);
+  });
+
+  it("a refinement of the subtasks: a status and 1 to 8 pending subtasks, each a title of 3 characters or more and a goal of 5 or more", () => {
+    expect(outline(subtaskRefineSchema)).toBe(
+      [
+        "{",
+        "  status: string // where the research stands: what each subtask established, what is missing",
+        "  // the subtasks still to do, in the order to take them: keep, rewrite, drop or add; 1\u20138 items",
+        "  pending: Array<{",
+        "    title: string // short name of the subtask",
+        "    goal: string // what it must establish",
+        "  }>",
+        "}",
+      ].join("\n"),
+    );
+    const reply = (n: number, t: Record<string, string> = {}, status = "S1 done") => ({
+      status,
+      pending: Array.from({ length: n }, () => ({ title: "Abc", goal: "abcde", ...t })),
+    });
+    expect(ok(subtaskRefineSchema, reply(1))).toBe(true);
+    expect(ok(subtaskRefineSchema, reply(8))).toBe(true);
+    expect(ok(subtaskRefineSchema, reply(9))).toBe(false);
+    expect(ok(subtaskRefineSchema, reply(0))).toBe(false);
+    expect(ok(subtaskRefineSchema, reply(1, {}, ""))).toBe(false);
+    expect(ok(subtaskRefineSchema, reply(1, { title: "Ab" }))).toBe(false);
+    expect(ok(subtaskRefineSchema, reply(1, { goal: "abcd" }))).toBe(false);
   });
 });
