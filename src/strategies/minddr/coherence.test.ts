@@ -1,7 +1,7 @@
 /**
- * The coherence pass in a minddr run: the editor sees the whole draft (not sections cut
- * short), writes the introduction and conclusion, and may revise section openings and
- * closings — only with citations intact.
+ * The coherence pass in a minddr run (`frame: "after"`): the editor sees the whole draft (not
+ * sections cut short), writes the introduction and conclusion, and may revise section openings
+ * and closings — only with citations intact.
  */
 
 import { afterEach, describe, expect, it } from "vitest";
@@ -85,7 +85,11 @@ describe("minddr coherence pass", () => {
         return undefined;
       },
     });
-    const result = await world.research({ query: "How is topic adoption changing?", strategy: "minddr" });
+    const result = await world.research({
+      query: "How is topic adoption changing?",
+      strategy: "minddr",
+      strategyOptions: { frame: "after" },
+    });
     expect(result.record.status).toBe("completed");
     const report = result.outcome!.report;
 

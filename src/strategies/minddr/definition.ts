@@ -4,8 +4,10 @@
  * agent outlines and writes. `protocol: "native"` runs the paper's settings — each DeepSearch
  * agent's prompt is its appended ReAct trajectory (windowed at the model's context), and the
  * report is written in one pass — while `json` (the default) keeps Dossier's compact agent
- * (seed queries, a trace rebuilt from state) and the section-by-section writer with a
- * coherence pass; `deepSearch` and `report` choose each part explicitly.
+ * (seed queries, a trace rebuilt from state) and the section-by-section writer, with the
+ * report's frame (title, introduction, conclusion) written alongside the sections (`frame`:
+ * "after" writes it by a coherence pass over the written draft instead); `deepSearch` and
+ * `report` choose each part explicitly.
  */
 
 import { z } from "zod";
@@ -38,7 +40,13 @@ export const minddrOptionsSchema = z
       .enum(["single-pass", "sections"])
       .optional()
       .describe(
-        "single-pass: the paper's report agent, outline then the whole report in one call; sections: one writer call per section and a coherence pass (default: by protocol)",
+        "single-pass: the paper's report agent, outline then the whole report in one call; sections: one writer call per section and one for the report's frame (default: by protocol)",
+      ),
+    frame: z
+      .enum(["alongside", "after"])
+      .optional()
+      .describe(
+        "sections report: the title, introduction and conclusion written alongside the sections from what each writer was given (default: no editor call after the sections, as the paper's report agent has none), or after them by a coherence pass that reads the whole draft and may revise section openings and closings",
       ),
     contextWindow: z
       .number()
@@ -58,6 +66,11 @@ export const minddrOptionsSchema = z
         code: "custom",
         message:
           "maxSteps 0 leaves the appended DeepSearch agent no step (it runs no seed queries); give 1 or more",
+      });
+    if (options.frame !== undefined && minddrSettings(options).report !== "sections")
+      issues.addIssue({
+        code: "custom",
+        message: 'frame applies to the sections report only (report: "sections" or protocol: "json")',
       });
     if (options.contextWindow !== undefined && minddrSettings(options).deepSearch !== "appended")
       issues.addIssue({
@@ -92,12 +105,13 @@ export const minddrStrategy: StrategyDefinition<MinddrStrategyOptions> = {
   async run(ctx, input) {
     const { runMinddr } = await import("./run.ts");
     const settings = minddrSettings(input.options);
-    const { maxSteps, contextWindow } = input.options;
+    const { maxSteps, contextWindow, frame } = input.options;
     return runMinddr(ctx, {
       tools: input.tools,
       language: input.language,
       deepSearch: settings.deepSearch,
       report: settings.report,
+      ...(frame === undefined ? {} : { frame }),
       ...(maxSteps === undefined ? {} : { maxSteps }),
       ...(contextWindow === undefined ? {} : { contextWindow }),
     });

@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { RecordedRequest } from "../../../test/fake-openai/types.ts";
 import { citedIds } from "../../../test/research/minddr-answers.ts";
 import type { ChatBody } from "../../../test/research/model-script.ts";
+import { heldUntil, holdAll } from "../../../test/research/overlap-gate.ts";
 import { type ResearchWorld, startResearchWorld } from "../../../test/research/world.ts";
 
 let world: ResearchWorld | undefined;
@@ -102,5 +103,43 @@ describe("independent work starts together", () => {
     const firstEnd = events.find((e) => e.type === "llm-end" && isSection(e))!.seq;
     expect(events.filter((e) => e.type === "llm-start" && isSection(e) && e.seq < firstEnd)).toHaveLength(6);
     expect(events.filter((e) => e.type === "section-written")).toHaveLength(6);
+  }, 120_000);
+
+  it("minddr: the report's frame is asked alongside the section writers, none of them answered before it arrives", async () => {
+    // Every section writer is held until the editor's call has arrived: an editor that waited
+    // for the written sections (the coherence pass) would never arrive while they are held.
+    const sections = heldUntil(
+      (r) => r.system.includes("writing one section of a long research report"),
+      (r) => r.system.includes("editor of a research report"),
+    );
+    world = await startResearchWorld({
+      subtasks: 3,
+      hold: holdAll(sections),
+      override: (role, body) => (role === "outline" ? sixSections(body) : undefined),
+      expectCalls: {
+        planner: 1,
+        "search-step": 3,
+        reader: 3,
+        "sub-report": 3,
+        outline: 1,
+        section: 6,
+        coherence: 1,
+      },
+    });
+    const result = await world.research({ query: "How is topic adoption changing?", strategy: "minddr" });
+    expect(result.record.status).toBe("completed");
+    expect(sections.timedOut).toBe(false);
+    const events = result.events;
+    const frame = events.find((e) => e.type === "llm-start" && e.scope === "coherence")!;
+    const sectionEnds = events.filter(
+      (e) => e.type === "llm-end" && (e.scope?.startsWith("section:") ?? false),
+    );
+    expect(sectionEnds).toHaveLength(6);
+    // Issued before any section was answered, and no model call starts after the last section.
+    expect(frame.seq).toBeLessThan(sectionEnds[0]!.seq);
+    const lastSection = sectionEnds.at(-1)!.seq;
+    expect(events.filter((e) => e.type === "llm-start" && e.seq > lastSection)).toEqual([]);
+    // The editor was shown what the section writers were given (their titles and plans).
+    expect(world.script.prompts.coherence[0]).toContain("Explain the costs with the collected evidence");
   }, 120_000);
 });

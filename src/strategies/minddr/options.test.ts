@@ -54,6 +54,9 @@ describe("minddr options", () => {
     [{ contextWindow: 64_000 }, /contextWindow.*applies to the appended DeepSearch agent only/],
     [{ sampling: { temperature: 1 } }, /sampling is not an option of the minddr strategy/],
     [{ protocol: "native", maxSteps: 0 }, /maxSteps 0 leaves the appended DeepSearch agent no step/],
+    [{ frame: "before" }, /frame/],
+    [{ protocol: "native", frame: "after" }, /frame applies to the sections report only/],
+    [{ report: "single-pass", frame: "alongside" }, /frame applies to the sections report only/],
   ])("refuses %j before any model call", async (strategyOptions, message) => {
     kit = await startSmtlKit([]);
     const handle = kit.dossier.research("How were the stations built?", {
@@ -65,6 +68,12 @@ describe("minddr options", () => {
       message: expect.stringMatching(message),
     });
     expect(kit.model.calls).toHaveLength(0);
+  });
+
+  it("accepts where the sections report writes its frame, by default or with the native protocol's agent", () => {
+    expect(parse({ frame: "after" }).frame).toBe("after");
+    expect(parse({ protocol: "native", report: "sections", frame: "alongside" }).frame).toBe("alongside");
+    expect(parse({}).frame).toBeUndefined();
   });
 
   it("accepts a context window for the appended agent, by option or by protocol", () => {

@@ -4,8 +4,10 @@
  * each in its own context but reading the shared XoT memory (the planner's rationale and the
  * other agents' findings); the Report agent reads the XoT memory and the tool memory (all
  * evidence), outlines, and either writes each section in its own call with the sub-reports and
- * the evidence relevant to it and runs a coherence pass over the whole draft (`report:
- * "sections"`), or writes the whole report in one call (`report: "single-pass"`, the paper's);
+ * the evidence relevant to it, and the report's frame alongside them from what each section
+ * writer was given (`report: "sections"`; `frame: "after"`: by a coherence pass over the whole
+ * draft once it is written), or writes the whole report in one call (`report: "single-pass"`,
+ * the paper's; its Report agent has no editor pass after it, §3.1);
  * the draft goes through the shared citation pass and checks. A DeepSearch agent is compact
  * (`deepSearch: "compact"`: seed queries, a trace rebuilt from state) or the paper's appended
  * ReAct trajectory (`"appended"`). Every XoT entry is an `xot-add` event.
@@ -20,7 +22,7 @@
  *   pass: the report is written without an outline);
  * - the single-pass writer fails → the report is made of the sub-reports (`REPORT_FALLBACK`);
  * - a section writer fails → an extractive summary of its evidence (`SECTION_FALLBACK`);
- * - the coherence pass fails → no introduction or conclusion (`COHERENCE_SKIPPED`).
+ * - the frame (or coherence) pass fails → no introduction or conclusion (`COHERENCE_SKIPPED`).
  */
 
 import PQueue from "p-queue";
@@ -57,6 +59,11 @@ export interface MinddrOptions {
   deepSearch?: DeepSearchMode;
   /** The Report agent: section by section (default) or the paper's single pass. */
   report?: ReportMode;
+  /**
+   * Sections report: the title, introduction and conclusion written alongside the sections
+   * (default) or after them by the coherence pass, which reads the whole draft.
+   */
+  frame?: "alongside" | "after";
   /** The searcher model's context window in tokens, for the appended agent (default: known, else 128K). */
   contextWindow?: number;
   /** Share of tokens/cost/time exploration may use. Default 0.6. */
@@ -196,6 +203,8 @@ async function reportAgent(
           ...common,
           evidence: ctx.evidence.evidence(),
           findings: subReportFindings(results),
+          // Issued with the section calls: no model-call level after them.
+          frame: options.frame ?? "alongside",
         });
   requireResearch(ctx, { stopReason, body: report.body });
   ctx.emit({
