@@ -25,7 +25,10 @@ export const codecsWarp: MutationGroup = {
     },
     {
       file: "src/strategies/warp/native/format.ts",
-      tests: ["src/strategies/warp/native/format.test.ts"],
+      tests: [
+        "src/strategies/warp/native/format.test.ts",
+        "src/strategies/warp/native/answer-refusals.test.ts",
+      ],
       timeoutMs: 5000,
     },
     {

@@ -60,6 +60,8 @@ interface Fake {
   ctx: RunContext;
   structured: StructuredRequest<unknown>[];
   calls: GenerateRequest[];
+  /** What the inspector told the client of each plain reply (its recorded format error). */
+  formatErrors: (string | null)[];
   events: EventInput[];
 }
 
@@ -78,7 +80,7 @@ function fakeContext(
   },
   signal: AbortSignal = new AbortController().signal,
 ): Fake {
-  const fake: Fake = { ctx: undefined as never, structured: [], calls: [], events: [] };
+  const fake: Fake = { ctx: undefined as never, structured: [], calls: [], formatErrors: [], events: [] };
   fake.ctx = {
     signal,
     emit: (event: EventInput) => {
@@ -110,6 +112,7 @@ function fakeContext(
         if (answer.error) throw answer.error;
         const text = answer.text ?? "";
         const formatError = answer.replay ? null : (inspect?.(text) ?? null);
+        fake.formatErrors.push(formatError);
         return { result: { text, callId: "L7", model: "m-text" } as GenerateResult, formatError };
       },
     },
@@ -237,6 +240,7 @@ describe("sampleAction through a text codec", () => {
       model: "m-text",
       role: "writer",
     });
+    expect(f.formatErrors).toEqual([null]);
   });
 
   it("a reply the codec refuses is the refusal, with the raw reply and its call", async () => {
@@ -250,6 +254,8 @@ describe("sampleAction through a text codec", () => {
       model: "m-text",
       role: "writer",
     });
+    // The client records the refusal as the call's format error.
+    expect(f.formatErrors).toEqual(["no <a> in the reply"]);
   });
 
   it("a reply the client did not inspect is decoded all the same", async () => {

@@ -116,6 +116,11 @@ describe("INITIALIZE in the JSON protocol", () => {
     expect(issues(schema, zh)).toEqual([
       ["sections", "write the titles and plans in the language of the question"],
     ]);
+    // Each field is read on its own: a link closing the title hides nothing after it.
+    const linked = [{ title: "热泵", plan: "Efficiency in the cold" }, ...parts(2)];
+    expect(issues(schema, { ...value, title: "Sources https://example.org", sections: linked })).toEqual([
+      ["sections", "write the titles and plans in the language of the question"],
+    ]);
     // The title counts: an English outline under a Chinese title is not English.
     expect(issues(schema, { ...value, title: "热泵在寒冷气候下的表现" })).toEqual([
       ["sections", "write the titles and plans in the language of the question"],

@@ -113,6 +113,14 @@ describe("SEARCH in the JSON protocol", () => {
     });
   });
 
+  it("keeps keywords that differ in more than case or spacing: a spelling, a space between words", () => {
+    const value = {
+      name: "search" as const,
+      keywords: ["Straße Wärmepumpe", "Strasse Wärmepumpe", "heat pump", "heatpump"],
+    };
+    expect(codec.decode(value, { state, language: "de" })).toEqual({ ok: true, action: value });
+  });
+
   it("refuses no keyword, more than five, or one too short", () => {
     const ok = (keywords: string[]) => searchActionSchema.safeParse({ name: "search", keywords }).success;
     expect(ok(["COP"])).toBe(true);

@@ -20,9 +20,11 @@ const sampling = warpRoleSampling({ protocol: "native", temperature: 0.4 });
 const codecs = agentcpmCodecs(ctx, sampling);
 const base = { query: ctx.query, date: ctx.currentDate, language: "de" };
 
+/** Section 1's content: 200 words, long enough to be shortened where a view shortens. */
+const LONG = Array.from({ length: 200 }, (_, i) => `w${i + 1}`).join(" ");
 const outline: Outline = {
   sections: [
-    { id: "1", title: "Effizienz", plan: "Wie effizient", content: "Geschrieben [E3].", children: [] },
+    { id: "1", title: "Effizienz", plan: "Wie effizient", content: `${LONG} [E3].`, children: [] },
     { id: "2", title: "Kosten", plan: "Was es kostet", children: [] },
     { id: "3", title: "Netz", plan: "Spitzenlast", children: [] },
   ],
@@ -60,6 +62,9 @@ describe("native requests", () => {
       instruction: instructionFor("2"),
     });
     expect(prompt).toContain(ctx.query);
+    // The searcher sees the long section shortened, the writer next to it and the deepener whole.
+    expect(prompt).toContain("w100 ... ");
+    expect(prompt).not.toContain("w100 w101");
     expect(codecs.search.request({ state, target, language: "de" })).toEqual(only(prompt, "searcher"));
     const first = searchPrompt({
       ...base,
@@ -86,6 +91,7 @@ describe("native requests", () => {
       instruction: instructionFor("2"),
       information: renderPassages(passages),
     });
+    expect(write).toContain("w100 w101");
     expect(codecs.write.request({ state, target, passages, language: "de" })).toEqual(only(write, "writer"));
     for (const forced of [false, true]) {
       const report = extendPlanPrompt({
@@ -93,6 +99,7 @@ describe("native requests", () => {
         report: renderSurvey(state.title, outline, { mode: "full" }),
         forced,
       });
+      expect(report).toContain("w100 w101");
       expect(codecs.deepen.request({ state, language: "de", forced, expansionsLeft: 3 })).toEqual(
         only(report, "planner"),
       );
