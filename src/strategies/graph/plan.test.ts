@@ -30,6 +30,33 @@ describe("graph plan merging and repair", () => {
     expect(repaired.nodes.find((n) => n.id === "T-1")).toEqual(base().nodes[0]);
   });
 
+  it("moves a node below a dependency listed after it, however late that dependency moves", () => {
+    // T-3 depends on T-4, listed after it; T-4 depends on T-5, listed after both; all at depth 1.
+    const proposal = [
+      { id: "T-1", type: "search" as const, title: "a", goal: "a", deps: [], depth: 1 },
+      { id: "T-3", type: "llm" as const, title: "b", goal: "b", deps: ["T-4"], depth: 1 },
+      { id: "T-4", type: "llm" as const, title: "c", goal: "c", deps: ["T-5"], depth: 1 },
+      { id: "T-5", type: "search" as const, title: "d", goal: "d", deps: ["T-1"], depth: 1 },
+      {
+        id: "T-2",
+        type: "report" as const,
+        title: "r",
+        goal: "r",
+        deps: ["T-1", "T-3", "T-4", "T-5"],
+        depth: 2,
+      },
+    ];
+    const merged = mergeProposal(base(), proposal, 5);
+    expect(new Set(merged.violations.map((v) => v.code))).toEqual(new Set(["DEP_DEPTH"]));
+    const repaired = repairGraph(merged.graph, 5);
+    expect(checkLegality(repaired, { maxDepth: 5 })).toEqual([]);
+    const depth = (id: string) => repaired.nodes.find((n) => n.id === id)!.depth;
+    expect([depth("T-5"), depth("T-4"), depth("T-3"), depth("T-2")]).toEqual([2, 3, 4, 5]);
+    // Every dependency the proposal named is kept.
+    expect(repaired.nodes.find((n) => n.id === "T-3")!.deps).toEqual(["T-4"]);
+    expect(repaired.nodes.find((n) => n.id === "T-4")!.deps).toEqual(["T-5"]);
+  });
+
   it("cannot repair a cycle among new nodes", () => {
     const proposal = [
       { id: "T-1", type: "search" as const, title: "a", goal: "a", deps: [], depth: 1 },

@@ -51,16 +51,31 @@ export function repairGraph(graph: PlanGraph, maxDepth: number): PlanGraph {
       : n,
   );
   const depthOf = new Map(nodes.map((n) => [n.id, n.depth]));
-  for (const n of nodes) {
-    if (n.status !== "pending" || n.type === "report") continue;
+  const movable = nodes.filter((n) => n.status === "pending" && n.type !== "report");
+  for (const n of movable)
     n.deps = n.deps.filter((d) => {
       const dep = byId.get(d);
       return dep !== undefined && live(dep) && d !== n.id;
     });
-    const deepest = Math.max(0, ...n.deps.map((d) => depthOf.get(d) ?? 0));
-    if (n.depth <= deepest) n.depth = deepest + 1;
-    depthOf.set(n.id, n.depth);
-  }
+  // A node may depend on one listed after it: passes until no depth moves (at most one pass per
+  // node in an acyclic plan). A cycle would move depths forever: it keeps the first pass's
+  // depths and stays illegal (the caller's check rejects it).
+  const pass = (depths: Map<string, number>) => {
+    let moved = false;
+    for (const n of movable) {
+      const deepest = Math.max(0, ...n.deps.map((d) => depths.get(d) ?? 0));
+      if (depths.get(n.id)! > deepest) continue;
+      depths.set(n.id, deepest + 1);
+      moved = true;
+    }
+    return moved;
+  };
+  pass(depthOf);
+  const settled = new Map(depthOf);
+  let moving = true;
+  for (let i = 0; moving && i < movable.length; i++) moving = pass(settled);
+  const depths = moving ? depthOf : settled;
+  for (const n of movable) n.depth = depths.get(n.id)!;
   if (keep && keep.status === "pending") {
     const others = nodes.filter((n) => live(n) && n.id !== keep.id && n.type !== "report");
     const report = nodes.find((n) => n.id === keep.id)!;
