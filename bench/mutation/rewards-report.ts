@@ -14,12 +14,12 @@ export const rewardsReport: MutationGroup = {
     },
     {
       file: "src/train/rewards/minddr-search.ts",
-      tests: ["src/train/rewards/minddr-search.test.ts"],
+      tests: ["src/train/rewards/minddr-search.test.ts", "src/train/rewards/minddr-search-edges.test.ts"],
       timeoutMs: 5000,
     },
     {
       file: "src/train/rewards/minddr-lambdas.ts",
-      tests: ["src/train/rewards/minddr-lambdas.test.ts"],
+      tests: ["src/train/rewards/minddr-lambdas.test.ts", "src/train/rewards/minddr-lambdas-config.test.ts"],
       timeoutMs: 5000,
     },
     {
@@ -29,7 +29,7 @@ export const rewardsReport: MutationGroup = {
     },
     {
       file: "src/train/rewards/report-format.ts",
-      tests: ["src/train/rewards/report-format.test.ts"],
+      tests: ["src/train/rewards/report-format.test.ts", "src/train/rewards/report-format-detection.test.ts"],
       timeoutMs: 5000,
     },
     {

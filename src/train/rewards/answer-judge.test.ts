@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
+import { isDossierError } from "../../core/errors.ts";
 import { type AnswerJudge, majorityVerdict } from "./answer-judge.ts";
 
 const judge = (correct: boolean) => vi.fn<AnswerJudge>(async () => ({ correct, rationale: String(correct) }));
@@ -25,6 +26,9 @@ describe("majority of judges", () => {
     for (const j of judges) expect(j).toHaveBeenCalledExactlyOnceWith(input);
     await expect(majorityVerdict([judge(true), judge(false)], input)).rejects.toThrow(/odd number/);
     await expect(majorityVerdict([], input)).rejects.toThrow(/odd number/);
+    await expect(majorityVerdict([judge(true), judge(true)], input)).rejects.toSatisfy((e) =>
+      isDossierError(e, "INPUT_INVALID"),
+    );
   });
 
   it("rejects when a judge fails rather than counting a missing vote", async () => {

@@ -82,3 +82,63 @@ describe("citation counts", () => {
     expect(all.valid).toBe(3); // relevance equal to τ counts
   });
 });
+
+describe("the passages a citation is judged against", () => {
+  const source = (id: string, url?: string) => ({
+    id,
+    kind: url ? ("web" as const) : ("local" as const),
+    ...(url ? { url } : { path: `notes/${id}.md` }),
+    title: id,
+    fetchedAt: "2026-01-01T00:00:00Z",
+  });
+  const excerpt = (id: string, sourceId: string, text: string) => ({
+    id,
+    sourceId,
+    text,
+    retrievedBy: { tool: "web_search", callId: "T1" },
+  });
+  const report = (statement: string, url = "https://a.example/page") =>
+    `# R\n\n${statement} [1].\n\n## References\n\n1. Page. <${url}>\n`;
+
+  it("groups every excerpt by its source's URL, leaving out local documents and unknown sources", () => {
+    const run = fixtureRun({
+      sources: [source("S1", "https://a.example/page"), source("S2"), source("S3", "https://b.example/")],
+      evidence: [
+        excerpt("E1", "S1", "First excerpt."),
+        excerpt("E2", "S2", "A local file."),
+        excerpt("E3", "S9", "From nowhere."),
+        excerpt("E4", "S1", "Second excerpt."),
+      ],
+    });
+    expect(passagesByUrl(run)).toEqual(
+      new Map([["https://a.example/page", ["First excerpt.", "Second excerpt."]]]),
+    );
+  });
+
+  it("reads a statement against the excerpts as separate texts, and scores a citation without one 0", async () => {
+    const run = fixtureRun({
+      sources: [source("S1", "https://a.example/page")],
+      evidence: [excerpt("E1", "S1", "It opened in Turin"), excerpt("E2", "S1", "Museum records survive.")],
+    });
+    const opened = await citationCounts(report("The museum opened in Turin"), report("A"), run);
+    expect(opened.citations.map((c) => [c.relevance, c.valid])).toEqual([[1, true]]);
+    // a statement without content words would overlap fully with anything: without a passage it is 0
+    const bare = await citationCounts(report("It is so", "https://z.example/"), report("A"), run);
+    expect(bare.citations.map((c) => [c.relevance, c.valid])).toEqual([[0, false]]);
+  });
+
+  it("hands a custom relevance the cited URL's excerpts, and none for a URL the run never read", async () => {
+    const run = fixtureRun({
+      sources: [source("S1", "https://a.example/page")],
+      evidence: [excerpt("E1", "S1", "It opened in Turin")],
+    });
+    const seen: (readonly string[])[] = [];
+    const relevance = (_: unknown, passages: readonly string[]) => {
+      seen.push(passages);
+      return 1;
+    };
+    await citationCounts(report("Read"), report("A"), run, { relevance });
+    await citationCounts(report("Unread", "https://z.example/"), report("A"), run, { relevance });
+    expect(seen).toEqual([["It opened in Turin"], []]);
+  });
+});

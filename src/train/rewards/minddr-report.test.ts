@@ -110,3 +110,70 @@ describe("minddr-report (Eq. 10–12)", () => {
     );
   });
 });
+
+describe("minddr-report: what the trainer sees", () => {
+  it("names the row whose reference report is missing", async () => {
+    await expect(minddrReportReward({ ...run, row: fixtureRow({ id: "q7" }) }, { race })).rejects.toThrow(
+      "row q7: minddr-report needs the row's reference report (Eq. 10)",
+    );
+  });
+
+  it("applies the τ and the ratio it is given", async () => {
+    // relevance 0.9 < τ = 0.95: no citation is valid → n_gen = 3 ≥ 2.8 but n_valid = 0 → −0.1
+    const strict = await minddrReportReward(run, { race, relevance: () => 0.9 }, { tau: 0.95 });
+    expect([strict.citations.valid, strict.components.cite]).toEqual([0, -0.1]);
+    // n_ref = 5: 0.7·5 = 3.5 > 3 → −1 by default; with the ratio 0.5, 2.5 ≤ 3 → +0.1
+    const five = { ...run, row: fixtureRow({ reference: refOf(5) }) };
+    const lenient = await minddrReportReward(five, { race, relevance: () => 0.9 }, { ratio: 0.5 });
+    expect(lenient.components.cite).toBe(0.1);
+  });
+
+  it("reads the tag on the last call of the answering role, and a missing call is a missing answer", async () => {
+    const writer = (callId: string, completion: string) =>
+      fixtureCall({ callId, step: 1, role: "writer", completion });
+    const opts = { tag: "final_answer" } as const;
+    const later = await minddrReportReward(
+      { ...run, calls: [writer("L1", "<final_answer>A</final_answer>"), writer("L2", "A")] },
+      { race },
+      opts,
+    );
+    expect(later.violations.tag).toBe(1);
+    const none = await minddrReportReward({ ...run, calls: [] }, { race }, opts);
+    expect(none.violations.tag).toBe(1);
+    expect(none.problems[0]).toEqual({ kind: "final-answer-tag", message: "no final answer" });
+    const searcher = fixtureCall({ callId: "L3", step: 1, completion: "<final_answer>A</final_answer>" });
+    const other = await minddrReportReward(
+      { ...run, calls: [searcher] },
+      { race },
+      { ...opts, answerRole: "searcher" },
+    );
+    expect(other.violations.tag).toBe(0);
+  });
+
+  it("adds the three violations: a fully malformed report loses 3·λ_f, a clean one nothing", async () => {
+    const malformed = report.replace("last year [3].", "last year [3]. It grew [9].");
+    const bad = await minddrReportReward(
+      { ...run, report: malformed, calls: [] },
+      { race },
+      { tag: "final_answer" },
+    );
+    expect(bad.violations).toEqual({ tag: 1, markdown: 1, citation: 1 });
+    expect(bad.problems.map((p) => p.kind)).toEqual(["final-answer-tag", "table", "citation-unresolved"]);
+    expect(bad.components).toEqual({ race: 0.48, cite: -0.1, format: -3 });
+    expect(bad.lambdas).toEqual({ cite: 1, format: 0.1 });
+    // 0.48 + 1·(−0.1) + 0.1·(−3) = 0.08
+    expect(bad.reward).toBeCloseTo(0.08, 12);
+    const clean = report.replace("| 2024 | 10 | 11 |", "| 2024 | 10 |");
+    const good = await minddrReportReward(
+      { ...run, report: clean },
+      { race },
+      { lambdaCite: 2, lambdaFormat: 0.5 },
+    );
+    expect([good.violations, good.problems, good.lambdas]).toEqual([
+      { tag: 0, markdown: 0, citation: 0 },
+      [],
+      { cite: 2, format: 0.5 },
+    ]);
+    expect(good.reward).toBeCloseTo(0.48 + 2 * -0.1, 12);
+  });
+});
