@@ -16,6 +16,11 @@ const ORPHAN_REASON =
   "✖ tool turn answers ghost, which no earlier assistant turn asked for; → at messages[1].tool_call_id; " +
   "✖ tool turn answers ghost2, which no earlier assistant turn asked for; → at messages[2].tool_call_id";
 
+const OPEN_TOOL = {
+  name: "open_page",
+  parameters: { type: "object", properties: { url: { type: "string" } } },
+};
+
 function alone(calls: RecordedCall[], fields: Partial<ScoredRun["run"]> = {}): ScoredRun[] {
   return [{ run: fixtureRun({ calls, ...fields }), reward: { reward: 0.5, components: {} } }];
 }
@@ -107,7 +112,7 @@ describe("rl export, what a line carries", () => {
   it("unit call: scope, tools and finish reason only when the call had them; tool arguments as objects on request", () => {
     const calls = [
       fixtureCall({ callId: "L1", step: 1, tools: [], finishReason: "length" }),
-      fixtureCall({ callId: "L2", step: 2, scope: "s", tools: [SEARCH_TOOL] }),
+      fixtureCall({ callId: "L2", step: 2, scope: "s", tools: [SEARCH_TOOL, OPEN_TOOL] }),
     ];
     const [first, second] = rlRecords(alone(calls)).records;
     expect(first).not.toHaveProperty("scope");
@@ -121,6 +126,7 @@ describe("rl export, what a line carries", () => {
         type: "function",
         function: { name: "web_search", description: "Search the web", parameters: SEARCH_TOOL.parameters },
       },
+      { type: "function", function: { name: "open_page", parameters: OPEN_TOOL.parameters } },
     ]);
     const objects = rlRecords([{ run: groupRun(0, "x", null), reward: { reward: 1, components: {} } }], {
       toolArguments: "object",
