@@ -37,6 +37,8 @@ describe("passagesOf", () => {
   it("keeps a paragraph of 600 characters whole and cuts a longer one at its last sentence end", () => {
     const six = exactly(600, "Six");
     expect(passagesOf(six)).toEqual([six]);
+    const sixSentences = "A sentence of filler words. ".repeat(22).slice(0, 600);
+    expect(passagesOf(sixSentences)).toEqual([sixSentences]);
     const sentence = `${"A sentence of filler words. ".repeat(30)}`.trim();
     expect(sentence.length).toBeGreaterThan(600);
     const [cut] = passagesOf(sentence);

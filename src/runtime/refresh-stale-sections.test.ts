@@ -58,7 +58,7 @@ const BODY = [
   "",
   "## Local",
   "",
-  "Local notes agree [6].",
+  "Local notes agree [6, 8].",
   "",
 ].join("\n");
 
@@ -71,6 +71,7 @@ const SOURCES: Source[] = [
   web("S5", "https://e.org/found"),
   { id: "S6", kind: "local", path: "notes.md", title: "Notes", fetchedAt: THEN },
   web("S7", "https://u.org/uncited"),
+  { ...web("S8", "https://arxiv.org/abs/2501.00001"), kind: "academic" },
 ];
 const passage = (
   id: string,
@@ -98,6 +99,7 @@ const EVIDENCE: Evidence[] = [
   passage("E5", "S5", FOUND_SNIPPET, "web_search", "solar outlook"),
   passage("E6", "S6", "Local notes agree with the operator's figures for the year."),
   passage("E7", "S7", "An uncited page said something else entirely about the year."),
+  passage("E8", "S8", "An abstract says the same of the year's output.", "academic_search", "solar papers"),
 ];
 
 const parentOf = (body: string): RefreshParent => ({
@@ -109,8 +111,8 @@ const parentOf = (body: string): RefreshParent => ({
   sections: splitSections(body),
   sources: SOURCES,
   evidence: EVIDENCE,
-  numberOf: new Map(SOURCES.slice(0, 6).map((s, i) => [s.id, i + 1])),
-  evidenceByNumber: { 1: ["E1"], 2: ["E2"], 3: ["E3"], 4: ["E4"], 5: ["E5"], 6: ["E6"] },
+  numberOf: new Map([...SOURCES.slice(0, 6).map((s, i): [string, number] => [s.id, i + 1]), ["S8", 8]]),
+  evidenceByNumber: { 1: ["E1"], 2: ["E2"], 3: ["E3"], 4: ["E4"], 5: ["E5"], 6: ["E6"], 8: ["E8"] },
   searches: [{ query: "solar outlook", topK: 5 }, { query: "gone query" }],
   validators: new Map(),
   seenUrls: new Set(
@@ -149,7 +151,7 @@ function world(pages: Record<string, string | number>) {
     },
     webSearch: async (query: string): Promise<ToolResult<SearchResult[]>> => {
       searched.push(query);
-      if (query === "solar outlook")
+      if (query.startsWith("solar"))
         return ok(
           [
             result("https://www.e.org/found?utm_source=feed", FOUND_SNIPPET),
@@ -246,11 +248,16 @@ describe("runRefresh: stale sections", () => {
     expect(sectionText(body, "Moving")).toBe(`## Moving\n\n${MOVING_NOW} [2]\n\n`);
     expect(sectionText(body, "Gone")).toBe(`## Gone\n\n${GONE_TEXT}\n\n`);
     expect(sectionText(body, "Mixed")).toBe(`## Mixed\n\n${STEADY} [1]\n\n`);
-    expect(sectionText(body, "Found")).toBe(`## Found\n\n${FOUND_SNIPPET} [5] ${NEW_PAGE} [7]\n\n`);
+    expect(sectionText(body, "Found")).toBe(`## Found\n\n${FOUND_SNIPPET} [5] ${NEW_PAGE} [9]\n\n`);
     // One writer call per stale section with evidence left, each given only its own passages.
     expect(prompts).toHaveLength(3);
     expect(prompts[0]).toContain(MOVING_NOW);
     expect(prompts[0]).not.toContain(MOVING_OLD);
+    // The writer is told which section it writes and what the section said before.
+    expect(prompts[0]).toContain('Write section 2 "Moving"');
+    expect(prompts[0]).toContain(
+      "Its earlier text, whose sources have changed: Prices were 20 percent lower.",
+    );
     expect(prompts[1]).not.toContain("storage doubled in the region");
     expect(prompts[2]).not.toContain(STEADY);
   });
@@ -275,8 +282,10 @@ describe("runRefresh: stale sections", () => {
       ["https://e.org/found", iso, true],
       ["notes.md", THEN, false],
       ["https://u.org/uncited", THEN, false],
+      ["https://arxiv.org/abs/2501.00001", THEN, false],
       ["https://f.org/new", iso, true],
     ]);
+    expect(sources.at(-1)).toMatchObject({ kind: "web", title: "Now https://f.org/new" });
     const evidence = events.flatMap((e) => (e.type === "evidence-add" ? [e.evidence] : []));
     const byUrl = (url: string) => {
       const id = sources.find((s) => (s.url ?? s.path) === url)!.id;
@@ -321,17 +330,21 @@ describe("runRefresh: stale sections", () => {
   });
 
   it("gives a new page to every section citing a page its search still finds, unless that page vanished", async () => {
-    const body = "# T\n\nIntro [5].\n\n## Found\n\nFound [5].\n\n## Gone\n\nGone [3].\n";
+    const body = "# T\n\nIntro [1, 5].\n\n## Found\n\nFound [5].\n\n## Gone\n\nGone [3].\n";
     const { tools, fetched } = world({
       ...UNCHANGED,
       "https://c.org/gone": 404,
       "https://f.org/new": NEW_PAGE,
       "https://f2.org/empty": "short",
+      "https://f3.org/third": "short",
     });
     const { ctx } = context();
     const out = await runRefresh(
       ctx,
-      { ...parentOf(body), searches: [{ query: "gone query" }, { query: "solar outlook" }] },
+      {
+        ...parentOf(body),
+        searches: [{ query: "gone query" }, { query: "solar outlook" }, { query: "solar again" }],
+      },
       tools,
       {
         refreshOf: "R-parent",
@@ -340,12 +353,14 @@ describe("runRefresh: stale sections", () => {
     );
     expect(out.sectionsChanged).toEqual(["Introduction", "Found", "Gone"]);
     expect(sectionText(out.report.body, "Introduction")).toBe(
-      `# T\n\n${FOUND_SNIPPET} [5] ${NEW_PAGE} [7]\n\n`,
+      `# T\n\n${STEADY} [1] ${FOUND_SNIPPET} [5] ${NEW_PAGE} [9]\n\n`,
     );
     expect(sectionText(out.report.body, "Found")).toBe(
-      `## Found\n\n${FOUND_SNIPPET} [5] ${NEW_PAGE} [7]\n\n`,
+      `## Found\n\n${FOUND_SNIPPET} [5] ${NEW_PAGE} [9]\n\n`,
     );
     expect(sectionText(out.report.body, "Gone")).toBe(`## Gone\n\n${GONE_TEXT}\n`);
     expect(fetched).not.toContain("https://h.org/other");
+    // A new page two searches return is read once.
+    expect(fetched.filter((u) => u === "https://f.org/new")).toHaveLength(1);
   });
 });
