@@ -304,6 +304,23 @@ describe("planCycle: a changed plan", () => {
     expect(decisions(events)).toEqual(["plan changed (new-gap, conflict): swap T-3 for T-5"]);
   });
 
+  it("adds a dropped report node without re-asking; a second report node is re-asked", async () => {
+    const noReport = [...revised.slice(0, 3)];
+    const dropped = scripted([change(noReport)]);
+    const step = await planCycle(dropped.ctx, input());
+    if ("stop" in step) throw new Error("unexpected stop");
+    expect(dropped.prompts).toHaveLength(1);
+    expect(warnings(dropped.events)).toEqual(["PLAN_REPAIRED"]);
+    expect(step.graph.nodes.filter((n) => n.type === "report" && n.status !== "pruned")).toMatchObject([
+      { deps: ["T-1", "T-2", "T-5"], depth: 3 },
+    ]);
+    const twoReports = [...revised, proposal(node("T-6", 3, ["T-1", "T-2", "T-5"], { type: "report" }))];
+    const second = scripted([change(twoReports), change(revised)]);
+    await planCycle(second.ctx, input());
+    expect(second.prompts).toHaveLength(2);
+    expect(warnings(second.events)).toEqual(["PLAN_ILLEGAL"]);
+  });
+
   it("re-asks a plan whose repair would drop a dependency or break the depth limit", async () => {
     // T-5 depends on a node that does not exist: repairing would drop what the planner asked for.
     const missing = [...revised.slice(0, 2), proposal(node("T-5", 1, ["T-1", "T-9"])), revised[3]!];
@@ -324,11 +341,13 @@ describe("planCycle: a changed plan", () => {
   });
 
   it("names a violation without a node plainly", async () => {
-    const noReport = graph.nodes.slice(0, 3).map(proposal);
+    // No report node and a self-dependency (which is re-asked): the report's violation has no node.
+    const noReport = [...graph.nodes.slice(0, 2).map(proposal), proposal(node("T-3", 2, ["T-3"]))];
     const { ctx, events } = scripted([change(noReport), change(revised)]);
     await planCycle(ctx, input());
     expect(events.find((e) => e.type === "warning")).toMatchObject({
-      message: "plan re-asked: REPORT_COUNT: The plan has no live report node; it needs exactly one",
+      message:
+        "plan re-asked: SELF_DEP (T-3): Node T-3 depends on itself; REPORT_COUNT: The plan has no live report node; it needs exactly one",
     });
   });
 

@@ -6,7 +6,7 @@
 import { exceededLimit } from "../../core/budget.ts";
 import { isDossierError } from "../../core/errors.ts";
 import { type PlanGraph, readyFrontier } from "../../core/plan-graph.ts";
-import { checkLegality } from "../../core/plan-graph-legality.ts";
+import { checkLegality, type PlanViolation } from "../../core/plan-graph-legality.ts";
 import type { PlannedOutline } from "../../kit/outliner.ts";
 import type { RunContext } from "../../kit/run-context.ts";
 import type { NodeResult } from "./execute.ts";
@@ -146,11 +146,13 @@ export async function planCycle(
 
 /**
  * Violations the deterministic repair fixes without changing what the planner proposed: a depth
- * number not below a dependency's (the dependencies say where the node belongs) and the report
- * node's dependencies (it must depend on every live node). Dossier's own legality rules, so a
- * plan that breaks only these is repaired rather than re-asked.
+ * number not below a dependency's (the dependencies say where the node belongs), the report
+ * node's dependencies (it must depend on every live node) and a missing report node (added,
+ * depending on every live node; a second report node is re-asked: repairing it drops a node).
+ * Dossier's own legality rules, so a plan that breaks only these is repaired rather than re-asked.
  */
-const REPAIRED_WITHOUT_ASKING: ReadonlySet<string> = new Set(["DEP_DEPTH", "REPORT_DEPS"]);
+const repairableWithoutAsking = (v: PlanViolation): boolean =>
+  v.code === "DEP_DEPTH" || v.code === "REPORT_DEPS" || (v.code === "REPORT_COUNT" && v.nodeId === undefined);
 
 /**
  * The merged plan repaired without a call, when every violation is one the repair fixes without
@@ -159,7 +161,7 @@ const REPAIRED_WITHOUT_ASKING: ReadonlySet<string> = new Set(["DEP_DEPTH", "REPO
  */
 function repairedWithoutAsking(merged: MergeResult, maxDepth: number): MergeResult | null {
   if (merged.violations.length === 0) return null;
-  if (!merged.violations.every((v) => REPAIRED_WITHOUT_ASKING.has(v.code))) return null;
+  if (!merged.violations.every(repairableWithoutAsking)) return null;
   const candidate = repairGraph(merged.graph, maxDepth);
   if (checkLegality(candidate, { maxDepth }).length > 0) return null;
   return { graph: candidate, diff: merged.diff, violations: [] };
