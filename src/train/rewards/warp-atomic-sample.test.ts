@@ -148,6 +148,10 @@ describe("warp-atomic: the reward of a sample", () => {
       0.5,
       "planning",
     ]);
+    const deeper = await warpAtomicSampleReward(
+      sample("expand", { subsections: SECTIONS }, { action: "deepen", reference: { decision: "expand" } }),
+    );
+    expect([deeper.components.accuracy, deeper.reward]).toEqual([1, 1]);
     const stop = await warpAtomicSampleReward(
       sample("terminate", { name: "terminate" }, { action: "deepen", reference: { decision: "terminate" } }),
     );
