@@ -104,6 +104,13 @@ describe("the tag format's tool calls", () => {
     ]);
   });
 
+  it("reads a block's JSON padded with any whitespace, a no-break space included", () => {
+    const padded = block('\u00a0{"name": "web_search", "arguments": {"query": "station 3"}}\u3000');
+    expect(parseToolCalls(padded, ALL)).toMatchObject([
+      { ok: true, call: { tool: "web_search", query: "station 3" } },
+    ]);
+  });
+
   it("keeps a block that is not JSON as a failed call with its first 300 characters", () => {
     const text = `{'name': 'web_search', 'q': '${"x".repeat(400)}'}`;
     expect(parseToolCalls(block(`  ${text}  `), ALL)).toEqual([

@@ -85,6 +85,10 @@ describe("the tag protocol's requests", () => {
     const { run } = await runTags("answer", [ANSWER, ANSWER], { systemPrompt: "You are SMTL." });
     expect(run.calls.map((c) => c.system)).toEqual(["You are SMTL.", "You are SMTL."]);
   });
+  it("is a text codec of the smtl-tags protocol", async () => {
+    const { protocol, s } = await runTags("answer", [ANSWER, ANSWER]);
+    expect(protocol.codec(s)).toMatchObject({ kind: "text", name: "smtl-tags" });
+  });
 });
 
 describe("the tag protocol's replies", () => {
@@ -118,6 +122,14 @@ describe("the tag protocol's replies", () => {
     expect(s.reasked).toBe(true);
     expect(s.insisted).toBe(true);
     expect(s.answer?.text).toBe("Mara Vell");
+  });
+
+  it("the mode's final step fails a run that insisted on answering before any research", async () => {
+    const { protocol, s } = await runTags("answer", [ANSWER, ANSWER]);
+    await expect(protocol.finish(s)).rejects.toMatchObject({
+      code: "NO_RESEARCH",
+      message: expect.stringContaining("the agent answered twice before its first tool call"),
+    });
   });
 
   it("an answer after research is accepted at once", async () => {
@@ -221,6 +233,23 @@ describe("the tag protocol's limits", () => {
     });
     const told = s.talk.turns.filter((t) => t.role === "user").slice(1);
     expect(told.map((t) => t.content.endsWith(`\n\n${SUMMARY_NUDGE}`))).toEqual([false, true, false]);
+  });
+
+  it("only a reply that ran tools counts toward the request for a summary", async () => {
+    const summary = "<summary>G1 open</summary>";
+    const { s } = await runTags("answer", [ANSWER, PLAN, toolCall("a"), summary, ANSWER], { refineEvery: 1 });
+    expect(s.talk.turns.map((t) => t.content.endsWith(SUMMARY_NUDGE))).toEqual([
+      false, // the task
+      false, // the early answer
+      false, // NO_CALL_YET
+      false, // the plan
+      false, // the message to go on
+      false, // the calls
+      true, // their responses
+      false, // the summary
+      false, // the message to go on
+      false, // the answer
+    ]);
   });
 
   it("no request for a summary after a reply that ran no tools", async () => {
