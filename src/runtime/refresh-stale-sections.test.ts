@@ -201,10 +201,9 @@ function context() {
       return event;
     },
     generate: async (request: GenerateRequest) => {
-      prompts.push(request.prompt);
-      const cited = [...request.prompt.matchAll(/^\[(E\d+)\] (.*)$/gm)].map(
-        ([, id, text]) => `${text} [${id}]`,
-      );
+      const prompt = request.prompt ?? "";
+      prompts.push(prompt);
+      const cited = [...prompt.matchAll(/^\[(E\d+)\] (.*)$/gm)].map(([, id, text]) => `${text} [${id}]`);
       return { text: cited.join(" "), finishReason: "stop" };
     },
   };
@@ -273,7 +272,7 @@ describe("runRefresh: stale sections", () => {
     });
     const { ctx, events } = context();
     const out = await runRefresh(ctx, parentOf(BODY), tools, { refreshOf: "R-parent", version: 2 });
-    const sources = events.flatMap((e) => (e.type === "source-add" ? [e.source] : []));
+    const sources: Source[] = events.flatMap((e) => (e.type === "source-add" ? [e.source as Source] : []));
     const iso = new Date(NOW).toISOString();
     expect(sources.map((s) => [s.url ?? s.path, s.fetchedAt, Boolean(s.contentHash)])).toEqual([
       ["https://a.org/steady", iso, true],
@@ -286,7 +285,9 @@ describe("runRefresh: stale sections", () => {
       ["https://f.org/new", iso, true],
     ]);
     expect(sources.at(-1)).toMatchObject({ kind: "web", title: "Now https://f.org/new" });
-    const evidence = events.flatMap((e) => (e.type === "evidence-add" ? [e.evidence] : []));
+    const evidence: Evidence[] = events.flatMap((e) =>
+      e.type === "evidence-add" ? [e.evidence as Evidence] : [],
+    );
     const byUrl = (url: string) => {
       const id = sources.find((s) => (s.url ?? s.path) === url)!.id;
       return evidence.filter((e) => e.sourceId === id).map((e) => [e.text, e.retrievedBy.tool]);
