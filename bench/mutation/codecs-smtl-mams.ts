@@ -25,7 +25,11 @@ export const codecsSmtlMams: MutationGroup = {
     },
     { file: `${SMTL}/protocol.ts`, tests: [`${SMTL}/protocol.test.ts`, ...SCHEMAS], timeoutMs: 5000 },
     { file: `${SMTL}/research-protocol.ts`, tests: SCHEMAS, timeoutMs: 5000 },
-    { file: `${SMTL}/json-protocol.ts`, tests: JSON_CODECS, timeoutMs: 5000 },
+    {
+      file: `${SMTL}/json-protocol.ts`,
+      tests: [...JSON_CODECS, `${SMTL}/json-mode.test.ts`],
+      timeoutMs: 5000,
+    },
     { file: `${SMTL}/json-answer.ts:47-92`, tests: JSON_CODECS, timeoutMs: 5000 },
     { file: `${SMTL}/json-research.ts:53-95`, tests: JSON_CODECS, timeoutMs: 5000 },
     {
