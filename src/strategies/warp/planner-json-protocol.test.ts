@@ -96,7 +96,7 @@ describe("INITIALIZE in the JSON protocol", () => {
 
   it("refuses an outline of the wrong size or language, and a valid one is the action as it is", () => {
     const schema = initializeActionSchemaFor("en");
-    const value = { name: "initialize", title: "Heat pumps", sections: parts(12) };
+    const value = { name: "initialize" as const, title: "Heat pumps", sections: parts(12) };
     expect(codec.decode(value, { question: "Q", passages: [], language: "en" })).toEqual({
       ok: true,
       action: value,
@@ -221,7 +221,7 @@ describe("EXPAND / TERMINATE in the JSON protocol", () => {
 
   it("forced expansion: the instructions demand one, and the schema offers no TERMINATE", () => {
     const { schema, system } = codec.request({ ...input, forced: true });
-    expect(system.split("\n")[5]).toBe("You must expand one section now.");
+    expect(system?.split("\n")[5]).toBe("You must expand one section now.");
     const shown = z.toJSONSchema(schema) as {
       properties: Record<string, { description?: string; enum?: string[] }>;
     };
