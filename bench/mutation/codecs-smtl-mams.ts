@@ -10,7 +10,7 @@ import type { MutationGroup } from "./module.ts";
 
 const SMTL = "src/strategies/smtl";
 const GOLDEN = `${SMTL}/golden-format.test.ts`;
-const JSON_CODECS = [`${SMTL}/json-codecs.test.ts`];
+const JSON_CODECS = [`${SMTL}/json-codecs.test.ts`, `${SMTL}/json-mode.test.ts`];
 const SCHEMAS = [`${SMTL}/reply-schemas.test.ts`, `${SMTL}/answer-rules.test.ts`];
 
 export const codecsSmtlMams: MutationGroup = {
@@ -27,7 +27,7 @@ export const codecsSmtlMams: MutationGroup = {
     { file: `${SMTL}/research-protocol.ts`, tests: SCHEMAS, timeoutMs: 5000 },
     {
       file: `${SMTL}/json-protocol.ts`,
-      tests: [...JSON_CODECS, `${SMTL}/json-mode.test.ts`],
+      tests: JSON_CODECS,
       timeoutMs: 5000,
     },
     { file: `${SMTL}/json-answer.ts:47-92`, tests: JSON_CODECS, timeoutMs: 5000 },

@@ -8,6 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { jsonAnswerProtocol } from "./json-answer.ts";
 import { type JsonMode, jsonProtocol } from "./json-protocol.ts";
+import { jsonResearchProtocol } from "./json-research.ts";
 import { smtlLoop } from "./run.ts";
 import { answerFigures } from "./state.ts";
 import { fakeRun, smtlOptions } from "./test-fixtures.ts";
@@ -63,6 +64,31 @@ describe("the JSON protocol for any mode", () => {
     const malformed = run.of("trajectory-step").find((t) => t.action === "malformed")!;
     expect(malformed.answer).toEqual({
       error: `every call repeats one already made: ${named.slice(0, 300)}`,
+    });
+  });
+
+  it("each mode's codecs: JSON codecs of their protocol, decoding a step of calls to its calls", () => {
+    const call = { tool: "web_search" as const, query: "station 3" };
+    const answer = jsonAnswerProtocol.start(fakeRun([]).ctx, smtlOptions());
+    expect(jsonAnswerProtocol.codec(answer)).toMatchObject({ kind: "json", name: "smtl-json" });
+    answer.plan = { goals: [], nextPaths: [] };
+    const step = jsonAnswerProtocol.codec(answer);
+    expect(step).toMatchObject({ kind: "json", name: "smtl-json" });
+    const value = { thought: "t", calls: [call] };
+    expect(step.decode(value as never, answer)).toEqual({
+      ok: true,
+      action: { kind: "calls", value, calls: [call] },
+    });
+
+    const research = jsonResearchProtocol.start(fakeRun([]).ctx, smtlOptions());
+    expect(jsonResearchProtocol.codec(research)).toMatchObject({ kind: "json", name: "smtl-json-research" });
+    research.subtasks = [{ id: "S1", title: "Architect", goal: "who designed it" }];
+    const subtaskStep = jsonResearchProtocol.codec(research);
+    expect(subtaskStep).toMatchObject({ kind: "json", name: "smtl-json-research" });
+    const stepValue = { analysis: "a", plan: [], calls: [call] };
+    expect(subtaskStep.decode(stepValue as never, research)).toEqual({
+      ok: true,
+      action: { kind: "calls", value: stepValue, calls: [call] },
     });
   });
 });
