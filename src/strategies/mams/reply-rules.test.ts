@@ -155,6 +155,9 @@ describe("planAsList", () => {
     expect(planAsList("Find a\r\nCompare b\r\n   \n- [x] c   \nThen  d")).toBe(
       "- Find a\n- Compare b\n- [x] c\n- Then  d",
     );
+    expect(planAsList("Compare a - b\n - one space item\n12. twelfth\n Indented once  ")).toBe(
+      "- Compare a - b\n - one space item\n12. twelfth\n- Indented once",
+    );
     expect(planAsList("1) first\n   indented detail\n2. second")).toBe(
       "1) first\n   indented detail\n2. second",
     );
