@@ -372,7 +372,7 @@ describe("the JSON research mode's calls and replies", () => {
       system: researchSys("refine"),
       schema: jsonInstruction(subtaskRefineSchema),
     });
-    expect(call.prompt.endsWith(`\n\n${RESEARCH_REFINE_REQUEST}`)).toBe(true);
+    expect(call.prompt?.endsWith(`\n\n${RESEARCH_REFINE_REQUEST}`)).toBe(true);
     expect(s.figures.refinements).toBe(1);
   });
 });
