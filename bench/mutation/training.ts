@@ -4,23 +4,45 @@
 
 import type { MutationGroup } from "./module.ts";
 
+const dir = (folder: string, files: string[]) => files.map((f) => `src/train/${folder}/${f}.test.ts`);
+
 export const training: MutationGroup = {
   name: "training",
   modules: [
-    { file: "src/train/advantages/grpo.ts", tests: ["src/train/advantages/grpo.test.ts"], timeoutMs: 5000 },
-    { file: "src/train/advantages/rloo.ts", tests: ["src/train/advantages/rloo.test.ts"], timeoutMs: 5000 },
+    {
+      file: "src/train/advantages/grpo.ts",
+      tests: dir("advantages", ["grpo", "grpo-small-groups"]),
+      timeoutMs: 5000,
+    },
+    {
+      file: "src/train/advantages/rloo.ts",
+      tests: dir("advantages", ["rloo", "rloo-small-groups"]),
+      timeoutMs: 5000,
+    },
     {
       file: "src/train/advantages/dapo-filter.ts",
-      tests: ["src/train/advantages/dapo-filter.test.ts"],
+      tests: dir("advantages", ["dapo-filter", "dapo-tolerance"]),
       timeoutMs: 5000,
     },
-    { file: "src/train/export/rl.ts", tests: ["src/train/export/rl.test.ts"], timeoutMs: 5000 },
+    {
+      file: "src/train/export/rl.ts",
+      tests: dir("export", ["rl", "rl-groups", "rl-line-fields", "rl-warp-pruning", "rl-trajectory"]),
+      timeoutMs: 5000,
+    },
     {
       file: "src/train/export/rl-trajectory.ts",
-      tests: ["src/train/export/rl-trajectory.test.ts"],
+      tests: dir("export", ["rl-trajectory", "rl-trajectory-branches"]),
       timeoutMs: 5000,
     },
-    { file: "src/train/export/sft.ts", tests: ["src/train/export/sft.test.ts"], timeoutMs: 5000 },
-    { file: "src/train/export/dpo.ts", tests: ["src/train/export/dpo.test.ts"], timeoutMs: 5000 },
+    {
+      file: "src/train/export/sft.ts",
+      tests: dir("export", ["sft", "sft-conversations", "sft-refusals", "sft-record-shape"]),
+      timeoutMs: 5000,
+    },
+    {
+      file: "src/train/export/dpo.ts",
+      tests: dir("export", ["dpo", "dpo-outputs"]),
+      timeoutMs: 5000,
+    },
   ],
 };

@@ -182,13 +182,19 @@ describe("rl export, what a line carries", () => {
     expect(other).not.toHaveProperty("finish_reason");
   });
 
-  it("unit run: an optional system turn before the question; no answer nor report gives an empty completion", () => {
+  it("unit run: an optional system turn before the question; no answer nor report gives an empty completion; a cancelled rollout is a sample", () => {
     const runs = [
       { run: { ...groupRun(0, "", "# Report"), answer: null }, reward: { reward: 1, components: {} } },
-      { run: { ...groupRun(1, "", null), answer: null }, reward: { reward: 0, components: {} } },
+      {
+        run: { ...groupRun(1, "", null), answer: null, status: "cancelled" as const },
+        reward: { reward: 0, components: {} },
+      },
     ];
     const { records } = rlRecords(runs, { unit: "run", systemPrompt: "Answer briefly." });
-    expect(records.map((r) => r.completion)).toEqual(["# Report", ""]);
+    expect(records.map((r) => [r.completion, r.status])).toEqual([
+      ["# Report", "completed"],
+      ["", "cancelled"],
+    ]);
     expect(records[0]!.messages).toEqual([
       { role: "system", content: "Answer briefly." },
       { role: "user", content: "Which city hosts the Museum of the Moving Image?" },
