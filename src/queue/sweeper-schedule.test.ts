@@ -190,7 +190,9 @@ describe("a running sweeper", () => {
     expect(ended).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
     expect(await hung).toEqual([]);
-    expect(errors.map((e) => (e as DossierError).code)).toEqual(["TIMEOUT"]);
+    expect(errors.map((e) => [(e as DossierError).code, e.message])).toEqual([
+      ["TIMEOUT", "a sweep: no answer within 10000 ms"],
+    ]);
   });
 
   it("stops sweeping when stopped, after the pass under way", async () => {

@@ -100,13 +100,28 @@ describe("a running run's owner", () => {
   });
 });
 
+describe("this process as an owner", () => {
+  it("started when it did: the time now less its uptime, to the ms", async () => {
+    vi.resetModules();
+    vi.spyOn(Date, "now").mockReturnValue(1_767_225_600_000);
+    vi.spyOn(process, "uptime").mockReturnValue(12.3456);
+    const fresh = await import("./run-liveness.ts");
+    expect(fresh.currentOwner()).toMatchObject({
+      pid: process.pid,
+      startedAt: new Date(1_767_225_600_000 - 12_346).toISOString(),
+    });
+  });
+});
+
 describe("a process's lease", () => {
   it("is a whole number of ms of at least MIN_LEASE_MS", () => {
     const before = setRunLease(MIN_LEASE_MS);
     try {
       expect(currentOwner().leaseMs).toBe(1_000);
       for (const bad of [999, 1_500.5, Number.NaN, -1])
-        expect(() => setRunLease(bad), String(bad)).toThrow(RangeError);
+        expect(() => setRunLease(bad), String(bad)).toThrow(
+          new RangeError(`a run lease must be a whole number of ms ≥ 1000, got ${bad}`),
+        );
       expect(currentOwner().leaseMs).toBe(1_000);
       expect(setRunLease(1_001)).toBe(1_000);
     } finally {
@@ -123,7 +138,7 @@ describe("a process's lease", () => {
 });
 
 describe("marking interrupted runs", () => {
-  it("looks at every running run, up to a thousand, and only at running ones", async () => {
+  it("looks at every running run, up to a thousand, however many newer runs of other statuses are stored", async () => {
     const store = openSqliteStore({ home: ":memory:" });
     try {
       const dead = { host: hostname(), pid: deadPid(), startedAt: ago(3_600_000) };
@@ -133,10 +148,10 @@ describe("marking interrupted runs", () => {
           query: "q",
           strategy: "graph",
           options: {},
-          createdAt: ago(i),
+          createdAt: ago(60_000 + i),
           owner: dead,
         });
-      for (let i = 0; i < 60; i++)
+      for (let i = 0; i < 1_000; i++)
         await store.runs.create({
           id: `q${i}`,
           query: "q",
@@ -152,7 +167,7 @@ describe("marking interrupted runs", () => {
         updatedAt: new Date(NOW).toISOString(),
         stopReason: "interrupted: its process ended without recording an end",
       });
-      expect((await store.runs.list({ status: "queued", limit: 100 })).length).toBe(60);
+      expect((await store.runs.list({ status: "queued", limit: 2_000 })).length).toBe(1_000);
     } finally {
       await store.close();
     }
