@@ -184,12 +184,15 @@ describe("the lease pass", () => {
 });
 
 describe("how many runs a sweep looks at", () => {
-  // The queued runs are the newest: a pass looking at runs of every status would see them first.
+  // The queued runs are newer than the running ones: a pass looking at runs of every status would see them first.
   const fill = async () => {
     for (let i = 0; i < 60; i++) {
       await world.running(`r${i}`, owners.dead(), 120_000 + i);
       await world.queued(`q${i}`, 60_000 + i);
     }
+    // And the newest of all is an ended run, looked at by neither pass.
+    await world.running("ended", owners.dead(), 0);
+    await world.store.runs.update("ended", { status: "completed", updatedAt: new Date(NOW).toISOString() });
   };
 
   it("is every run up to a thousand of each status by default", async () => {
