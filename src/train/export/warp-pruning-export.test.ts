@@ -6,65 +6,21 @@
  */
 
 import { afterEach, describe, expect, it } from "vitest";
-import type { ScriptedCall } from "../../../test/scripted/scripted-model.ts";
-import {
-  cleanup,
-  drafts,
-  expand,
-  keywords,
-  outline,
-  researchWarp,
-  step,
-  terminate,
-  WARP_QUESTION,
-  warpDossier,
-} from "../../../test/warp/kit.ts";
+import { forcedExpansionRun } from "../../../test/warp/forced-run.ts";
+import { cleanup } from "../../../test/warp/kit.ts";
 import { prunedRun } from "../curation/warp-pruned-run.ts";
 import type { RecordedRun } from "../recorded-run.ts";
-import { recordedRunFromEvents } from "../run-from-events.ts";
 import { dpoRecords } from "./dpo.ts";
 import { rlRecords } from "./rl.ts";
 import { sftRecords } from "./sft.ts";
 
 afterEach(cleanup);
 
-const RUBRIC = [
-  ...[1, 2, 3].map((i) => ({
-    title: `Key ${i}`,
-    description: `Key Criterion: covers aspect ${i}.`,
-    weight: 5,
-  })),
-  ...[1, 2].map((i) => ({
-    title: `Imp ${i}`,
-    description: `Important Criterion: explains ${i}.`,
-    weight: 3,
-  })),
-  { title: "Opt", description: "Optional Criterion: gives an example.", weight: 1 },
-  { title: "Err", description: "Error Criterion: states a wrong figure.", weight: -1 },
-];
-// The draft after the first expansion (S1.1 written, S2.1 not yet) is the best.
-const judge = (call: ScriptedCall) => ({
-  reason: "scripted",
-  rating: call.lastUser.includes("S1.1:") && !call.lastUser.includes("S2.1:") ? 9 : 4,
-});
-
-/** A forced run (2 expansions; the first decision tries TERMINATE, is refused and re-asked), recorded. */
+/** The forced run (2 expansions; the first decision tries TERMINATE, is refused and re-asked), recorded. */
 async function forcedRun(): Promise<RecordedRun> {
-  const { dossier, docs } = warpDossier([
-    step("search", keywords("heat pump")),
-    step("initialize", outline("Efficiency", "Costs", "Grid")),
-    ...drafts(["S1", "S2", "S3"]),
-    step("deepen", terminate),
-    step("deepen", expand("section-1", "Field trials", "Lab tests")),
-    ...drafts(["S1.1", "S1.2"]),
-    step("deepen", expand("section-2", "Installation", "Running")),
-    ...drafts(["S2.1", "S2.2"]),
-    step("rubric", RUBRIC),
-    ...Array.from({ length: 3 * RUBRIC.length }, () => step("judge", judge)),
-  ]);
-  const { result, events } = await researchWarp(dossier, docs, { forceExpand: 2 }, { recordCalls: true });
-  expect(result.status).toBe("completed");
-  return recordedRunFromEvents({ row: { id: "q1", prompt: WARP_QUESTION }, events, report: result.markdown });
+  const { run, status } = await forcedExpansionRun();
+  expect(status).toBe("completed");
+  return run;
 }
 
 const TERMINATE = '{"name":"terminate"}';
