@@ -102,10 +102,14 @@ describe("a running run's owner", () => {
 
 describe("this process as an owner", () => {
   it("started when it did: the time now less its uptime, to the ms", async () => {
-    vi.resetModules();
     vi.spyOn(Date, "now").mockReturnValue(1_767_225_600_000);
     vi.spyOn(process, "uptime").mockReturnValue(12.3456);
-    const fresh = await import("./run-liveness.ts");
+    // A separate instance of the module (its own, not yet computed, owner), imported under another
+    // id: resetting the module registry instead would leave that instance, with this test's start
+    // time, to every later test file of the worker (they share it), and the runs those files
+    // start would no longer be this process's.
+    // @ts-expect-error: the same file under another module id (the query), which tsc does not resolve
+    const fresh = (await import("./run-liveness.ts?fresh-owner")) as typeof import("./run-liveness.ts");
     expect(fresh.currentOwner()).toMatchObject({
       pid: process.pid,
       startedAt: new Date(1_767_225_600_000 - 12_346).toISOString(),

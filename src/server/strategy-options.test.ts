@@ -19,6 +19,7 @@ describe("strategy options for the form", () => {
       ["protocol", "json", ["json", "native"]],
       ["deepSearch", undefined, ["appended", "compact"]],
       ["report", undefined, ["single-pass", "sections"]],
+      ["frame", undefined, ["alongside", "after"]],
       ["contextWindow", undefined, undefined],
     ]);
     expect(byName.get("warp")!.find((o) => o.name === "scorer")).toEqual({
