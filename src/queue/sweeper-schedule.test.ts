@@ -23,6 +23,9 @@ afterEach(async () => {
   await vi.advanceTimersByTimeAsync(60_000);
   await stopping;
   sweeper = undefined;
+  // Spies first: a spy made on a fake timer function, restored after the real timers are back,
+  // would put the fake one back on the global object for every later file of the worker.
+  vi.restoreAllMocks();
   vi.useRealTimers();
   await world?.store.close();
 });
@@ -82,6 +85,7 @@ describe("a running sweeper", () => {
     const timers = intervals.mock.results.map((r) => r.value as NodeJS.Timeout);
     expect(timers).toHaveLength(2);
     for (const timer of timers) expect(timer.hasRef()).toBe(false);
+    intervals.mockRestore();
   });
 
   it("gives a queued run the period as its grace, and 2 s at least", async () => {
