@@ -167,6 +167,25 @@ describe("planCycle: a planner that fails", () => {
     await planCycle(plain.ctx, input());
     expect(plain.events[0]).toMatchObject({ message: expect.stringContaining("planner failed (error)") });
   });
+  it("never runs the report or the outline node as an action when the planner fails", async () => {
+    // T-3 done: the report is ready, and so is an outline node; only research nodes may run.
+    const ready: PlanGraph = {
+      nodes: [
+        ...graph.nodes.slice(0, 2),
+        node("T-3", 2, ["T-1"], { status: "done", result: { summary: "s3", evidenceIds: [] } }),
+        node("T-4", 3, ["T-1", "T-2", "T-3"], { type: "report" }),
+        node("T-6", 1, [], { type: "outline" }),
+        node("T-7", 1, []),
+      ],
+    };
+    expect(readyFrontier(ready).map((n) => n.id)).toEqual(expect.arrayContaining(["T-4", "T-6", "T-7"]));
+    const { ctx } = scripted([new DossierError("STRUCTURED_OUTPUT_FAILED", "bad json")]);
+    expect(await planCycle(ctx, input({ graph: ready }))).toEqual({
+      graph: ready,
+      actions: ["T-7"],
+      synthesize: false,
+    });
+  });
 });
 
 describe("planCycle: assessments and a kept plan", () => {
