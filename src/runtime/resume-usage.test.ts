@@ -89,7 +89,12 @@ describe("usage of a resumed run", () => {
 
     // The cost is the answered calls' own plus each lost call at its estimate and output cap.
     const live = run.events.filter((e): e is End => e.type === "llm-end" && e.ok && !e.replayed);
-    expect(live).toHaveLength(answered);
+    // A kill can land after an answer was counted in the run's usage and before its event was
+    // written: that call is then both answered and lost (reported once too many, never too few),
+    // at most once per kill.
+    const unrecorded = answered - live.length;
+    expect(unrecorded, "answers whose event a kill cut off (at most one per kill)").toBeGreaterThanOrEqual(0);
+    expect(unrecorded).toBeLessThanOrEqual(3);
     const paid = live.reduce((sum, e) => sum + (e.costUsd ?? Number.NaN), 0);
     const estimated = lost.reduce(
       (sum, s) =>
@@ -99,8 +104,15 @@ describe("usage of a resumed run", () => {
       0,
     );
     expect(lost.every((s) => Number.isInteger(s.maxOutputTokens))).toBe(true);
-    expect(record.usage?.costUsd).toBeCloseTo(paid + estimated, 9);
     const outputs = live.reduce((sum, e) => sum + e.outputTokens!, 0);
-    expect(record.usage?.outputTokens).toBe(outputs + lost.reduce((sum, s) => sum + s.maxOutputTokens!, 0));
+    const capped = outputs + lost.reduce((sum, s) => sum + s.maxOutputTokens!, 0);
+    if (unrecorded === 0) {
+      expect(record.usage?.costUsd).toBeCloseTo(paid + estimated, 9);
+      expect(record.usage?.outputTokens).toBe(capped);
+    } else {
+      // The cut-off answers' own cost and tokens are in the usage, not in any event.
+      expect(record.usage!.costUsd! + 1e-9).toBeGreaterThan(paid + estimated);
+      expect(record.usage!.outputTokens!).toBeGreaterThanOrEqual(capped);
+    }
   }, 120_000);
 });
