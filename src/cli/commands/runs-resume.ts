@@ -3,6 +3,7 @@
  * Ctrl-C and SIGTERM cancel it again (it stays resumable).
  */
 
+import { listenForInterrupts } from "../interrupts.ts";
 import type { CliIo } from "../io.ts";
 import type { GlobalFlags } from "../settings.ts";
 
@@ -17,27 +18,18 @@ export async function resumeRun(
     import("./research-output.ts"),
   ]);
   const dossier = createDossierForCli(io, flags);
-  const interrupt = new AbortController();
-  let terminated = false;
-  const onSigint = () => interrupt.abort("interrupted (Ctrl-C)");
-  const onSigterm = () => {
-    terminated = true;
-    interrupt.abort("terminated (SIGTERM)");
-  };
-  process.on("SIGINT", onSigint);
-  process.on("SIGTERM", onSigterm);
+  const interrupts = listenForInterrupts();
   try {
     const handle = dossier.runs.resume(await dossier.runs.resolveId(id), {
-      signal: interrupt.signal,
+      signal: interrupts.signal,
       onPrepared: () => {
         if (!flags.json) io.err(`dossier: resuming run ${handle.runId}\n`);
       },
     });
     const result = await handle.done;
-    return printRunResult(io, result, { json: flags.json, terminated });
+    return printRunResult(io, result, { json: flags.json, terminated: interrupts.terminated() });
   } finally {
-    process.off("SIGINT", onSigint);
-    process.off("SIGTERM", onSigterm);
+    interrupts.stop();
     await dossier.close();
   }
 }

@@ -20,6 +20,7 @@ import { terminalJson, terminalLine } from "../../core/terminal-text.ts";
 import type { Dossier } from "../../runtime/dossier.ts";
 import type { PlanReviewView } from "../../runtime/plan-review.ts";
 import type { ResearchResult } from "../../runtime/research-handle.ts";
+import { listenForInterrupts } from "../interrupts.ts";
 import type { CliIo } from "../io.ts";
 import type { GlobalFlags } from "../settings.ts";
 
@@ -282,15 +283,7 @@ export async function reviewRun(io: CliIo, id: string, flags: ReviewFlags): Prom
   const answer = answerOfFlags(flags, io.cwd);
   const { createDossierForCli } = await import("../dossier-cli.ts");
   const dossier = createDossierForCli(io, flags);
-  const interrupt = new AbortController();
-  let terminated = false;
-  const onSigint = () => interrupt.abort("interrupted (Ctrl-C)");
-  const onSigterm = () => {
-    terminated = true;
-    interrupt.abort("terminated (SIGTERM)");
-  };
-  process.on("SIGINT", onSigint);
-  process.on("SIGTERM", onSigterm);
+  const interrupts = listenForInterrupts();
   try {
     const runId = await dossier.runs.resolveId(id);
     if (!answer) {
@@ -306,12 +299,11 @@ export async function reviewRun(io: CliIo, id: string, flags: ReviewFlags): Prom
     }
     return await answerAndFollow(io, dossier, runId, answer, {
       json: flags.json === true,
-      signal: interrupt.signal,
-      terminated: () => terminated,
+      signal: interrupts.signal,
+      terminated: interrupts.terminated,
     });
   } finally {
-    process.off("SIGINT", onSigint);
-    process.off("SIGTERM", onSigterm);
+    interrupts.stop();
     await dossier.close();
   }
 }
